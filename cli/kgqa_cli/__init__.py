@@ -1,0 +1,1 @@
+"""The `kgqa` command line: a thin client of the kgqa library."""

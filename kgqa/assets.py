@@ -1,0 +1,69 @@
+"""Finds the query and schema files shipped with the package and loads them by name."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from kgqa.errors import ConfigError
+
+_TOKEN = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    """A query text loaded from a file, with the structural tokens it needs filled in."""
+
+    name: str
+    text: str
+
+
+def _read(package: str, relative: str) -> str:
+    ref = resources.files(package).joinpath(relative)
+    if not ref.is_file():
+        raise ConfigError(f"missing packaged file {package}/{relative}")
+    return ref.read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def cypher_text(name: str) -> str:
+    """The raw text of `procedures/kgqa_procedures/cypher/<name>.cypher`."""
+    return _read("kgqa_procedures", f"cypher/{name}.cypher")
+
+
+def fill_tokens(name: str, text: str, **structural: int) -> str:
+    """Fill the integer structural tokens (`{{max_path_length}}`, `{{dim}}`) of a query or script.
+    These are bounds and type sizes Kùzu cannot bind; every value travels as a `$parameter`."""
+    needed = set(_TOKEN.findall(text))
+    missing = needed - set(structural)
+    if missing:
+        raise ConfigError(f"{name} needs structural tokens {sorted(missing)}")
+    for key, value in structural.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ConfigError(f"structural token {key} of {name} must be a non-negative int, got {value!r}")
+    return _TOKEN.sub(lambda m: str(int(structural[m.group(1)])), text)
+
+
+def cypher(name: str, **structural: int) -> NamedQuery:
+    """A named Cypher query, loaded by name, with its structural tokens filled in."""
+    return NamedQuery(name, fill_tokens(name, cypher_text(name), **structural))
+
+
+def schema_scripts(kind: str) -> list[tuple[str, str]]:
+    """The numbered schema scripts of `schema/<kind>/` as (migration name, text), in order."""
+    folder = resources.files("kgqa_schema").joinpath(kind)
+    names = sorted(p.name for p in folder.iterdir() if p.name.endswith((".cypher", ".sql")))
+    return [(f"{kind}/{n.rsplit('.', 1)[0]}", folder.joinpath(n).read_text(encoding="utf-8")) for n in names]
+
+
+def all_cypher_names() -> list[str]:
+    """Every named Cypher query shipped with the package (used by the EXPLAIN test)."""
+    root = resources.files("kgqa_procedures").joinpath("cypher")
+    out = []
+    for area in sorted(p for p in root.iterdir() if p.is_dir()):
+        for f in sorted(area.iterdir()):
+            if f.name.endswith(".cypher"):
+                out.append(f"{area.name}/{f.name[:-7]}")
+    return out

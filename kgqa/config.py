@@ -1,0 +1,142 @@
+"""Settings and parameters. The only module that reads environment variables."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from kgqa.errors import ConfigError
+
+DEFAULT_DB = Path(".kgqa") / "graph.kuzu"
+DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where the database lives and which models are used."""
+
+    db_path: Path = DEFAULT_DB
+    embedding_model: str = DEFAULT_EMBEDDING_MODEL
+    embedding_batch_size: int = 64
+    trace: bool = False
+
+    @property
+    def data_dir(self) -> Path:
+        """Directory next to the database for caches and auxiliary data."""
+        return self.db_path.parent
+
+    @classmethod
+    def from_env(cls, db_path: str | os.PathLike[str] | None = None, **overrides: Any) -> "Settings":
+        """Settings from explicit values, then `KGQA_*` environment variables, then defaults."""
+        path = db_path or os.environ.get("KGQA_DB") or DEFAULT_DB
+        model = overrides.pop("embedding_model", None) or os.environ.get("KGQA_EMBEDDING_MODEL") \
+            or DEFAULT_EMBEDDING_MODEL
+        trace = overrides.pop("trace", None)
+        if trace is None:
+            trace = os.environ.get("KGQA_TRACE", "") not in ("", "0", "false")
+        return cls(db_path=Path(path), embedding_model=model, trace=bool(trace), **overrides)
+
+
+def _positive(name: str, value: int | None, *, allow_none: bool = False, minimum: int = 1) -> None:
+    if value is None and allow_none:
+        return
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise ConfigError(f"{name} must be an integer >= {minimum}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class IndexParams:
+    """Parameters of HubLink indexing (thesis §4.4–4.5). Thesis defaults."""
+
+    hub_types: tuple[str, ...] = ("Paper",)
+    min_out_degree: int | None = None     # degree-based criterion (out-degree >= n)
+    criteria_mode: str = "any"            # how type and degree criteria combine: any | all
+    start_ids: tuple[str, ...] = ()       # FINDHUBROOTS start entities; empty: every root in the graph
+    max_path_length: int | None = None    # None: unlimited (bounded by MAX_PATH_LENGTH_LIMIT)
+    max_indexing_depth: int = 10          # hub levels followed from the start entities
+    uniform_hop_count: bool = False
+    boundary_triples: bool = True         # keep the triple that reaches another hub root as a path end
+    hubs_per_batch: int = 200             # roots per bulk path-enumeration query and per transaction
+    max_paths_per_hub: int = 20_000
+
+    #: Kùzu bounds variable-length patterns; "unlimited" path length means this bound.
+    MAX_PATH_LENGTH_LIMIT = 30
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hub_types", tuple(self.hub_types))
+        object.__setattr__(self, "start_ids", tuple(self.start_ids))
+        if not self.hub_types and self.min_out_degree is None:
+            raise ConfigError("give at least one hub-root criterion: a hub type or a minimum out-degree")
+        if self.criteria_mode not in ("any", "all"):
+            raise ConfigError(f"criteria_mode must be 'any' or 'all', got {self.criteria_mode!r}")
+        _positive("min_out_degree", self.min_out_degree, allow_none=True)
+        _positive("max_path_length", self.max_path_length, allow_none=True)
+        if self.max_path_length is not None and self.max_path_length > self.MAX_PATH_LENGTH_LIMIT:
+            raise ConfigError(f"max_path_length must be <= {self.MAX_PATH_LENGTH_LIMIT}, "
+                              f"got {self.max_path_length}")
+        _positive("max_indexing_depth", self.max_indexing_depth, minimum=0)
+        _positive("hubs_per_batch", self.hubs_per_batch)
+        _positive("max_paths_per_hub", self.max_paths_per_hub)
+
+    @property
+    def effective_max_path_length(self) -> int:
+        """The bound used in the variable-length pattern."""
+        return self.max_path_length or self.MAX_PATH_LENGTH_LIMIT
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The parameters that determine the index content (stored as index metadata)."""
+        return {
+            "hub_types": sorted(self.hub_types),
+            "min_out_degree": self.min_out_degree,
+            "criteria_mode": self.criteria_mode,
+            "start_ids": sorted(self.start_ids),
+            "max_path_length": self.max_path_length,
+            "max_indexing_depth": self.max_indexing_depth,
+            "uniform_hop_count": self.uniform_hop_count,
+            "boundary_triples": self.boundary_triples,
+        }
+
+
+STRATEGIES = ("traversal", "direct")
+
+
+@dataclass(frozen=True)
+class RetrievalParams:
+    """Parameters of HubLink retrieval (spec §5). Defaults are the thesis's final configuration."""
+
+    strategy: str = "traversal"
+    hubs_to_keep: int = 30
+    paths_per_hub: int = 10
+    use_components: bool = True
+    diversity_penalty: float = 0.05
+    path_weight_alpha: float = 5.0
+    max_retrieval_level: int = 1
+    uniform_hop_count: bool = False
+    filter_output_triples: bool = True
+    max_output_triples: int = 50
+    topic_entity: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise ConfigError(f"strategy must be one of {', '.join(STRATEGIES)}, got {self.strategy!r}")
+        _positive("hubs_to_keep", self.hubs_to_keep)
+        _positive("paths_per_hub", self.paths_per_hub)
+        _positive("max_retrieval_level", self.max_retrieval_level)
+        _positive("max_output_triples", self.max_output_triples)
+        if not 0.0 <= self.diversity_penalty <= 1.0:
+            raise ConfigError(f"diversity_penalty must be within [0, 1], got {self.diversity_penalty}")
+        if not 0.0 <= self.path_weight_alpha <= 100.0:
+            raise ConfigError(f"path_weight_alpha must be within [0, 100], got {self.path_weight_alpha}")
+        if self.strategy == "traversal" and not self.topic_entity:
+            pass  # resolved from the question at retrieval time (an addition to the thesis)
+
+    def with_overrides(self, **overrides: Any) -> "RetrievalParams":
+        """A copy with the given (non-None) values replaced; unknown names are an error."""
+        known = {f.name for f in fields(self)}
+        unknown = set(overrides) - known
+        if unknown:
+            raise ConfigError(f"unknown retrieval parameter(s): {', '.join(sorted(unknown))}")
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})

@@ -1,0 +1,1 @@
+"""The packaged demo knowledge graph and its questions."""

@@ -1,0 +1,94 @@
+"""The one exception hierarchy of the library. The CLI maps these to messages and exit codes."""
+
+from __future__ import annotations
+
+
+class KgqaError(Exception):
+    """Base class of every error the library raises on purpose."""
+
+    exit_code = 1
+
+
+class ConfigError(KgqaError):
+    """A setting or parameter has an invalid value."""
+
+    exit_code = 2
+
+
+class InputError(KgqaError):
+    """Input data (a file, a record, a question) is malformed; names where and what."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 field: str | None = None) -> None:
+        self.source = source
+        self.line = line
+        self.field = field
+        where = []
+        if source:
+            where.append(str(source))
+        if line is not None:
+            where.append(f"line {line}")
+        if field:
+            where.append(f"field '{field}'")
+        prefix = ", ".join(where)
+        super().__init__(f"{prefix}: {message}" if prefix else message)
+
+
+class UnsupportedFormatError(InputError):
+    """The input format is unknown or cannot be detected."""
+
+
+class StoreError(KgqaError):
+    """A database operation failed (wraps the driver's error with the query name)."""
+
+    exit_code = 4
+
+
+class StoreBusyError(StoreError):
+    """The database is locked by another process."""
+
+
+class SchemaError(StoreError):
+    """The database schema is missing, newer than this program, or inconsistent."""
+
+
+class NotInitialisedError(StoreError):
+    """No HubLink database exists at the given location."""
+
+
+class HubIndexError(KgqaError):
+    """Base for problems with the HubLink index."""
+
+    exit_code = 5
+
+
+class IndexMissingError(HubIndexError):
+    """No HubLink index has been built yet."""
+
+
+class IndexMismatchError(HubIndexError):
+    """The stored index was built with different settings (e.g. another embedding model)."""
+
+
+class EntityNotFoundError(KgqaError):
+    """An entity given by id or label does not exist in the graph."""
+
+    exit_code = 6
+
+
+class AmbiguousEntityError(EntityNotFoundError):
+    """A label matches several entities; the candidates are listed."""
+
+
+class EmbeddingError(KgqaError):
+    """The embedding model could not be loaded or failed."""
+
+    exit_code = 7
+
+
+class LLMError(KgqaError):
+    """An LLM provider failed or returned an unusable reply."""
+
+    exit_code = 8

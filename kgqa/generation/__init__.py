@@ -1,0 +1,1 @@
+"""Answer generation: partial answers per hub, final answer with citations, supporting triples."""

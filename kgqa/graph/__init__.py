@@ -1,0 +1,1 @@
+"""The knowledge graph on embedded Kùzu: the connection owner, loaders and graph queries."""

@@ -1,0 +1,60 @@
+"""Input-file loaders: a registry by format name and detection of the format from the extension."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from kgqa.errors import UnsupportedFormatError
+from kgqa.graph.loaders.base import Loader
+from kgqa.graph.loaders.delimited import DelimitedLoader
+from kgqa.graph.loaders.orkg_json import OrkgJsonLoader
+from kgqa.graph.loaders.rdf import NTriplesLoader, TurtleLoader
+
+#: Format name -> factory of its loader.
+LOADERS: dict[str, Callable[[], Loader]] = {
+    "orkg-json": OrkgJsonLoader,
+    "csv": lambda: DelimitedLoader(","),
+    "tsv": lambda: DelimitedLoader("\t"),
+    "nt": NTriplesLoader,
+    "ttl": TurtleLoader,
+}
+
+#: The format names, e.g. for the CLI's choices.
+FORMATS: tuple[str, ...] = tuple(LOADERS)
+
+#: File extension (lower case, with dot) -> format name.
+EXTENSIONS: dict[str, str] = {
+    ".json": "orkg-json",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".nt": "nt",
+    ".ttl": "ttl",
+    ".turtle": "ttl",
+}
+
+
+def detect_format(path: str | Path) -> str:
+    """The format of a file by its extension; UnsupportedFormatError if it has no known one."""
+    suffix = Path(path).suffix.lower()
+    fmt = EXTENSIONS.get(suffix)
+    if fmt is None:
+        accepted = ", ".join(f"{ext} ({name})" for ext, name in EXTENSIONS.items())
+        what = f"extension '{suffix}'" if suffix else "no extension"
+        raise UnsupportedFormatError(
+            f"cannot detect the input format ({what}); accepted: {accepted}; "
+            f"or name the format explicitly ({', '.join(FORMATS)})", source=str(path))
+    return fmt
+
+
+def get_loader(fmt: str) -> Loader:
+    """A new loader for a format name; UnsupportedFormatError listing the known formats."""
+    factory = LOADERS.get(fmt.strip().lower())
+    if factory is None:
+        raise UnsupportedFormatError(
+            f"unknown input format '{fmt}'; known formats: {', '.join(FORMATS)}")
+    return factory()
+
+
+__all__ = ["EXTENSIONS", "FORMATS", "LOADERS", "Loader", "detect_format", "get_loader"]

@@ -1,0 +1,218 @@
+"""The one module that owns the Kùzu database and connection (the only importer of kuzu)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import kuzu
+
+from kgqa import assets
+from kgqa.errors import NotInitialisedError, SchemaError, StoreBusyError, StoreError
+
+Tracer = Callable[[str, dict[str, Any] | None, float], None]
+
+_LOCK_MARKERS = ("Could not set lock", "lock on file", "database is locked")
+
+
+def stderr_tracer(name: str, params: dict[str, Any] | None, seconds: float) -> None:
+    """Print a query's name, its parameters (vectors and long lists truncated) and its time."""
+    shown = {k: _short(v) for k, v in (params or {}).items()}
+    print(f"[trace] {name} {seconds * 1000:.1f} ms {shown}", file=sys.stderr)
+
+
+def _short(value: Any) -> Any:
+    if isinstance(value, list):
+        if len(value) > 4:
+            return f"[{len(value)} items: {_short(value[0])!r}, ...]"
+        return [_short(v) for v in value]
+    if isinstance(value, str) and len(value) > 80:
+        return value[:77] + "..."
+    return value
+
+
+class GraphStore:
+    """An open HubLink database in embedded Kùzu: named queries, transactions, UDFs, metadata."""
+
+    def __init__(self, path: str | Path, *, create: bool = False, read_only: bool = False,
+                 tracer: Tracer | None = None) -> None:
+        self.path = Path(path)
+        self.tracer = tracer
+        self.read_only = read_only
+        if not self.path.exists():
+            if not create:
+                raise NotInitialisedError(
+                    f"no HubLink database at {self.path}; run `kgqa init --db {self.path}` first")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = kuzu.Database(str(self.path), read_only=read_only)
+            self._conn = kuzu.Connection(self._db)
+        except RuntimeError as exc:  # kuzu raises RuntimeError for lock and IO problems
+            if any(m in str(exc) for m in _LOCK_MARKERS):
+                raise StoreBusyError(
+                    f"the database {self.path} is in use by another process (a write is running); "
+                    "try again when it has finished") from exc
+            raise StoreError(f"cannot open database {self.path}: {exc}") from exc
+        self._in_tx = False
+        self._extensions: set[str] = set()
+        self._udfs: set[str] = set()
+        if create and not read_only:
+            self.apply_migrations("graph")
+        elif not self._has_table("Entity"):
+            raise NotInitialisedError(f"{self.path} is not a HubLink database (no Entity table); "
+                                      f"run `kgqa init --db {self.path}`")
+
+    # -- queries ---------------------------------------------------------------------------
+    def run(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> list[list[Any]]:
+        """Run the named Cypher query with bound parameters; return all rows."""
+        query = assets.cypher(name, **structural)
+        return self._execute(query.name, query.text, params)
+
+    def run_iter(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> Iterator[list[Any]]:
+        """Like `run`, yielding rows as they are read."""
+        query = assets.cypher(name, **structural)
+        result = self._raw(query.name, query.text, params)
+        while result.has_next():
+            yield result.get_next()
+
+    def run_with_table(self, name: str, table: object, **structural: int) -> None:
+        """Run a named query that reads the Arrow table `table` through `LOAD FROM kgqa_rows`
+        (Kùzu resolves the name from the caller's frame; bulk rows without per-value binding)."""
+        query = assets.cypher(name, **structural)
+        kgqa_rows = table  # noqa: F841 - read by Kùzu's scan replacement
+        self._raw(query.name, query.text, None)
+
+    def scalar(self, name: str, params: dict[str, Any] | None = None) -> Any:
+        """The first column of the first row of a named query (None when it returns no row)."""
+        rows = self.run(name, params)
+        return rows[0][0] if rows else None
+
+    def _raw(self, name: str, text: str, params: dict[str, Any] | None) -> Any:
+        start = time.perf_counter()
+        try:
+            result = self._conn.execute(text, params or {})
+        except RuntimeError as exc:
+            if any(m in str(exc) for m in _LOCK_MARKERS):
+                raise StoreBusyError(f"{name}: database busy: {exc}") from exc
+            raise StoreError(f"query {name} failed: {exc}") from exc
+        if self.tracer:
+            self.tracer(name, params, time.perf_counter() - start)
+        return result
+
+    def _execute(self, name: str, text: str, params: dict[str, Any] | None) -> list[list[Any]]:
+        result = self._raw(name, text, params)
+        if isinstance(result, list):  # a script with several statements
+            return []
+        rows = []
+        while result.has_next():
+            rows.append(result.get_next())
+        return rows
+
+    def explain(self, name: str, **structural: int) -> None:
+        """Have Kùzu parse and plan a named query without running it (used by tests)."""
+        query = assets.cypher(name, **structural)
+        self._raw(f"EXPLAIN {name}", "EXPLAIN " + query.text, None)
+
+    # -- transactions ------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All statements inside commit together or not at all. Nested use joins the outer one."""
+        if self._in_tx:
+            yield
+            return
+        self._raw("BEGIN", "BEGIN TRANSACTION", None)
+        self._in_tx = True
+        try:
+            yield
+        except BaseException:
+            self._in_tx = False
+            try:
+                self._raw("ROLLBACK", "ROLLBACK", None)
+            except StoreError:
+                pass
+            raise
+        self._in_tx = False
+        self._raw("COMMIT", "COMMIT", None)
+
+    # -- schema ------------------------------------------------------------------------------
+    def _has_table(self, table: str) -> bool:
+        rows = self._execute("show_tables", "CALL SHOW_TABLES() RETURN name", None)
+        return any(r[0] == table for r in rows)
+
+    def has_table(self, table: str) -> bool:
+        """Whether a node or rel table of that name exists."""
+        return self._has_table(table)
+
+    def applied_migrations(self) -> set[str]:
+        """Names of the schema scripts already applied to this database."""
+        return {r[0] for r in self.run("meta/applied_migrations")}
+
+    def apply_migrations(self, kind: str, **structural: int) -> list[str]:
+        """Apply the not-yet-applied scripts of `schema/<kind>/` in order and record each."""
+        if self.read_only:
+            raise SchemaError("cannot change the schema of a database opened read-only")
+        done = self.applied_migrations() if self._has_table("SchemaMigration") else set()
+        applied = []
+        for name, text in assets.schema_scripts(kind):
+            if name in done:
+                continue
+            if "VECTOR_INDEX" in text:
+                self.load_extension("vector")
+            script = assets.fill_tokens(name, text, **structural)
+            self._execute(name, script, None)
+            self.run("meta/record_migration", {"name": name})
+            applied.append(name)
+        return applied
+
+    def load_extension(self, name: str) -> None:
+        """Install (bundled, offline) and load a Kùzu extension once per connection."""
+        if name in self._extensions:
+            return
+        upper = name.upper()
+        try:
+            self._conn.execute(f"INSTALL {upper}")
+            self._conn.execute(f"LOAD EXTENSION {upper}")
+        except RuntimeError as exc:
+            if "already loaded" not in str(exc):
+                raise StoreError(f"cannot load Kùzu extension {name}: {exc}") from exc
+        self._extensions.add(name)
+
+    # -- UDFs --------------------------------------------------------------------------------
+    def register_function(self, name: str, func: Callable[..., Any], params: list[str], returns: str) -> None:
+        """Register a Python UDF on this connection (replacing one of the same name)."""
+        if name in self._udfs:
+            self._conn.remove_function(name)
+        try:
+            self._conn.create_function(name, func, params, returns)
+        except RuntimeError as exc:
+            raise StoreError(f"cannot register UDF {name}: {exc}") from exc
+        self._udfs.add(name)
+
+    # -- metadata ----------------------------------------------------------------------------
+    def meta_get(self, key: str) -> Any:
+        """A metadata value (decoded JSON) or None."""
+        value = self.scalar("meta/get", {"key": key})
+        return None if value is None else json.loads(value)
+
+    def meta_set(self, key: str, value: Any) -> None:
+        """Store a metadata value as JSON."""
+        self.run("meta/set", {"key": key, "value": json.dumps(value, sort_keys=True)})
+
+    def close(self) -> None:
+        """Close the connection and the database (releases the file lock)."""
+        try:
+            self._conn.close()
+            self._db.close()
+        except Exception:  # closing twice or after a failed open
+            pass
+
+    def __enter__(self) -> "GraphStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

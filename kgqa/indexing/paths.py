@@ -1,0 +1,62 @@
+"""Hub paths in bulk: the Cypher enumeration query plus the HubVector texts of each path."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable
+
+from kgqa.config import IndexParams
+from kgqa.errors import ConfigError
+from kgqa.graph.store import GraphStore
+from kgqa.types import Triple, VectorLevel, text_hash
+from kgqa_procedures.udfs import triples_of
+from kgqa.vectorstores.base import PathRecord
+
+
+def vector_texts(path_text: str, triples: Iterable[Triple]) -> list[tuple[VectorLevel, str]]:
+    """The texts a path is embedded under (thesis §4.2.6): the path text, each triple, each
+    entity and each predicate, without repeats."""
+    triples = list(triples)
+    out: list[tuple[VectorLevel, str]] = [(VectorLevel.PATH, path_text)]
+    out += [(VectorLevel.TRIPLE, t.text) for t in triples]
+    for t in triples:
+        out += [(VectorLevel.ENTITY, t.subject.text), (VectorLevel.ENTITY, t.object.text)]
+    out += [(VectorLevel.PREDICATE, t.predicate) for t in triples]
+    return list(dict.fromkeys((lvl, txt) for lvl, txt in out if txt))
+
+
+def signature(path_hashes: Iterable[str]) -> str:
+    """Digest of a hub's set of path hashes: equal iff the sets are equal (thesis Alg. 4)."""
+    h = hashlib.sha256()
+    for ph in sorted(set(path_hashes)):
+        h.update(ph.encode("ascii"))
+    return h.hexdigest()[:32]
+
+
+def enumerate_paths(store: GraphStore, roots: list[str], params: IndexParams
+                    ) -> tuple[dict[str, list[PathRecord]], dict[str, str], set[str]]:
+    """All hub paths of `roots` with one query. Returns (paths by root, text by text hash,
+    boundary entities = other hub roots that paths end at)."""
+    by_root: dict[str, list[PathRecord]] = defaultdict(list)
+    texts: dict[str, str] = {}
+    boundary: set[str] = set()
+    seen: set[str] = set()
+    rows = store.run_iter("indexing/enumerate_hub_paths", {"roots": roots, "boundary": params.boundary_triples},
+                          max_path_length=params.effective_max_path_length)
+    for root, ids, labels, preds, phash, ptext in rows:
+        if phash in seen:
+            continue
+        seen.add(phash)
+        triples = triples_of(ids, labels, preds)
+        vectors = []
+        for level, txt in vector_texts(ptext, triples):
+            th = text_hash(txt)
+            texts[th] = txt
+            vectors.append((level.value, th))
+        by_root[root].append(PathRecord(phash, root, ptext, triples, tuple(vectors)))
+        if len(by_root[root]) > params.max_paths_per_hub:
+            raise ConfigError(f"hub {root} has more than {params.max_paths_per_hub} paths; "
+                              "lower --max-path-length or choose more specific hub roots")
+        boundary.add(ids[-1])
+    return by_root, texts, boundary

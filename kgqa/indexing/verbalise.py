@@ -1,0 +1,27 @@
+"""Offline, deterministic verbalisation of a triple path (the LLM-free PATHTOTEXT)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+_VERB_PREFIXES = ("has ", "is ", "was ", "uses ", "used ", "provides ", "addresses ", "cites ",
+                  "belongs ", "located ", "published ", "contains ", "includes ", "refers ")
+
+
+def _phrase(predicate: str) -> str:
+    p = predicate.strip()
+    low = p.lower()
+    if low.startswith(_VERB_PREFIXES) or low.endswith((" of", " by", " in", " to", " for", " with")):
+        return p
+    return f"has {p}"
+
+
+def verbalise(texts: Sequence[str], predicates: Sequence[str]) -> str:
+    """Turn a path given as its entity texts (n+1) and predicates (n) into one sentence, e.g.
+    "'A' has venue 'ICSA', which has location 'Hamburg'."."""
+    if not predicates:
+        return f"'{texts[0]}'." if texts else ""
+    parts = [f"'{texts[0]}' {_phrase(predicates[0])} '{texts[1]}'"]
+    for i in range(1, len(predicates)):
+        parts.append(f"which {_phrase(predicates[i])} '{texts[i + 1]}'")
+    return ", ".join(parts) + "."

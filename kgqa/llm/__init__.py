@@ -1,0 +1,1 @@
+"""LLM providers for HubLink's four roles, behind one protocol (offline implementation included)."""

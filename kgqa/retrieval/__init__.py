@@ -1,0 +1,1 @@
+"""Retrievers (HubLink and, later, the other seed systems) behind one protocol, with a registry."""

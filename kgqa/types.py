@@ -1,0 +1,136 @@
+"""Data model of HubLink (thesis §4.2–4.3): entities, triples, hub paths, hubs and questions."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import Enum
+
+#: Prefix of the synthetic ids given to literals that have no id of their own (RDF, CSV).
+#: Such ids are storage keys only: the canonical string shows the literal's label alone.
+SYNTHETIC_ID_PREFIX = "_lit:"
+
+
+def synthetic_literal_id(value: str, datatype: str = "") -> str:
+    """A stable storage key for a literal without an id of its own."""
+    digest = hashlib.sha1(f"{datatype}\x1f{value}".encode("utf-8")).hexdigest()[:20]
+    return f"{SYNTHETIC_ID_PREFIX}{digest}"
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A node of the graph: a resource or a literal."""
+
+    id: str
+    label: str = ""
+    types: tuple[str, ...] = ()
+    is_literal: bool = False
+
+    @property
+    def has_own_id(self) -> bool:
+        """False for literals that only carry a synthetic storage key."""
+        return not self.id.startswith(SYNTHETIC_ID_PREFIX)
+
+    @property
+    def display(self) -> str:
+        """The entity as written in a canonical triple string."""
+        if not self.has_own_id or not self.id:
+            return self.label
+        if not self.label or self.label == self.id:
+            return self.id
+        return f"{self.id}:{self.label}"
+
+    @property
+    def text(self) -> str:
+        """The text that represents the entity for embedding and answers."""
+        return self.label or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Triple:
+    """A directed edge (subject, predicate, object)."""
+
+    subject: Entity
+    predicate: str
+    object: Entity
+
+    @property
+    def canonical(self) -> str:
+        """The canonical triple string used in every output and in evaluation."""
+        return f"({self.subject.display}, {self.predicate}, {self.object.display})"
+
+    @property
+    def text(self) -> str:
+        """The label form of the triple, used for embedding (no ids)."""
+        return f"({self.subject.text}, {self.predicate}, {self.object.text})"
+
+
+def path_hash(triples: tuple[Triple, ...] | list[Triple]) -> str:
+    """Stable hash of a triple path: SHA-256 over its canonical triple strings."""
+    h = hashlib.sha256()
+    for t in triples:
+        h.update(t.canonical.encode("utf-8"))
+        h.update(b"\x1e")
+    return h.hexdigest()[:32]
+
+
+def text_hash(text: str) -> str:
+    """Key of an embedded text (identical texts are embedded once)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+class Direction(str, Enum):
+    """How an entity was reached while traversing: as object (forward) or as subject (backward)."""
+
+    FORWARD = "forward"   # reached as the object of the last triple ("right" in the thesis)
+    BACKWARD = "backward"  # reached as the subject of the last triple ("left" in the thesis)
+
+
+@dataclass(frozen=True, slots=True)
+class EntityWithDirection:
+    """An entity with the direction it was reached in and the triple path that led there."""
+
+    entity_id: str
+    direction: Direction
+    path: tuple[Triple, ...] = ()
+
+
+class VectorLevel(str, Enum):
+    """The four granularities at which a hub path is embedded (thesis §4.2.6)."""
+
+    PATH = "path"
+    TRIPLE = "triple"
+    ENTITY = "entity"
+    PREDICATE = "predicate"
+
+
+@dataclass(slots=True)
+class HubPath:
+    """A path of triples from a hub root, with its text and its score for a question."""
+
+    hub_id: str
+    hash: str
+    triples: tuple[Triple, ...]
+    text: str
+    embedded_text: str = ""
+    level: VectorLevel = VectorLevel.PATH
+    score: float = 0.0
+
+
+@dataclass(slots=True)
+class Hub:
+    """A hub root with the paths retrieved for a question and its aggregated score."""
+
+    root: Entity
+    paths: list[HubPath] = field(default_factory=list)
+    score: float = 0.0
+    via: tuple[Triple, ...] = ()  # traversal path from the topic entity (graph traversal strategy)
+
+
+@dataclass(slots=True)
+class ProcessedQuestion:
+    """A question with its extracted components and the embeddings of both."""
+
+    question: str
+    components: list[str]
+    embeddings: "object"  # numpy array (1 + len(components), dim), L2-normalised

@@ -1,0 +1,7 @@
+"""HubVector stores behind one protocol: one module per backend, registered here."""
+
+from __future__ import annotations
+
+from kgqa.vectorstores.base import HubRecord, HubVectorStore, IndexCounts, PathRecord, VectorHit
+
+__all__ = ["HubRecord", "HubVectorStore", "IndexCounts", "PathRecord", "VectorHit"]

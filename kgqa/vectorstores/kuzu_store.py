@@ -1,0 +1,151 @@
+"""HubVectors in embedded Kùzu, next to the graph, with Kùzu's HNSW vector index (cosine)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from kgqa.graph.store import GraphStore
+from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, VectorHit, decode_triples,
+                                    encode_triples)
+
+
+class KuzuHubVectorStore:
+    """The default HubVector store: tables Hub, HubPath, EmbeddedText and edges HasPath, Embeds."""
+
+    name = "kuzu"
+
+    def __init__(self, store: GraphStore, dim: int | None = None) -> None:
+        self.store = store
+        self.dim = dim
+
+    def ready(self) -> bool:
+        """Whether the index tables exist."""
+        return self.store.has_table("Hub")
+
+    def ensure_schema(self, dim: int) -> None:
+        """Create the index tables (vector size `dim`) and the HNSW index, once."""
+        self.dim = dim
+        self.store.load_extension("vector")
+        self.store.apply_migrations("hubindex", dim=dim)
+
+    def drop(self) -> None:
+        """Drop all index tables (hubs, paths, vectors, embedded texts and the HNSW index)."""
+        if not self.ready():
+            return
+        self.store.load_extension("vector")
+        if self.has_ann_index():
+            self.store.run("indexing/drop_vector_index")
+        self.store.run("indexing/drop_index_tables")
+        self.store.run("meta/forget_migrations", {"prefix": "hubindex/"})
+
+    def _dim(self) -> int:
+        if self.dim is None:
+            raise RuntimeError("vector dimension unknown: call ensure_schema or pass dim")
+        return self.dim
+
+    def signatures(self) -> dict[str, str]:
+        """Stored hub id -> signature."""
+        return {r[0]: r[1] for r in self.store.run("indexing/hub_signatures")}
+
+    def existing_texts(self, hashes: list[str]) -> set[str]:
+        """Text hashes with a stored embedding."""
+        if not hashes:
+            return set()
+        return {r[0] for r in self.store.run("indexing/existing_texts", {"hashes": hashes})}
+
+    def replace_hubs(self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]]) -> int:
+        """Rewrite the given hubs atomically; returns the number of HubVectors written."""
+        dim = self._dim()
+        path_rows, vector_rows = [], []
+        for hub in hubs:
+            for p in hub.paths:
+                path_rows.append({"hash": p.hash, "hub_id": hub.id, "text": p.text,
+                                  "triples": encode_triples(p.triples), "length": len(p.triples)})
+                vector_rows.extend({"path": p.hash, "text": th, "level": lvl} for lvl, th in p.vectors)
+        with self.store.transaction():
+            self.store.run("indexing/delete_hubs", {"ids": [h.id for h in hubs]})
+            if texts:
+                self.store.run_with_table("indexing/insert_texts", _text_table(texts, dim), dim=dim)
+            self.store.run("indexing/insert_hubs", {"rows": [
+                {"id": h.id, "label": h.label, "depth": h.depth, "path_count": len(h.paths),
+                 "signature": h.signature} for h in hubs]})
+            for chunk in _chunks(path_rows, 5000):
+                self.store.run("indexing/insert_paths", {"rows": chunk})
+            for chunk in _chunks(vector_rows, 10000):
+                self.store.run("indexing/insert_vectors", {"rows": chunk})
+        return len(vector_rows)
+
+    def has_ann_index(self) -> bool:
+        """Whether the HNSW index over the embedded texts exists."""
+        return bool(self.store.run("indexing/show_indexes"))
+
+    def ensure_ann_index(self) -> bool:
+        """Create the HNSW index if it is missing (after the first bulk load); True if created."""
+        self.store.load_extension("vector")
+        if self.has_ann_index():
+            return False
+        self.store.run("indexing/create_vector_index")
+        return True
+
+    def remove_hubs(self, hub_ids: list[str]) -> None:
+        """Delete hubs with their paths and vectors, atomically."""
+        if hub_ids:
+            with self.store.transaction():
+                self.store.run("indexing/delete_hubs", {"ids": hub_ids})
+
+    def collect_garbage(self) -> int:
+        """Delete unused embedded texts."""
+        return int(self.store.scalar("indexing/gc_texts") or 0)
+
+    def counts(self) -> IndexCounts:
+        """Hubs, paths, vectors, texts."""
+        if not self.ready():
+            return IndexCounts(0, 0, 0, 0)
+        hubs, paths, vectors, texts = self.store.run("indexing/counts")[0]
+        return IndexCounts(hubs, paths, vectors, texts)
+
+    def hub_labels(self, hub_ids: list[str]) -> dict[str, str]:
+        """Labels of indexed hubs."""
+        if not hub_ids:
+            return {}
+        return {r[0]: r[1] for r in self.store.run("retrieval/hubs_by_ids", {"ids": hub_ids})}
+
+    def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> list[VectorHit]:
+        """Exact similarities of all vectors of the given hubs, computed in Kùzu."""
+        if not hub_ids:
+            return []
+        params = {"hubs": hub_ids, "queries": queries.astype(np.float32).tolist()}
+        return [VectorHit(r[0], r[1], r[2], r[3], tuple(float(s) for s in r[4]))
+                for r in self.store.run_iter("retrieval/score_hub_vectors", params, dim=self._dim())]
+
+    def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
+        """HNSW search; similarity = 1 - cosine distance."""
+        self.store.load_extension("vector")
+        rows = self.store.run("retrieval/ann_texts", {"query": query.astype(np.float32).tolist(), "k": k,
+                                                      "efs": max(200, 2 * k)})
+        return [(r[0], r[1], 1.0 - float(r[2])) for r in rows]
+
+    def vectors_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str, str, str, str]]:
+        """HubVectors using these texts."""
+        if not text_hashes:
+            return []
+        return [tuple(r) for r in self.store.run("retrieval/vectors_for_texts", {"hashes": text_hashes})]
+
+    def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
+        """Stored paths by hash."""
+        if not hashes:
+            return {}
+        rows = self.store.run("retrieval/paths_by_hash", {"hashes": list(dict.fromkeys(hashes))})
+        return {r[0]: PathRecord(r[0], r[1], r[2], decode_triples(r[3])) for r in rows}
+
+
+def _text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
+    matrix = np.stack([v for _, v in texts.values()]).astype(np.float32)
+    return pa.table({"hash": list(texts), "text": [t for t, _ in texts.values()],
+                     "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim)})
+
+
+def _chunks(rows: list, size: int):
+    for i in range(0, len(rows), size):
+        yield rows[i:i + size]

@@ -1,0 +1,1 @@
+"""Named Cypher queries and the Python UDFs registered in Kùzu."""

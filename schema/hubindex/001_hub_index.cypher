@@ -1,0 +1,8 @@
+// The HubLink index. {{dim}} is the embedding dimension (a validated integer, fixed per index).
+// A HubVector (thesis §4.2.6) is one Embeds edge: hub root (HubPath.hub_id), path hash, path text,
+// triples, the embedded text and its level. Identical texts share one EmbeddedText node (embedded once).
+CREATE NODE TABLE IF NOT EXISTS Hub(id STRING PRIMARY KEY, label STRING, depth INT64, path_count INT64, signature STRING, built_at TIMESTAMP);
+CREATE NODE TABLE IF NOT EXISTS HubPath(hash STRING PRIMARY KEY, hub_id STRING, text STRING, triples STRING, length INT64);
+CREATE NODE TABLE IF NOT EXISTS EmbeddedText(hash STRING PRIMARY KEY, text STRING, embedding FLOAT[{{dim}}]);
+CREATE REL TABLE IF NOT EXISTS HasPath(FROM Hub TO HubPath);
+CREATE REL TABLE IF NOT EXISTS Embeds(FROM HubPath TO EmbeddedText, level STRING);

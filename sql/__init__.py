@@ -1,0 +1,1 @@
+"""SQL views and functions shipped as package data (`kgqa_sql`)."""
