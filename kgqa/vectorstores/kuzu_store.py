@@ -112,12 +112,19 @@ class KuzuHubVectorStore:
         return {r[0]: r[1] for r in self.store.run("retrieval/hubs_by_ids", {"ids": hub_ids})}
 
     def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> list[VectorHit]:
-        """Exact similarities of all vectors of the given hubs, computed in Kùzu."""
+        """Exact similarities of all vectors of the given hubs: rows from Kùzu, one matrix product."""
         if not hub_ids:
             return []
-        params = {"hubs": hub_ids, "queries": queries.astype(np.float32).tolist()}
-        return [VectorHit(r[0], r[1], r[2], r[3], tuple(float(s) for s in r[4]))
-                for r in self.store.run_iter("retrieval/score_hub_vectors", params, dim=self._dim())]
+        rows = self.store.run("retrieval/hub_vectors", {"hubs": hub_ids})
+        hashes = list(dict.fromkeys(r[4] for r in rows))
+        if not hashes:
+            return []
+        table = self.store.run_arrow("retrieval/text_embeddings", {"hashes": hashes})
+        order = {h: i for i, h in enumerate(table.column("hash").to_pylist())}
+        flat = table.column("embedding").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        matrix = flat.reshape(len(order), -1).astype(np.float32)
+        sims = matrix @ queries.astype(np.float32).T  # unit vectors: dot product = cosine similarity
+        return [VectorHit(r[0], r[1], r[2], r[3], tuple(float(x) for x in sims[order[r[4]]])) for r in rows]
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """HNSW search; similarity = 1 - cosine distance."""

@@ -1,0 +1,61 @@
+"""`kgqa ask`: answer a question with sources and supporting triples."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from kgqa.config import STRATEGIES, RetrievalParams
+from kgqa.llm.registry import PROVIDERS
+from kgqa.retrieval.base import Answer
+from kgqa.retrieval.registry import RETRIEVERS
+from kgqa_cli.context import CliState, pass_state
+
+
+def render(answer: Answer, max_triples: int = 15) -> str:
+    """The human-readable form of an answer."""
+    lines = [answer.answer, ""]
+    if answer.sources:
+        lines.append("Sources:")
+        lines += [f"  [{s['n']}] {s['label']} ({s['hub_id']})" for s in answer.sources]
+    if answer.triples:
+        lines.append("Supporting triples:")
+        lines += [f"  {t}" for t in answer.triples[:max_triples]]
+        if len(answer.triples) > max_triples:
+            lines.append(f"  ... {len(answer.triples) - max_triples} more (--json shows all)")
+    lines.append(f"[{answer.strategy} strategy, {answer.mode} mode, {answer.timings.get('total', 0):.2f}s, "
+                 f"{answer.llm_tokens.get('total_tokens', 0)} LLM tokens]")
+    lines += [f"note: {n}" for n in answer.notes]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("question")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="traversal", show_default=True)
+@click.option("--topic-entity", default=None, metavar="ID|LABEL",
+              help="Entry point of the traversal strategy (id, or a label that names one entity).")
+@click.option("--hubs", "hubs_to_keep", type=int, default=None, help="Hubs to keep (default 30).")
+@click.option("--paths-per-hub", type=int, default=None, help="Paths per hub (default 10).")
+@click.option("--diversity-penalty", type=float, default=None, help="Default 0.05.")
+@click.option("--alpha", "path_weight_alpha", type=float, default=None, help="Path weight α (default 5).")
+@click.option("--max-level", "max_retrieval_level", type=int, default=None, help="Traversal levels (default 1).")
+@click.option("--no-components", is_flag=True, help="Search with the question embedding only.")
+@click.option("--no-triple-filter", is_flag=True, help="Return all triples of the kept paths.")
+@click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default="offline", show_default=True)
+@click.option("--retriever", type=click.Choice(sorted(RETRIEVERS)), default="hublink", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Output answer, sources, triples, hubs, timings, llm_tokens.")
+@pass_state
+def ask(state: CliState, question: str, strategy: str, topic_entity: str | None, hubs_to_keep: int | None,
+        paths_per_hub: int | None, diversity_penalty: float | None, path_weight_alpha: float | None,
+        max_retrieval_level: int | None, no_components: bool, no_triple_filter: bool, llm: str,
+        retriever: str, as_json: bool) -> None:
+    """Answer QUESTION from the graph, citing the hubs (e.g. papers) each claim comes from."""
+    params = RetrievalParams().with_overrides(
+        strategy=strategy, topic_entity=topic_entity, hubs_to_keep=hubs_to_keep, paths_per_hub=paths_per_hub,
+        diversity_penalty=diversity_penalty, path_weight_alpha=path_weight_alpha,
+        max_retrieval_level=max_retrieval_level, use_components=False if no_components else None,
+        filter_output_triples=False if no_triple_filter else None)
+    with state.open() as ws:
+        answer = ws.ask(question, params, llm=llm, retriever=retriever)
+    click.echo(json.dumps(answer.as_dict(), indent=2, ensure_ascii=False) if as_json else render(answer))

@@ -1,0 +1,35 @@
+"""Shared CLI state: the database location and output flags, and opening the workspace."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import click
+
+from kgqa.api import Workspace
+from kgqa.config import Settings
+
+
+@dataclass
+class CliState:
+    """Options of the root group."""
+
+    db: str | None
+    quiet: bool
+    trace: bool
+
+    def settings(self) -> Settings:
+        """Settings from the options and the environment (KGQA_DB, KGQA_EMBEDDING_MODEL, KGQA_TRACE)."""
+        return Settings.from_env(self.db, trace=self.trace or None)
+
+    def open(self, *, create: bool = False) -> Workspace:
+        """Open (or create) the workspace."""
+        return Workspace(self.settings(), create=create)
+
+    def info(self, message: str) -> None:
+        """A status line on stderr, unless --quiet."""
+        if not self.quiet:
+            click.echo(message, err=True)
+
+
+pass_state = click.make_pass_decorator(CliState)

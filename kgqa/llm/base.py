@@ -1,0 +1,89 @@
+"""HubLink's four LLM roles (spec §2–4) as one protocol, and the records that cross it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from kgqa.types import Hub, Triple
+
+
+@dataclass
+class TokenUsage:
+    """LLM calls and tokens spent (zero for the offline provider)."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def total(self) -> int:
+        """Input plus output tokens."""
+        return self.input_tokens + self.output_tokens
+
+    def as_dict(self) -> dict[str, int]:
+        """For JSON output."""
+        return {"calls": self.calls, "input_tokens": self.input_tokens,
+                "output_tokens": self.output_tokens, "total_tokens": self.total}
+
+
+@dataclass(frozen=True)
+class ScoredTriple:
+    """A triple from a hub with its relevance to the question."""
+
+    triple: Triple
+    score: float
+    hub_id: str
+    per_query: tuple[float, ...] = ()  # relevance to the question (0) and to each component (1..)
+
+
+@dataclass
+class HubContext:
+    """What answering from one hub may use: the hub, its best paths' triples with relevance,
+    and linked external knowledge (thesis Alg. 17–18)."""
+
+    hub: Hub
+    triples: list[ScoredTriple]
+    link_text: str = ""
+
+
+@dataclass
+class PartialAnswer:
+    """A hub's contribution to the answer (None from the role means the hub declined)."""
+
+    hub_id: str
+    hub_label: str
+    text: str
+    triples: list[ScoredTriple] = field(default_factory=list)
+
+
+@dataclass
+class FinalAnswer:
+    """The answer text with `[i]` citations and the sources the numbers refer to."""
+
+    text: str
+    sources: list[tuple[int, str, str]]  # (number, hub id, hub label)
+
+
+class AnswerRoles(Protocol):
+    """The LLM roles used at query time; `usage` accumulates tokens spent."""
+
+    name: str
+    usage: TokenUsage
+
+    def extract_components(self, question: str) -> list[str]:
+        """The question's components (entities, types, times, constraints)."""
+        ...
+
+    def partial_answer(self, question: str, context: HubContext) -> PartialAnswer | None:
+        """What this hub contributes, or None when it holds nothing relevant."""
+        ...
+
+    def final_answer(self, question: str, partials: list[PartialAnswer]) -> FinalAnswer:
+        """Combine partial answers into one answer whose claims cite their hub as [i]."""
+        ...
+
+    def select_triples(self, question: str, answer: FinalAnswer, partials: list[PartialAnswer],
+                       candidates: list[ScoredTriple]) -> list[ScoredTriple]:
+        """The supporting triples, most relevant first."""
+        ...

@@ -1,0 +1,69 @@
+"""The offline, deterministic implementation of the LLM roles: no key, no tokens, same output
+for the same input. Relevance comes from the embedding similarities the retriever computed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kgqa.llm.base import FinalAnswer, HubContext, PartialAnswer, ScoredTriple, TokenUsage
+from kgqa.retrieval.components import extract_components
+
+
+@dataclass
+class OfflineRoles:
+    """Rule- and similarity-based answers.
+
+    For the question and for each of its components, a hub contributes its best-matching triples
+    (relevance at least `min_relevance` and within `margin` of that component's best), at most
+    `per_hub` in all; it declines when no triple reaches `min_relevance` for any of them."""
+
+    min_relevance: float = 0.5
+    margin: float = 0.15
+    per_hub: int = 5
+    name: str = "offline"
+    usage: TokenUsage = field(default_factory=TokenUsage)
+
+    def extract_components(self, question: str) -> list[str]:
+        """Rule-based components (quoted strings, numbers, capitalised spans, noun phrases)."""
+        return extract_components(question)
+
+    def partial_answer(self, question: str, context: HubContext) -> PartialAnswer | None:
+        """The hub's best-matching facts as one sentence, or None if none is relevant enough."""
+        ranked = sorted(context.triples, key=lambda st: (-st.score, st.triple.canonical))
+        if not ranked or ranked[0].score < self.min_relevance:
+            return None
+        picked: dict[str, ScoredTriple] = {}
+        for qi in range(max(len(st.per_query) for st in ranked)):
+            def rel(st: ScoredTriple) -> float:
+                return st.per_query[qi] if qi < len(st.per_query) else 0.0
+            best = max(rel(st) for st in ranked)
+            if best < self.min_relevance:
+                continue
+            for st in ranked:
+                if rel(st) >= best - self.margin and rel(st) >= self.min_relevance:
+                    picked.setdefault(st.triple.canonical, st)
+        chosen = sorted(picked.values(), key=lambda st: (-st.score, st.triple.canonical))[: self.per_hub]
+        label = context.hub.root.text
+        facts = "; ".join(f"{st.triple.subject.text} — {st.triple.predicate}: {st.triple.object.text}"
+                          if st.triple.subject.id != context.hub.root.id
+                          else f"{st.triple.predicate}: {st.triple.object.text}" for st in chosen)
+        return PartialAnswer(context.hub.root.id, label, f"{label}: {facts}", chosen)
+
+    def final_answer(self, question: str, partials: list[PartialAnswer]) -> FinalAnswer:
+        """One cited line per contributing hub, in hub-rank order."""
+        if not partials:
+            return FinalAnswer("No answer was found in the knowledge graph.", [])
+        lines = [f"Found {len(partials)} relevant source{'s' if len(partials) != 1 else ''} "
+                 "in the knowledge graph:"]
+        sources = []
+        for i, p in enumerate(partials, start=1):
+            lines.append(f"- {p.text} [{i}]")
+            sources.append((i, p.hub_id, p.hub_label))
+        return FinalAnswer("\n".join(lines), sources)
+
+    def select_triples(self, question: str, answer: FinalAnswer, partials: list[PartialAnswer],
+                       candidates: list[ScoredTriple]) -> list[ScoredTriple]:
+        """The triples the partial answers used, by relevance (ties keep hub rank)."""
+        chosen = [st for p in partials for st in p.triples]
+        order = {id(st): i for i, st in enumerate(chosen)}
+        return sorted(chosen, key=lambda st: (-round(st.score, 6), order[id(st)]))

@@ -1,0 +1,60 @@
+"""The retriever protocol and its result; `BaseRetriever.retrieve` is the shared template method."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgqa.errors import InputError
+
+MAX_QUESTION_CHARS = 4000
+
+
+@dataclass
+class Answer:
+    """What a retriever returns for one question."""
+
+    question: str
+    answer: str
+    sources: list[dict[str, Any]]
+    triples: list[str]                      # canonical triple strings, most relevant first
+    hubs: list[dict[str, Any]]              # kept hubs with scores
+    retriever: str = ""
+    mode: str = "offline"                   # which LLM provider produced the answer
+    strategy: str = ""
+    topic_entity: str | None = None
+    components: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    llm_tokens: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the `ask --json` output)."""
+        return {"question": self.question, "answer": self.answer, "sources": self.sources,
+                "triples": self.triples, "hubs": self.hubs, "retriever": self.retriever, "mode": self.mode,
+                "strategy": self.strategy, "topic_entity": self.topic_entity, "components": self.components,
+                "timings": {k: round(v, 4) for k, v in self.timings.items()}, "llm_tokens": self.llm_tokens,
+                "notes": self.notes}
+
+
+class BaseRetriever:
+    """Validates the question, times the run and tags the result; subclasses implement `_retrieve`."""
+
+    name = "base"
+
+    def retrieve(self, question: str, **options: Any) -> Answer:
+        """Answer `question`; options are retriever parameters for this call."""
+        q = (question or "").strip()
+        if not q:
+            raise InputError("the question is empty")
+        if len(q) > MAX_QUESTION_CHARS:
+            raise InputError(f"the question has {len(q)} characters; the limit is {MAX_QUESTION_CHARS}")
+        start = time.perf_counter()
+        answer = self._retrieve(q, **options)
+        answer.timings["total"] = time.perf_counter() - start
+        answer.retriever = self.name
+        return answer
+
+    def _retrieve(self, question: str, **options: Any) -> Answer:
+        raise NotImplementedError

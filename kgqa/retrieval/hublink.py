@@ -1,0 +1,217 @@
+"""The HubLink retriever (thesis §4.6–4.8): direct and graph-traversal strategies, path
+de-duplication, diversity ranking, hub pruning, partial and final answers with sources."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kgqa.config import RetrievalParams
+from kgqa.embeddings.base import Embedder
+from kgqa.graph.reader import entities_by_ids, resolve_entity
+from kgqa.graph.store import GraphStore
+from kgqa.graph.traversal import HubRootSearch, both_directions
+from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
+from kgqa.retrieval.base import Answer, BaseRetriever
+from kgqa.retrieval.ranking import best_per_path, diversity_rank, prune_hubs
+from kgqa.types import Entity, EntityWithDirection, Hub, HubPath, ProcessedQuestion, VectorLevel
+from kgqa.vectorstores.base import HubVectorStore, VectorHit
+
+
+@dataclass
+class _Scored:
+    hubs: list[Hub]
+    sims: dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
+
+
+class HubLinkRetriever(BaseRetriever):
+    """HubLink over a graph store and a HubVector store, with pluggable LLM roles."""
+
+    name = "hublink"
+
+    def __init__(self, store: GraphStore, vstore: HubVectorStore, embedder: Embedder, roles: AnswerRoles,
+                 params: RetrievalParams | None = None) -> None:
+        self.store, self.vstore, self.embedder, self.roles = store, vstore, embedder, roles
+        self.params = params or RetrievalParams()
+        self._hub_ids: set[str] | None = None
+        self._hub_types: set[str] | None = None
+
+    # -- template method -----------------------------------------------------------------------
+    def _retrieve(self, question: str, **options: Any) -> Answer:
+        params = self.params.with_overrides(**options)
+        timings: dict[str, float] = {}
+        tokens_before = self.roles.usage.total
+        t0 = time.perf_counter()
+        pq = self.process_question(question, params)
+        timings["question"] = time.perf_counter() - t0
+        notes: list[str] = []
+        topic: Entity | None = None
+        strategy = params.strategy
+        if strategy == "traversal":
+            if params.topic_entity:
+                topic = resolve_entity(self.store, params.topic_entity)
+            else:
+                strategy = "direct"
+                notes.append("no topic entity given: used the direct strategy")
+        t1 = time.perf_counter()
+        if strategy == "traversal":
+            assert topic is not None
+            hubs, partials, sims = self._traversal(pq, topic, params, timings)
+        else:
+            hubs, partials, sims = self._direct(pq, params, timings)
+        t2 = time.perf_counter()
+        final = self.roles.final_answer(question, partials)
+        candidates = [st for p in partials for st in p.triples]
+        if params.filter_output_triples:
+            chosen = self.roles.select_triples(question, final, partials, candidates)
+        else:
+            chosen = self._all_path_triples(hubs, sims)
+        triples = list(dict.fromkeys(st.triple.canonical for st in chosen))[: params.max_output_triples]
+        partial_seconds = timings.pop("partial_answers", 0.0)
+        timings["retrieve"] = (t2 - t1) - partial_seconds
+        timings["generate"] = partial_seconds + (time.perf_counter() - t2)
+        cited = {hub_id for _, hub_id, _ in final.sources}
+        return Answer(
+            question=question, answer=final.text,
+            sources=[{"n": n, "hub_id": hid, "label": label} for n, hid, label in final.sources],
+            triples=triples,
+            hubs=[{"id": h.root.id, "label": h.root.label, "score": round(h.score, 4),
+                   "cited": h.root.id in cited, "paths": len(h.paths)} for h in hubs],
+            mode=self.roles.name, strategy=strategy, topic_entity=topic.id if topic else None,
+            components=pq.components, timings=timings,
+            llm_tokens={"total_tokens": self.roles.usage.total - tokens_before}, notes=notes)
+
+    def process_question(self, question: str, params: RetrievalParams) -> ProcessedQuestion:
+        """PROCESSQUESTION (Alg. 11): components and the embeddings of question and components."""
+        components = self.roles.extract_components(question) if params.use_components else []
+        components = [c for c in components if not self._names_hub_type(c)] or components
+        vectors = self.embedder.embed([question] + components)
+        return ProcessedQuestion(question, components, vectors)
+
+    # -- strategies ----------------------------------------------------------------------------
+    def _traversal(self, pq: ProcessedQuestion, topic: Entity, params: RetrievalParams,
+                   timings: dict[str, float]) -> tuple[list[Hub], list[PartialAnswer], dict]:
+        """Graph traversal strategy (Alg. 14–15): hubs reachable from the topic entity, level by level."""
+        search = HubRootSearch(self.store, self._is_hub, params.uniform_hop_count)
+        frontier: list[EntityWithDirection] = both_directions([topic.id])
+        hubs: list[Hub] = []
+        sims: dict = {}
+        for _level in range(params.max_retrieval_level):
+            if not frontier:
+                break
+            roots, frontier = search.find(frontier)
+            if not roots:
+                continue
+            via = {r.entity_id: r.path for r in roots}
+            scored = self._score_hubs(list(via), pq, params, via)
+            hubs = prune_hubs(scored.hubs, params.hubs_to_keep, params.path_weight_alpha)
+            sims = scored.sims
+            partials = self._partials(pq, hubs, sims, timings)
+            if partials:
+                return hubs, partials, sims
+        return hubs, [], sims
+
+    def _direct(self, pq: ProcessedQuestion, params: RetrievalParams,
+                timings: dict[str, float]) -> tuple[list[Hub], list[PartialAnswer], dict]:
+        """Direct strategy (Alg. 12–13): global ANN over the embedded texts, then per-hub scoring.
+
+        Identical texts are stored once and shared by many hub paths, so the ANN hits are expanded
+        to their hubs; hubs are pre-ranked by the sum over query vectors of their best hit, and the
+        best 3 x HubsToKeep are scored exactly (FILLORREMOVEPATHS) before pruning."""
+        k = max(4 * params.paths_per_hub, 2 * params.hubs_to_keep)
+        hit_sims: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
+        for qi, vec in enumerate(pq.embeddings):
+            for th, _text, sim in self.vstore.nearest_texts(vec, k):
+                hit_sims[th][qi] = max(hit_sims[th][qi], sim)
+        pre: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
+        for th, hub_id, _ph, _lvl, _txt in self.vstore.vectors_for_texts(list(hit_sims)):
+            best = pre[hub_id]
+            for qi, s in enumerate(hit_sims[th]):
+                best[qi] = max(best[qi], s)
+        ranked = sorted(pre, key=lambda h: (-sum(pre[h]), h))[: 3 * params.hubs_to_keep]
+        scored = self._score_hubs(ranked, pq, params, {})
+        hubs = prune_hubs(scored.hubs, params.hubs_to_keep, params.path_weight_alpha)
+        return hubs, self._partials(pq, hubs, scored.sims, timings), scored.sims
+
+    # -- shared steps --------------------------------------------------------------------------
+    def _score_hubs(self, hub_ids: list[str], pq: ProcessedQuestion, params: RetrievalParams,
+                    via: dict[str, tuple]) -> _Scored:
+        """GETHUBPATHSFORHUB for many hubs at once: exact similarities, best level per path,
+        diversity ranking, the top `paths_per_hub` paths of each hub."""
+        hits: list[VectorHit] = self.vstore.score_hubs(hub_ids, pq.embeddings)
+        sims: dict[str, tuple[float, ...]] = {}
+        by_hub: dict[str, list[HubPath]] = defaultdict(list)
+        for h in hits:
+            sims[h.text] = h.similarities
+            by_hub[h.hub_id].append(HubPath(h.hub_id, h.path_hash, (), "", h.text, VectorLevel(h.level),
+                                            max(h.similarities)))
+        kept: dict[str, list[HubPath]] = {}
+        for hub_id, paths in by_hub.items():
+            kept[hub_id] = best_per_path(paths)[: 2 * params.paths_per_hub]
+        stored = self.vstore.paths([p.hash for ps in kept.values() for p in ps])
+        roots = entities_by_ids(self.store, kept)
+        hubs = []
+        for hub_id, paths in kept.items():
+            for p in paths:
+                rec = stored[p.hash]
+                p.triples, p.text = rec.triples, rec.text
+            ranked = diversity_rank(paths, params.diversity_penalty)[: params.paths_per_hub]
+            root = roots.get(hub_id) or Entity(hub_id)
+            hubs.append(Hub(root, ranked, 0.0, tuple(via.get(hub_id, ()))))
+        return _Scored(hubs, sims)
+
+    def _partials(self, pq: ProcessedQuestion, hubs: list[Hub], sims: dict, timings: dict[str, float]
+                  ) -> list[PartialAnswer]:
+        start = time.perf_counter()
+        partials = []
+        for hub in hubs:
+            context = HubContext(hub, self._relevance(hub, sims))
+            partial = self.roles.partial_answer(pq.question, context)
+            if partial is not None:
+                partials.append(partial)
+        timings["partial_answers"] = timings.get("partial_answers", 0.0) + time.perf_counter() - start
+        return partials
+
+    @staticmethod
+    def _relevance(hub: Hub, sims: dict[str, tuple[float, ...]]) -> list[ScoredTriple]:
+        """Each triple of the hub's kept paths with its relevance: the best similarity of the
+        triple's text to any query vector, or of its object to any question component."""
+        out: dict[str, ScoredTriple] = {}
+        for p in hub.paths:
+            for t in p.triples:
+                triple_sims = sims.get(t.text, ())
+                obj_sims = sims.get(t.object.text, ())
+                n = max(len(triple_sims), len(obj_sims))
+                per_query = tuple(max(triple_sims[i] if i < len(triple_sims) else 0.0,
+                                      obj_sims[i] if 0 < i < len(obj_sims) else 0.0) for i in range(n))
+                score = max(per_query, default=0.0)
+                key = t.canonical
+                if key not in out or out[key].score < score:
+                    out[key] = ScoredTriple(t, score, hub.root.id, per_query)
+        return list(out.values())
+
+    def _all_path_triples(self, hubs: list[Hub], sims: dict) -> list[ScoredTriple]:
+        """Without output filtering: every triple of every kept path, by path score then order."""
+        out = []
+        for hub in hubs:
+            for p in sorted(hub.paths, key=lambda p: -p.score):
+                out.extend(ScoredTriple(t, p.score, hub.root.id) for t in p.triples)
+        return sorted(out, key=lambda st: -st.score)
+
+    def _names_hub_type(self, component: str) -> bool:
+        """A component that only names the hub type ("papers" when every hub is a Paper) matches
+        every hub alike and crowds out the discriminating paths, so it is not searched for."""
+        if self._hub_types is None:
+            info = self.store.meta_get("hub_index") or {}
+            self._hub_types = {t.lower() for t in info.get("params", {}).get("hub_types", [])}
+        word = component.strip().lower()
+        return word in self._hub_types or word.rstrip("s") in self._hub_types
+
+    def _is_hub(self, entity_id: str) -> bool:
+        if self._hub_ids is None:
+            self._hub_ids = {r[0] for r in self.store.run("retrieval/all_hub_ids")}
+        return entity_id in self._hub_ids

@@ -1,0 +1,23 @@
+"""Retrievers by name; the CLI's --retriever choices come from here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kgqa.errors import ConfigError
+from kgqa.retrieval.base import BaseRetriever
+from kgqa.retrieval.hublink import HubLinkRetriever
+
+RETRIEVERS: dict[str, Callable[..., BaseRetriever]] = {
+    "hublink": HubLinkRetriever,
+}
+
+
+def get_retriever(name: str, **deps: Any) -> BaseRetriever:
+    """Build the retriever `name` from the shared dependencies (store, vstore, embedder, roles, params)."""
+    try:
+        factory = RETRIEVERS[name]
+    except KeyError:
+        raise ConfigError(f"unknown retriever '{name}'; known: {', '.join(sorted(RETRIEVERS))}") from None
+    return factory(**deps)
