@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -118,10 +119,17 @@ class GraphStore:
             rows.append(result.get_next())
         return rows
 
-    def explain(self, name: str, **structural: int) -> None:
-        """Have Kùzu parse and plan a named query without running it (used by tests)."""
+    def prepare(self, name: str, **structural: int) -> None:
+        """Have Kùzu parse and bind a named query without running it (used by tests)."""
         query = assets.cypher(name, **structural)
-        self._raw(f"EXPLAIN {name}", "EXPLAIN " + query.text, None)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                prepared = self._conn.prepare(query.text)
+        except RuntimeError as exc:
+            raise StoreError(f"query {name} does not prepare: {exc}") from exc
+        if not prepared.is_success():
+            raise StoreError(f"query {name} does not prepare: {prepared.get_error_message()}")
 
     # -- transactions ------------------------------------------------------------------------
     @contextmanager

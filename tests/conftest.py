@@ -1,0 +1,43 @@
+"""Shared fixtures: real Kùzu databases in tmp_path and the real packaged MiniLM model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kgqa.api import Workspace
+from kgqa.config import IndexParams, Settings
+from kgqa.demo import demo_graph_path
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+ORKG_GRAPH = SHARED / "bench" / "orkg" / "graph_gv3.json"
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real embedding model, loaded once per session."""
+    from kgqa.embeddings import get_embedder
+
+    return get_embedder("all-MiniLM-L6-v2")
+
+
+@pytest.fixture
+def workspace(tmp_path, embedder):
+    """An empty workspace on a fresh Kùzu database."""
+    ws = Workspace.init(Settings(db_path=tmp_path / "kg.kuzu"))
+    ws._embedder = embedder
+    yield ws
+    ws.close()
+
+
+@pytest.fixture(scope="session")
+def demo_workspace(tmp_path_factory, embedder):
+    """The demo graph loaded and indexed once per session (hub type Paper)."""
+    path = tmp_path_factory.mktemp("demo") / "demo.kuzu"
+    ws = Workspace.init(Settings(db_path=path))
+    ws._embedder = embedder
+    ws.load(demo_graph_path())
+    ws.build_index(IndexParams(hub_types=("Paper",)))
+    yield ws
+    ws.close()

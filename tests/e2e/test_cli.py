@@ -1,0 +1,87 @@
+"""The `kgqa` command as a user runs it: subprocesses, exit codes, stdout/stderr, README coverage."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ORKG = ROOT.parent / "shared" / "bench" / "orkg" / "graph_gv3.json"
+
+
+def kgqa(*args: str, db: Path, check: bool = True) -> subprocess.CompletedProcess:
+    env = dict(os.environ, KGQA_DB=str(db), HF_HUB_OFFLINE="1")
+    proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *args], capture_output=True, text=True,
+                          env=env, timeout=900)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"kgqa {' '.join(args)} exited {proc.returncode}: {proc.stderr}")
+    return proc
+
+
+def test_cli_workflow_and_errors(tmp_path):
+    db = tmp_path / "cli.kuzu"
+    assert "initialised" in kgqa("init", db=db).stdout
+    csv = tmp_path / "g.csv"
+    csv.write_text("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+                   "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
+                   "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
+                   "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n", encoding="utf-8")
+    out = kgqa("load", str(csv), db=db).stdout
+    assert "+3 triples" in out
+    assert "+0 triples" in kgqa("load", str(csv), db=db).stdout
+    missing = kgqa("ask", "What?", db=db, check=False)
+    assert missing.returncode == 5 and "index build" in missing.stderr
+    built = kgqa("index", "build", "--hub-type", "Paper", db=db).stdout
+    assert "rebuilt 2 of 2 hubs" in built
+    assert "nothing rebuilt" in kgqa("index", "build", "--hub-type", "Paper", db=db).stdout
+    status = json.loads(kgqa("index", "status", "--json", db=db).stdout)
+    assert status["hubs"] == 2 and status["vectors"] > 0 and status["embedding_model"] == "all-MiniLM-L6-v2"
+    answer = json.loads(kgqa("ask", "Which papers were published in 2019?", "--topic-entity", "ICSA",
+                             "--json", db=db).stdout)
+    assert "(P1:Graph QA at Scale, publication year, 2019)" in answer["triples"]
+    assert answer["sources"][0]["hub_id"] == "P1" and answer["llm_tokens"]["total_tokens"] == 0
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a\tb\n", encoding="utf-8")
+    err = kgqa("load", str(bad), db=db, check=False)
+    assert err.returncode == 3 and "bad.tsv" in err.stderr and "line 1" in err.stderr
+    unknown = kgqa("ask", "x?", "--topic-entity", "NOPE", db=db, check=False)
+    assert unknown.returncode == 6 and "NOPE" in unknown.stderr
+    empty = kgqa("ask", "   ", db=db, check=False)
+    assert empty.returncode == 3 and "empty" in empty.stderr
+    s = kgqa("stats", db=db).stdout
+    assert "triples: 3" in s
+
+
+def test_every_command_is_in_the_readme():
+    from kgqa_cli.main import cli
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    names = []
+    for name, cmd in cli.commands.items():
+        names += [f"{name} {sub}" for sub in getattr(cmd, "commands", {})] or [name]
+    for n in names:
+        assert re.search(rf"kgqa (--\S+ \S+ )*{n}\b", readme), f"`kgqa {n}` is not documented in README.md"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not ORKG.exists(), reason="shared ORKG benchmark graph not present")
+def test_orkg_graph_index_and_icsa_question(tmp_path):
+    db = tmp_path / "orkg.kuzu"
+    kgqa("load", str(ORKG), db=db)
+    built = kgqa("index", "build", "--hub-type", "Paper", "--start", "R659055", db=db).stdout
+    assert "rebuilt 153 of 153 hubs" in built
+    status = json.loads(kgqa("index", "status", "--json", db=db).stdout)
+    assert status["hubs"] == 153 and status["paths"] > 3000 and status["vectors"] > 20000
+    answer = json.loads(kgqa("ask", "Which papers were published at ICSA in 2019?", "--topic-entity", "R659055",
+                             "--json", db=db).stdout)
+    assert any("publication year, L" in t and t.endswith(":2019)") for t in answer["triples"])
+    assert any("venue, R820814:International Conference on Software Architecture (ICSA))" in t
+               for t in answer["triples"])
+    again = kgqa("index", "build", "--hub-type", "Paper", "--start", "R659055", db=db).stdout
+    assert "nothing rebuilt" in again
