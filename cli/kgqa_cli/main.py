@@ -7,7 +7,7 @@ import sys
 import click
 
 from kgqa.errors import KgqaError
-from kgqa_cli.commands import ask, demo, graph, index
+from kgqa_cli.commands import ask, demo, evaluate, graph, index
 from kgqa_cli.context import CliState
 
 
@@ -29,6 +29,7 @@ cli.add_command(graph.stats)
 cli.add_command(index.index)
 cli.add_command(ask.ask)
 cli.add_command(demo.demo)
+cli.add_command(evaluate.eval_group)
 
 
 def main() -> None:

@@ -88,11 +88,6 @@ class GraphStore:
         kgqa_rows = table  # noqa: F841 - read by Kùzu's scan replacement
         self._raw(query.name, query.text, None)
 
-    def run_arrow(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> Any:
-        """Run a named query and return its result as a pyarrow Table (fast for vectors)."""
-        query = assets.cypher(name, **structural)
-        return self._raw(query.name, query.text, params).get_as_arrow()
-
     def scalar(self, name: str, params: dict[str, Any] | None = None) -> Any:
         """The first column of the first row of a named query (None when it returns no row)."""
         rows = self.run(name, params)

@@ -119,12 +119,12 @@ class KuzuHubVectorStore:
         hashes = list(dict.fromkeys(r[4] for r in rows))
         if not hashes:
             return []
-        table = self.store.run_arrow("retrieval/text_embeddings", {"hashes": hashes})
-        order = {h: i for i, h in enumerate(table.column("hash").to_pylist())}
-        flat = table.column("embedding").combine_chunks().flatten().to_numpy(zero_copy_only=False)
-        matrix = flat.reshape(len(order), -1).astype(np.float32)
+        fetched = self.store.run("retrieval/text_embeddings", {"hashes": hashes})
+        order = {r[0]: i for i, r in enumerate(fetched)}
+        matrix = np.frombuffer(b"".join(r[1] for r in fetched), dtype="<f4").reshape(len(fetched), -1)
         sims = matrix @ queries.astype(np.float32).T  # unit vectors: dot product = cosine similarity
-        return [VectorHit(r[0], r[1], r[2], r[3], tuple(float(x) for x in sims[order[r[4]]])) for r in rows]
+        per_text = [tuple(row) for row in sims.tolist()]
+        return [VectorHit(r[0], r[1], r[2], r[3], per_text[order[r[4]]]) for r in rows]
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """HNSW search; similarity = 1 - cosine distance."""
@@ -150,7 +150,8 @@ class KuzuHubVectorStore:
 def _text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
     matrix = np.stack([v for _, v in texts.values()]).astype(np.float32)
     return pa.table({"hash": list(texts), "text": [t for t, _ in texts.values()],
-                     "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim)})
+                     "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim),
+                     "raw": pa.array([row.astype("<f4").tobytes() for row in matrix], type=pa.binary())})
 
 
 def _chunks(rows: list, size: int):

@@ -85,3 +85,22 @@ def test_orkg_graph_index_and_icsa_question(tmp_path):
                for t in answer["triples"])
     again = kgqa("index", "build", "--hub-type", "Paper", "--start", "R659055", db=db).stdout
     assert "nothing rebuilt" in again
+
+
+def test_demo_then_eval_and_report(tmp_path):
+    from kgqa.demo import demo_questions_path
+
+    db = tmp_path / "demo.kuzu"
+    out = kgqa("demo", "--db", str(db), db=db).stdout
+    assert "index build" in out and "[1]" in out and "Sources:" in out
+    run = tmp_path / "run.jsonl"
+    qs = str(demo_questions_path())
+    first = kgqa("eval", qs, "--out", str(run), "--limit", "4", db=db).stdout
+    assert "4 answered" in first and "offline mode" in first
+    second = kgqa("eval", "run", qs, "--out", str(run), db=db).stdout
+    assert "8 answered" in second and "4 already done" in second
+    report = kgqa("eval", "report", str(run), qs, db=db).stdout
+    assert "thesis HubLink (T)" in report and "by retrieval_operation" in report
+    assert (tmp_path / "run.html").exists() and (tmp_path / "run.scores.jsonl").exists()
+    sql = kgqa("eval", "report", str(run), qs, "--sql", "SELECT count(*) AS n FROM scores", db=db).stdout
+    assert sql.splitlines() == ["n", "12"]

@@ -1,0 +1,95 @@
+"""`kgqa eval QUESTIONS.csv` runs a question set; `kgqa eval report RUN QUESTIONS` scores it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kgqa.config import STRATEGIES, RetrievalParams
+from kgqa.evaluation.dataset import read_questions
+from kgqa.evaluation.report import evaluate, format_table, query_scores, write_html, write_scores
+from kgqa.evaluation.runner import read_run, run_questions
+from kgqa.llm.registry import PROVIDERS
+from kgqa.retrieval.registry import RETRIEVERS
+from kgqa_cli.context import CliState, pass_state
+from kgqa_cli.progress import finish, progress_printer
+
+
+class _DefaultToRun(click.Group):
+    """A group whose first argument, when it is not a subcommand, is handed to `run`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group("eval", cls=_DefaultToRun)
+def eval_group() -> None:
+    """Evaluate with the thesis's metrics: `kgqa eval QUESTIONS.csv`, then `kgqa eval report`."""
+
+
+@eval_group.command("run")
+@click.argument("questions", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Run file (JSON lines; default runs/<questions>-<strategy>.jsonl). Re-running resumes it.")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="traversal", show_default=True)
+@click.option("--retriever", type=click.Choice(sorted(RETRIEVERS)), default="hublink", show_default=True)
+@click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default="offline", show_default=True)
+@click.option("--hubs", "hubs_to_keep", type=int, default=None)
+@click.option("--paths-per-hub", type=int, default=None)
+@click.option("--diversity-penalty", type=float, default=None)
+@click.option("--alpha", "path_weight_alpha", type=float, default=None)
+@click.option("--max-level", "max_retrieval_level", type=int, default=None)
+@click.option("--no-components", is_flag=True)
+@click.option("--no-triple-filter", is_flag=True)
+@click.option("--limit", type=int, default=None, help="Only the first N questions.")
+@pass_state
+def run(state: CliState, questions: str, out: str | None, strategy: str, retriever: str, llm: str,
+        hubs_to_keep: int | None, paths_per_hub: int | None, diversity_penalty: float | None,
+        path_weight_alpha: float | None, max_retrieval_level: int | None, no_components: bool,
+        no_triple_filter: bool, limit: int | None) -> None:
+    """Answer every question of QUESTIONS (thesis CSV format) and write one JSON line each."""
+    qs = read_questions(questions)[:limit]
+    params = RetrievalParams().with_overrides(
+        strategy=strategy, hubs_to_keep=hubs_to_keep, paths_per_hub=paths_per_hub,
+        diversity_penalty=diversity_penalty, path_weight_alpha=path_weight_alpha,
+        max_retrieval_level=max_retrieval_level, use_components=False if no_components else None,
+        filter_output_triples=False if no_triple_filter else None)
+    out_path = Path(out or f"runs/{Path(questions).stem}-{strategy}.jsonl")
+    info = {"retriever": retriever, "llm_mode": llm, "strategy_requested": strategy}
+    show = not state.quiet
+    with state.open() as ws:
+        def ask(q):
+            return ws.ask(q.question, params.with_overrides(topic_entity=q.topic_entity), llm=llm,
+                          retriever=retriever)
+        summary = run_questions(qs, ask, out_path, info, on_progress=progress_printer(show))
+        finish(show)
+    click.echo(f"{out_path}: {summary.answered} answered, {summary.failed} failed, "
+               f"{summary.done_before} already done ({llm} mode)")
+
+
+@eval_group.command("report")
+@click.argument("run_file", type=click.Path(dir_okay=False))
+@click.argument("questions", type=click.Path(dir_okay=False))
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="HTML report with plots (default: next to the run file).")
+@click.option("--sql", default=None, help="SQL over the views `scores` and `run` (DuckDB).")
+def report(run_file: str, questions: str, html_path: str | None, sql: str | None) -> None:
+    """Score RUN_FILE against QUESTIONS: tables, an HTML report, and optional SQL."""
+    records = read_run(run_file)
+    ev = evaluate(records, read_questions(questions))
+    modes = sorted({str(r.get("llm_mode", r.get("mode", "?"))) for r in records})
+    mode = ",".join(modes)
+    run_path = Path(run_file)
+    scores = write_scores(ev, run_path.with_suffix(".scores.jsonl"))
+    if sql:
+        cols, rows = query_scores(scores, run_path, sql)
+        click.echo("\t".join(cols))
+        for row in rows:
+            click.echo("\t".join("" if v is None else str(v) for v in row))
+        return
+    click.echo(format_table(ev, mode))
+    page = write_html(ev, Path(html_path or run_path.with_suffix(".html")), f"HubLink evaluation: {run_path.name}", mode)
+    click.echo(f"report: {page}\nper-question scores: {scores}")

@@ -1,0 +1,1 @@
+"""Evaluation with the thesis's metrics: datasets, runs (resumable JSONL), metrics and reports."""
