@@ -116,6 +116,9 @@ class RetrievalParams:
     uniform_hop_count: bool = False
     filter_output_triples: bool = True
     max_output_triples: int = 50
+    scoring: str = "coverage"       # thesis: path score = best match; coverage: see retrieval/coverage.py
+    hub_margin: float = 0.1         # coverage scoring: keep hubs within this of the best hub
+    path_margin: float = 0.05       # coverage scoring: output paths within this of the hub's best
     topic_entity: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -128,6 +131,10 @@ class RetrievalParams:
         _positive("max_output_triples", self.max_output_triples)
         if not 0.0 <= self.diversity_penalty <= 1.0:
             raise ConfigError(f"diversity_penalty must be within [0, 1], got {self.diversity_penalty}")
+        if self.scoring not in ("thesis", "coverage"):
+            raise ConfigError(f"scoring must be 'thesis' or 'coverage', got {self.scoring!r}")
+        if not 0.0 <= self.hub_margin <= 1.0 or not 0.0 <= self.path_margin <= 1.0:
+            raise ConfigError("hub_margin and path_margin must be within [0, 1]")
         if not 0.0 <= self.path_weight_alpha <= 100.0:
             raise ConfigError(f"path_weight_alpha must be within [0, 100], got {self.path_weight_alpha}")
         if self.strategy == "traversal" and not self.topic_entity:

@@ -115,6 +115,7 @@ class HubPath:
     embedded_text: str = ""
     level: VectorLevel = VectorLevel.PATH
     score: float = 0.0
+    component_sims: tuple[float, ...] = ()  # coverage scoring: best similarity per component
 
 
 @dataclass(slots=True)

@@ -19,7 +19,7 @@ class OfflineRoles:
 
     min_relevance: float = 0.5
     margin: float = 0.15
-    per_hub: int = 5
+    per_hub: int = 25
     name: str = "offline"
     usage: TokenUsage = field(default_factory=TokenUsage)
 
@@ -33,6 +33,8 @@ class OfflineRoles:
         if not ranked or ranked[0].score < self.min_relevance:
             return None
         picked: dict[str, ScoredTriple] = {}
+        if not any(st.per_query for st in ranked):  # scores already say which facts the hub offers
+            picked = {st.triple.canonical: st for st in ranked if st.score >= ranked[0].score - self.margin}
         for qi in range(max(len(st.per_query) for st in ranked)):
             def rel(st: ScoredTriple) -> float:
                 return st.per_query[qi] if qi < len(st.per_query) else 0.0

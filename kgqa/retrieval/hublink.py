@@ -17,15 +17,29 @@ from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import HubRootSearch, both_directions
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
 from kgqa.retrieval.base import Answer, BaseRetriever
+from kgqa.retrieval.coverage import best_per_component, component_indices, coverage
 from kgqa.retrieval.ranking import best_per_path, diversity_rank, prune_hubs
 from kgqa.types import Entity, EntityWithDirection, Hub, HubPath, ProcessedQuestion, VectorLevel
 from kgqa.vectorstores.base import HubVectorStore, VectorHit
+
+
+#: Coverage scoring: a component's best path in a hub is output only if it matches at least this well.
+COMPONENT_MIN_SIM = 0.6
+
+
+def champions_of(paths: list[HubPath]) -> set[str]:
+    """Hashes of the paths that match some component best (coverage scoring)."""
+    if not paths or not paths[0].component_sims:
+        return set()
+    return {max(paths, key=lambda p: (p.component_sims[k], p.hash)).hash
+            for k in range(len(paths[0].component_sims))}
 
 
 @dataclass
 class _Scored:
     hubs: list[Hub]
     sims: dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
+    hub_coverage: dict[str, float] | None = None
 
 
 class HubLinkRetriever(BaseRetriever):
@@ -108,9 +122,9 @@ class HubLinkRetriever(BaseRetriever):
                 continue
             via = {r.entity_id: r.path for r in roots}
             scored = self._score_hubs(list(via), pq, params, via)
-            hubs = prune_hubs(scored.hubs, params.hubs_to_keep, params.path_weight_alpha)
+            hubs = self._prune(scored, params)
             sims = scored.sims
-            partials = self._partials(pq, hubs, sims, timings)
+            partials = self._partials(pq, hubs, sims, timings, params)
             if partials:
                 return hubs, partials, sims
         return hubs, [], sims
@@ -134,8 +148,8 @@ class HubLinkRetriever(BaseRetriever):
                 best[qi] = max(best[qi], s)
         ranked = sorted(pre, key=lambda h: (-sum(pre[h]), h))[: 3 * params.hubs_to_keep]
         scored = self._score_hubs(ranked, pq, params, {})
-        hubs = prune_hubs(scored.hubs, params.hubs_to_keep, params.path_weight_alpha)
-        return hubs, self._partials(pq, hubs, scored.sims, timings), scored.sims
+        hubs = self._prune(scored, params)
+        return hubs, self._partials(pq, hubs, scored.sims, timings, params), scored.sims
 
     # -- shared steps --------------------------------------------------------------------------
     def _score_hubs(self, hub_ids: list[str], pq: ProcessedQuestion, params: RetrievalParams,
@@ -145,13 +159,30 @@ class HubLinkRetriever(BaseRetriever):
         hits: list[VectorHit] = self.vstore.score_hubs(hub_ids, pq.embeddings)
         sims: dict[str, tuple[float, ...]] = {}
         by_hub: dict[str, list[HubPath]] = defaultdict(list)
+        path_texts: dict[str, list[tuple[float, ...]]] = defaultdict(list)
+        hub_texts: dict[str, list[tuple[float, ...]]] = defaultdict(list)
         for h in hits:
             sims[h.text] = h.similarities
+            path_texts[h.path_hash].append(h.similarities)
+            hub_texts[h.hub_id].append(h.similarities)
             by_hub[h.hub_id].append(HubPath(h.hub_id, h.path_hash, (), "", h.text, VectorLevel(h.level),
                                             max(h.similarities)))
+        if params.scoring == "coverage":
+            comps = component_indices(len(pq.embeddings))
+            detail = {ph: best_per_component(ts, comps) for ph, ts in path_texts.items()}
+            for paths in by_hub.values():
+                for p in paths:
+                    p.component_sims = detail[p.hash]
+                    p.score = sum(p.component_sims) / len(p.component_sims)
         kept: dict[str, list[HubPath]] = {}
         for hub_id, paths in by_hub.items():
-            kept[hub_id] = best_per_path(paths)[: 2 * params.paths_per_hub]
+            unique = best_per_path(paths)
+            if params.scoring == "coverage":  # keep each component's best path even if it ranks low
+                champions = champions_of(unique)
+                top = unique[: 2 * params.paths_per_hub]
+                kept[hub_id] = top + [p for p in unique if p.hash in champions and p not in top]
+            else:
+                kept[hub_id] = unique[: 2 * params.paths_per_hub]
         stored = self.vstore.paths([p.hash for ps in kept.values() for p in ps])
         roots = entities_by_ids(self.store, kept)
         hubs = []
@@ -159,17 +190,36 @@ class HubLinkRetriever(BaseRetriever):
             for p in paths:
                 rec = stored[p.hash]
                 p.triples, p.text = rec.triples, rec.text
-            ranked = diversity_rank(paths, params.diversity_penalty)[: params.paths_per_hub]
+            ranked = diversity_rank(paths, params.diversity_penalty)
+            if params.scoring == "coverage":
+                head = ranked[: params.paths_per_hub]
+                ranked = head + [p for p in ranked[params.paths_per_hub:] if p.hash in champions_of(paths)]
+            else:
+                ranked = ranked[: params.paths_per_hub]
             root = roots.get(hub_id) or Entity(hub_id)
             hubs.append(Hub(root, ranked, 0.0, tuple(via.get(hub_id, ()))))
-        return _Scored(hubs, sims)
+        hub_cov = ({h.root.id: coverage(hub_texts[h.root.id], component_indices(len(pq.embeddings)))
+                    for h in hubs} if params.scoring == "coverage" else None)
+        return _Scored(hubs, sims, hub_cov)
 
-    def _partials(self, pq: ProcessedQuestion, hubs: list[Hub], sims: dict, timings: dict[str, float]
-                  ) -> list[PartialAnswer]:
+    @staticmethod
+    def _prune(scored: _Scored, params: RetrievalParams) -> list[Hub]:
+        """PRUNEHUBS: thesis weighted mean; under coverage scoring, hub coverage and a relative cut."""
+        if scored.hub_coverage is None:
+            return prune_hubs(scored.hubs, params.hubs_to_keep, params.path_weight_alpha)
+        for h in scored.hubs:
+            h.score = scored.hub_coverage[h.root.id]
+        ranked = sorted(scored.hubs, key=lambda h: (-h.score, h.root.id))[: params.hubs_to_keep]
+        return [h for h in ranked if h.score >= ranked[0].score - params.hub_margin] if ranked else []
+
+    def _partials(self, pq: ProcessedQuestion, hubs: list[Hub], sims: dict, timings: dict[str, float],
+                  params: RetrievalParams) -> list[PartialAnswer]:
         start = time.perf_counter()
         partials = []
         for hub in hubs:
-            context = HubContext(hub, self._relevance(hub, sims))
+            triples = (self._leaf_relevance(hub, params) if params.scoring == "coverage"
+                       else self._relevance(hub, sims))
+            context = HubContext(hub, triples)
             partial = self.roles.partial_answer(pq.question, context)
             if partial is not None:
                 partials.append(partial)
@@ -192,6 +242,26 @@ class HubLinkRetriever(BaseRetriever):
                 key = t.canonical
                 if key not in out or out[key].score < score:
                     out[key] = ScoredTriple(t, score, hub.root.id, per_query)
+        return list(out.values())
+
+    @staticmethod
+    def _leaf_relevance(hub: Hub, params: RetrievalParams) -> list[ScoredTriple]:
+        """Coverage scoring: the last triple of each kept path within `path_margin` of the hub's best
+        path, scored by its path's coverage (the fact a root-to-leaf path carries is at its end)."""
+        if not hub.paths:
+            return []
+        best = max(p.score for p in hub.paths)
+        chosen = [p for p in hub.paths if p.score >= best - params.path_margin]
+        n = len(hub.paths[0].component_sims)
+        for k in range(n if n > 1 else 0):
+            top = max(p.component_sims[k] for p in hub.paths)
+            if top >= COMPONENT_MIN_SIM:
+                chosen += [p for p in hub.paths if p.component_sims[k] >= top - params.path_margin]
+        out: dict[str, ScoredTriple] = {}
+        for p in sorted(chosen, key=lambda p: (-p.score, p.hash)):
+            if p.triples:
+                leaf = p.triples[-1]
+                out.setdefault(leaf.canonical, ScoredTriple(leaf, p.score, hub.root.id))
         return list(out.values())
 
     def _all_path_triples(self, hubs: list[Hub], sims: dict) -> list[ScoredTriple]:

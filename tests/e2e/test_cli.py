@@ -80,9 +80,16 @@ def test_orkg_graph_index_and_icsa_question(tmp_path):
     assert status["hubs"] == 153 and status["paths"] > 3000 and status["vectors"] > 20000
     answer = json.loads(kgqa("ask", "Which papers were published at ICSA in 2019?", "--topic-entity", "R659055",
                              "--json", db=db).stdout)
-    assert any("publication year, L" in t and t.endswith(":2019)") for t in answer["triples"])
-    assert any("venue, R820814:International Conference on Software Architecture (ICSA))" in t
-               for t in answer["triples"])
+    records = json.loads(ORKG.read_text(encoding="utf-8"))
+    facts = {(r["entity_subject"]["uid"], r["predicate"], r["entity_object"]["uid"], r["entity_object"]["text"])
+             for r in records if "entity_subject" in r}
+    icsa = {s for s, p, o, _ in facts if p == "venue" and o == "R820814"}
+    y2019 = {s for s, p, _, text in facts if p == "publication year" and text == "2019"}
+    expected = icsa & y2019
+    assert len(expected) == 21
+    cited = [s["hub_id"] for s in answer["sources"]]
+    assert set(cited[:21]) == expected  # every ICSA 2019 paper, ranked before any other hub
+    assert any(t.startswith(f"({pid}:") and t.endswith(":2019)") for pid in expected for t in answer["triples"])
     again = kgqa("index", "build", "--hub-type", "Paper", "--start", "R659055", db=db).stdout
     assert "nothing rebuilt" in again
 
