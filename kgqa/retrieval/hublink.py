@@ -35,6 +35,15 @@ def champions_of(paths: list[HubPath]) -> set[str]:
             for k in range(len(paths[0].component_sims))}
 
 
+def _head(paths: list[HubPath], n: int, keep_champions: bool) -> list[HubPath]:
+    """The first n paths; with coverage scoring also each component's best path, wherever it ranks."""
+    head = paths[:n]
+    if not keep_champions:
+        return head
+    champions = champions_of(paths)
+    return head + [p for p in paths[n:] if p.hash in champions]
+
+
 @dataclass
 class _Scored:
     hubs: list[Hub]
@@ -174,15 +183,9 @@ class HubLinkRetriever(BaseRetriever):
                 for p in paths:
                     p.component_sims = detail[p.hash]
                     p.score = sum(p.component_sims) / len(p.component_sims)
-        kept: dict[str, list[HubPath]] = {}
-        for hub_id, paths in by_hub.items():
-            unique = best_per_path(paths)
-            if params.scoring == "coverage":  # keep each component's best path even if it ranks low
-                champions = champions_of(unique)
-                top = unique[: 2 * params.paths_per_hub]
-                kept[hub_id] = top + [p for p in unique if p.hash in champions and p not in top]
-            else:
-                kept[hub_id] = unique[: 2 * params.paths_per_hub]
+        coverage_mode = params.scoring == "coverage"
+        kept = {hub_id: _head(best_per_path(paths), 2 * params.paths_per_hub, coverage_mode)
+                for hub_id, paths in by_hub.items()}
         stored = self.vstore.paths([p.hash for ps in kept.values() for p in ps])
         roots = entities_by_ids(self.store, kept)
         hubs = []
@@ -190,16 +193,11 @@ class HubLinkRetriever(BaseRetriever):
             for p in paths:
                 rec = stored[p.hash]
                 p.triples, p.text = rec.triples, rec.text
-            ranked = diversity_rank(paths, params.diversity_penalty)
-            if params.scoring == "coverage":
-                head = ranked[: params.paths_per_hub]
-                ranked = head + [p for p in ranked[params.paths_per_hub:] if p.hash in champions_of(paths)]
-            else:
-                ranked = ranked[: params.paths_per_hub]
+            ranked = _head(diversity_rank(paths, params.diversity_penalty), params.paths_per_hub, coverage_mode)
             root = roots.get(hub_id) or Entity(hub_id)
             hubs.append(Hub(root, ranked, 0.0, tuple(via.get(hub_id, ()))))
         hub_cov = ({h.root.id: coverage(hub_texts[h.root.id], component_indices(len(pq.embeddings)))
-                    for h in hubs} if params.scoring == "coverage" else None)
+                    for h in hubs} if coverage_mode else None)
         return _Scored(hubs, sims, hub_cov)
 
     @staticmethod

@@ -1,1 +1,0 @@
-"""Answer generation: partial answers per hub, final answer with citations, supporting triples."""
