@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from kgqa.progress import ProgressFn, no_progress
 
@@ -35,8 +37,12 @@ def progress_printer(enabled: bool) -> ProgressFn:
     return show
 
 
-def finish(enabled: bool) -> None:
-    """End the progress line."""
-    if enabled and sys.stderr.isatty():
-        sys.stderr.write("\r\033[K")
-        sys.stderr.flush()
+@contextmanager
+def progress_line(enabled: bool) -> Iterator[ProgressFn]:
+    """The callback for one piece of long work; clears its line on stderr when the work ends."""
+    try:
+        yield progress_printer(enabled)
+    finally:
+        if enabled and sys.stderr.isatty():
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()

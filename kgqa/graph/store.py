@@ -64,7 +64,7 @@ class GraphStore:
         self._udfs: set[str] = set()
         if create and not read_only:
             self.apply_migrations("graph")
-        elif not self._has_table("Entity"):
+        elif not self.has_table("Entity"):
             raise NotInitialisedError(f"{self.path} is not a HubLink database (no Entity table); "
                                       f"run `kgqa init --db {self.path}`")
 
@@ -148,13 +148,10 @@ class GraphStore:
         self._raw("COMMIT", "COMMIT", None)
 
     # -- schema ------------------------------------------------------------------------------
-    def _has_table(self, table: str) -> bool:
-        rows = self._execute("show_tables", "CALL SHOW_TABLES() RETURN name", None)
-        return any(r[0] == table for r in rows)
-
     def has_table(self, table: str) -> bool:
         """Whether a node or rel table of that name exists."""
-        return self._has_table(table)
+        rows = self._execute("show_tables", "CALL SHOW_TABLES() RETURN name", None)
+        return any(r[0] == table for r in rows)
 
     def applied_migrations(self) -> set[str]:
         """Names of the schema scripts already applied to this database."""
@@ -164,7 +161,7 @@ class GraphStore:
         """Apply the not-yet-applied scripts of `schema/<kind>/` in order and record each."""
         if self.read_only:
             raise SchemaError("cannot change the schema of a database opened read-only")
-        done = self.applied_migrations() if self._has_table("SchemaMigration") else set()
+        done = self.applied_migrations() if self.has_table("SchemaMigration") else set()
         applied = []
         for name, text in assets.schema_scripts(kind):
             if name in done:

@@ -8,8 +8,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.reader import entities_by_ids, resolve_entity
@@ -166,6 +164,8 @@ class HubLinkRetriever(BaseRetriever):
         """GETHUBPATHSFORHUB for many hubs at once: exact similarities, best level per path,
         diversity ranking, the top `paths_per_hub` paths of each hub."""
         hits: list[VectorHit] = self.vstore.score_hubs(hub_ids, pq.embeddings)
+        coverage_mode = params.scoring == "coverage"
+        comps = component_indices(len(pq.embeddings))
         sims: dict[str, tuple[float, ...]] = {}
         by_hub: dict[str, list[HubPath]] = defaultdict(list)
         path_texts: dict[str, list[tuple[float, ...]]] = defaultdict(list)
@@ -176,14 +176,12 @@ class HubLinkRetriever(BaseRetriever):
             hub_texts[h.hub_id].append(h.similarities)
             by_hub[h.hub_id].append(HubPath(h.hub_id, h.path_hash, (), "", h.text, VectorLevel(h.level),
                                             max(h.similarities)))
-        if params.scoring == "coverage":
-            comps = component_indices(len(pq.embeddings))
+        if coverage_mode:
             detail = {ph: best_per_component(ts, comps) for ph, ts in path_texts.items()}
             for paths in by_hub.values():
                 for p in paths:
                     p.component_sims = detail[p.hash]
                     p.score = sum(p.component_sims) / len(p.component_sims)
-        coverage_mode = params.scoring == "coverage"
         kept = {hub_id: _head(best_per_path(paths), 2 * params.paths_per_hub, coverage_mode)
                 for hub_id, paths in by_hub.items()}
         stored = self.vstore.paths([p.hash for ps in kept.values() for p in ps])
@@ -196,8 +194,7 @@ class HubLinkRetriever(BaseRetriever):
             ranked = _head(diversity_rank(paths, params.diversity_penalty), params.paths_per_hub, coverage_mode)
             root = roots.get(hub_id) or Entity(hub_id)
             hubs.append(Hub(root, ranked, 0.0, tuple(via.get(hub_id, ()))))
-        hub_cov = ({h.root.id: coverage(hub_texts[h.root.id], component_indices(len(pq.embeddings)))
-                    for h in hubs} if coverage_mode else None)
+        hub_cov = {h.root.id: coverage(hub_texts[h.root.id], comps) for h in hubs} if coverage_mode else None
         return _Scored(hubs, sims, hub_cov)
 
     @staticmethod

@@ -8,7 +8,7 @@ from kgqa.config import IndexParams, RetrievalParams
 from kgqa.demo import DEMO_QUESTIONS, demo_graph_path
 from kgqa_cli.commands.ask import render
 from kgqa_cli.context import CliState, pass_state
-from kgqa_cli.progress import finish, progress_printer
+from kgqa_cli.progress import progress_line
 
 
 @click.command()
@@ -22,12 +22,12 @@ def demo(state: CliState, db_opt: str) -> None:
     graph = demo_graph_path()
     with state.open(create=True) as ws:
         click.echo(f"$ kgqa --db {db_opt} load {graph.name}")
-        rep = ws.load(graph, on_progress=progress_printer(show))
-        finish(show)
+        with progress_line(show) as progress:
+            rep = ws.load(graph, on_progress=progress)
         click.echo(f"  {rep.records} records, +{rep.triples_added} triples (now {rep.triples_total})")
         click.echo(f"$ kgqa --db {db_opt} index build --hub-type Paper")
-        b = ws.build_index(IndexParams(hub_types=("Paper",)), on_progress=progress_printer(show))
-        finish(show)
+        with progress_line(show) as progress:
+            b = ws.build_index(IndexParams(hub_types=("Paper",)), on_progress=progress)
         c = b.counts
         click.echo(f"  {b.hubs_rebuilt} hubs rebuilt, {b.hubs_unchanged} unchanged; index: {c.hubs} hubs, "
                    f"{c.paths} paths, {c.vectors} vectors [{b.timings.get('total', 0):.1f}s]")

@@ -13,7 +13,7 @@ from kgqa.evaluation.runner import read_run, run_questions
 from kgqa.llm.registry import PROVIDERS
 from kgqa.retrieval.registry import RETRIEVERS
 from kgqa_cli.context import CliState, pass_state
-from kgqa_cli.progress import finish, progress_printer
+from kgqa_cli.progress import progress_line
 
 
 class _DefaultToRun(click.Group):
@@ -59,13 +59,11 @@ def run(state: CliState, questions: str, out: str | None, strategy: str, retriev
         filter_output_triples=False if no_triple_filter else None)
     out_path = Path(out or f"runs/{Path(questions).stem}-{strategy}.jsonl")
     info = {"retriever": retriever, "llm_mode": llm, "strategy_requested": strategy}
-    show = not state.quiet
-    with state.open() as ws:
+    with state.open() as ws, progress_line(not state.quiet) as progress:
         def ask(q):
             return ws.ask(q.question, params.with_overrides(topic_entity=q.topic_entity), llm=llm,
                           retriever=retriever)
-        summary = run_questions(qs, ask, out_path, info, on_progress=progress_printer(show))
-        finish(show)
+        summary = run_questions(qs, ask, out_path, info, on_progress=progress)
     click.echo(f"{out_path}: {summary.answered} answered, {summary.failed} failed, "
                f"{summary.done_before} already done ({llm} mode)")
 

@@ -8,7 +8,7 @@ import click
 
 from kgqa.graph.loaders import FORMATS
 from kgqa_cli.context import CliState, pass_state
-from kgqa_cli.progress import finish, progress_printer
+from kgqa_cli.progress import progress_line
 
 
 @click.command()
@@ -30,10 +30,8 @@ def init(state: CliState, db_opt: str | None) -> None:
 def load(state: CliState, file: str, fmt: str | None) -> None:
     """Load triples from FILE (ORKG JSON, CSV/TSV, N-Triples, Turtle). Loading twice adds nothing;
     a malformed record aborts the load with nothing applied."""
-    show = not state.quiet
-    with state.open(create=True) as ws:
-        report = ws.load(file, fmt, on_progress=progress_printer(show))
-        finish(show)
+    with state.open(create=True) as ws, progress_line(not state.quiet) as progress:
+        report = ws.load(file, fmt, on_progress=progress)
     click.echo(f"loaded {report.source} ({report.format}): {report.records} records, "
                f"+{report.entities_added} entities, +{report.triples_added} triples "
                f"(now {report.entities_total} entities, {report.triples_total} triples)")

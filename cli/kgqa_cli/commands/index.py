@@ -8,7 +8,7 @@ import click
 
 from kgqa.config import IndexParams
 from kgqa_cli.context import CliState, pass_state
-from kgqa_cli.progress import finish, progress_printer
+from kgqa_cli.progress import progress_line
 
 
 @click.group()
@@ -43,10 +43,8 @@ def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | Non
     params = IndexParams(hub_types=hub_types, min_out_degree=min_out_degree, criteria_mode=criteria,
                          start_ids=start_ids, max_path_length=max_path_length, max_indexing_depth=max_depth,
                          boundary_triples=not no_boundary_triples)
-    show = not state.quiet
-    with state.open() as ws:
-        report = ws.build_index(params, rebuild=rebuild, on_progress=progress_printer(show))
-        finish(show)
+    with state.open() as ws, progress_line(not state.quiet) as progress:
+        report = ws.build_index(params, rebuild=rebuild, on_progress=progress)
     if as_json:
         out = dict(report.__dict__, counts=report.counts.__dict__)
         click.echo(json.dumps(out, indent=2, default=str))
