@@ -79,6 +79,10 @@ class AnswerRoles(Protocol):
         """What this hub contributes, or None when it holds nothing relevant."""
         ...
 
+    def partial_answers(self, question: str, contexts: list[HubContext]) -> list[PartialAnswer | None]:
+        """`partial_answer` for many hubs (providers may run them concurrently); same order as `contexts`."""
+        ...
+
     def final_answer(self, question: str, partials: list[PartialAnswer]) -> FinalAnswer:
         """Combine partial answers into one answer whose claims cite their hub as [i]."""
         ...

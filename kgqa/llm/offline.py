@@ -51,6 +51,10 @@ class OfflineRoles:
                           else f"{st.triple.predicate}: {st.triple.object.text}" for st in chosen)
         return PartialAnswer(context.hub.root.id, label, f"{label}: {facts}", chosen)
 
+    def partial_answers(self, question: str, contexts: list[HubContext]) -> list[PartialAnswer | None]:
+        """`partial_answer` for each hub, in order."""
+        return [self.partial_answer(question, c) for c in contexts]
+
     def final_answer(self, question: str, partials: list[PartialAnswer]) -> FinalAnswer:
         """One cited line per contributing hub, in hub-rank order."""
         if not partials:

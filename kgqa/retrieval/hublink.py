@@ -210,14 +210,9 @@ class HubLinkRetriever(BaseRetriever):
     def _partials(self, pq: ProcessedQuestion, hubs: list[Hub], sims: dict, timings: dict[str, float],
                   params: RetrievalParams) -> list[PartialAnswer]:
         start = time.perf_counter()
-        partials = []
-        for hub in hubs:
-            triples = (self._leaf_relevance(hub, params) if params.scoring == "coverage"
-                       else self._relevance(hub, sims))
-            context = HubContext(hub, triples)
-            partial = self.roles.partial_answer(pq.question, context)
-            if partial is not None:
-                partials.append(partial)
+        contexts = [HubContext(hub, self._leaf_relevance(hub, params) if params.scoring == "coverage"
+                               else self._relevance(hub, sims)) for hub in hubs]
+        partials = [p for p in self.roles.partial_answers(pq.question, contexts) if p is not None]
         timings["partial_answers"] = timings.get("partial_answers", 0.0) + time.perf_counter() - start
         return partials
 
