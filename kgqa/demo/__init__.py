@@ -8,7 +8,7 @@ from pathlib import Path
 DEMO_QUESTIONS = (
     ("Which papers were published at ICSA in 2019?", "F01"),
     ("Who are the authors of the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?", "F01"),
-    ("Which papers use a controlled experiment as evaluation method?", "F01"),
+    ("Which papers use a controlled experiment as evaluation method?", "F00"),
 )
 
 

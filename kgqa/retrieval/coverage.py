@@ -17,6 +17,9 @@ embedding is the only "component"."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from kgqa.types import Entity, Triple
 
 
 def component_indices(n_vectors: int) -> list[int]:
@@ -38,3 +41,242 @@ def coverage(text_sims: Iterable[Sequence[float]], components: list[int]) -> flo
     """Mean over components of the best similarity among the given texts' similarity vectors."""
     best = best_per_component(text_sims, components)
     return sum(best) / len(best) if best else 0.0
+
+
+# -- anchors: values the answer must match ---------------------------------------------------------
+#
+# A component that names a value (an anchor: "Technical Debt", "2017", a quoted title) is matched by
+# name: a hub either contains it (similarity near 1) or it does not; a near miss ("2018" for "2017",
+# "Technical Experiment" for "Field Experiment") is a different value, not a weaker match. Anchors of
+# the same kind (attached to the same predicate: two years, two properties, two titles) are
+# alternatives ("published in 2018 compared to 2020"); anchors of different kinds all constrain the
+# answer ("Technical Debt *and* 2017").
+
+#: An anchor matched at least this well is matched by name.
+ANCHOR_EXACT = 0.9
+#: Hubs must match every anchor group within this of the best hub's match.
+ANCHOR_MARGIN = 0.05
+#: A triple serves a component only if it matches it at least this well (anchors; attributes).
+COMPONENT_MIN_SIM = 0.6
+ATTRIBUTE_MIN_SIM = 0.5
+#: An attribute's triple whose object is named like the attribute ("authors list") holds the values below it.
+CONTAINER_SIM = 0.5
+ROOT = "<hub root>"
+
+Sims = dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
+
+
+def _sim(sims: Sims, text: str, qi: int) -> float:
+    s = sims.get(text, ())
+    return s[qi] if qi < len(s) else 0.0
+
+
+def serve_sim(sims: Sims, triple: Triple, qi: int) -> float:
+    """How well a triple states query component `qi`: by its object (a value) or its predicate (an attribute)."""
+    return max(_sim(sims, triple.object.text, qi), _sim(sims, triple.predicate, qi))
+
+
+def anchor_kind(sims: Sims, root: Entity, triples: Iterable[Triple], qi: int) -> str | None:
+    """The predicate through which a hub matches anchor `qi` by name (ROOT when the hub root itself
+    is the match), or None when it does not match it by name."""
+    best, kind = _sim(sims, root.text, qi), ROOT
+    for t in triples:
+        s = _sim(sims, t.object.text, qi)
+        if s > best:
+            best, kind = s, t.predicate
+    return kind if best >= ANCHOR_EXACT else None
+
+
+def anchor_groups(kinds: dict[int, list[str]]) -> list[list[int]]:
+    """Group anchors (query indices) whose by-name matches hang off the same predicate; `kinds` maps an
+    anchor to the kinds observed in the candidate hubs. Anchors never matched by name stay alone."""
+    groups: dict[str, list[int]] = {}
+    out: list[list[int]] = []
+    for qi in sorted(kinds):
+        seen = kinds[qi]
+        if not seen:
+            out.append([qi])
+            continue
+        key = max(sorted(set(seen)), key=seen.count)
+        if key in groups:
+            groups[key].append(qi)
+        else:
+            groups[key] = [qi]
+            out.append(groups[key])
+    return out
+
+
+@dataclass(frozen=True)
+class QueryShape:
+    """The anchor groups (alternatives within a group) and the attribute components, as query indices."""
+
+    groups: tuple[tuple[int, ...], ...]
+    attributes: tuple[int, ...]
+    negated: tuple[int, ...] = ()  # attributes the question negates, used as filters
+    excluded: frozenset[str] = frozenset()  # hubs that only mention a hub the question names
+
+    def units(self, best: dict[int, float]) -> list[float]:
+        """A hub's match per unit: each group's best alternative, each attribute's best similarity."""
+        return ([max(best.get(qi, 0.0) for qi in g) for g in self.groups]
+                + [best.get(qi, 0.0) for qi in self.attributes])
+
+    def score(self, best: dict[int, float]) -> float:
+        """Mean over units: a hub that satisfies every constraint outranks one matching a single one."""
+        units = self.units(best)
+        return sum(units) / len(units) if units else 0.0
+
+    def passing(self, bests: dict[str, dict[int, float]]) -> set[str]:
+        """Hubs that match every anchor group matched by name somewhere within ANCHOR_MARGIN of the
+        best hub (all hubs when no hub satisfies all of them)."""
+        ok = set(bests) - self.excluded
+        for g in self.groups:
+            group_best = {h: max(b.get(qi, 0.0) for qi in g) for h, b in bests.items()}
+            top = max(group_best.values(), default=0.0)
+            if top >= ANCHOR_EXACT:
+                ok &= {h for h, s in group_best.items() if s >= top - ANCHOR_MARGIN}
+        return ok or set(bests) - self.excluded or set(bests)
+
+
+def read_shape(anchors: list[bool], negated: list[bool], hubs: list[tuple[Entity, list[Triple]]],
+               sims: Sims) -> QueryShape:
+    """The question's shape, read off the candidate hubs (root, triples):
+    - a component matched by name somewhere is an anchor if the question wrote it as a name, or if
+      its by-name matches beat its best predicate match ("controlled experiment" written in lower case);
+    - anchors attached to the same predicate are alternatives (see `anchor_groups`);
+    - when an anchor names a hub ("the paper 'X'"), hubs that merely link to that hub are left out,
+      unless the question asks for that link ("which papers *cite* 'X'");
+    - a negated value ("not evaluated with a case study") leaves out the hubs that have it."""
+    n = len(anchors)
+    if n == 0:
+        return QueryShape((), (0,))
+    kinds: dict[int, dict[str, str]] = {qi: {} for qi in range(1, n + 1)}
+    by_object = dict.fromkeys(range(1, n + 1), 0.0)
+    by_predicate = dict.fromkeys(range(1, n + 1), 0.0)
+    for root, triples in hubs:
+        for qi in range(1, n + 1):
+            kind = anchor_kind(sims, root, triples, qi)
+            if kind is not None:
+                kinds[qi][root.id] = kind
+            if not anchors[qi - 1]:
+                by_object[qi] = max([by_object[qi]] + [_sim(sims, t.object.text, qi) for t in triples])
+                by_predicate[qi] = max([by_predicate[qi]] + [_sim(sims, t.predicate, qi) for t in triples])
+    negated_qis = tuple(qi for qi in range(1, n + 1) if qi - 1 < len(negated) and negated[qi - 1])
+    by_name = {qi for qi in range(1, n + 1) if anchors[qi - 1] or (kinds[qi] and by_object[qi] > by_predicate[qi])}
+    anchor_qis = [qi for qi in sorted(by_name) if qi not in negated_qis]
+    negative_values = {qi for qi in negated_qis if qi in by_name}  # "not evaluated with a case study"
+    attributes = tuple(qi for qi in range(1, n + 1) if qi not in by_name)
+    excluded: set[str] = {hub for qi in negative_values for hub in kinds[qi]}
+    if excluded >= {root.id for root, _ in hubs}:
+        excluded = set()
+    for qi in anchor_qis:
+        if ROOT in kinds[qi].values():
+            excluded |= {hub for hub, kind in kinds[qi].items() if kind != ROOT
+                         and max((_sim(sims, kind, a) for a in attributes), default=0.0) < ATTRIBUTE_MIN_SIM}
+    groups = anchor_groups({qi: list(kinds[qi].values()) for qi in anchor_qis})
+    return QueryShape(tuple(tuple(g) for g in groups), attributes,
+                      tuple(qi for qi in negated_qis if qi not in negative_values), frozenset(excluded))
+
+
+NEGATIVE_VALUES = frozenset({"false", "no", "none", "0", "n/a", "na", "null", "nil", "never", "-"})
+
+
+def is_negative_value(text: str) -> bool:
+    """A literal that says "no": False, None, 0, "No input data used", ..."""
+    low = text.strip().lower()
+    return low in NEGATIVE_VALUES or low.split(" ", 1)[0] in {"no", "not", "none", "without", "never"}
+
+
+@dataclass(frozen=True)
+class Serving:
+    """What a hub states for the question, and whether it satisfies the negated attributes."""
+
+    triples: list[Triple]
+    satisfies_negations: bool
+
+
+def serving_triples(sims: Sims, root: Entity, paths: list[tuple[Triple, ...]], shape: QueryShape,
+                    margin: float) -> Serving:
+    """The triples of a hub that state what the question asks:
+    - for each anchor not matched by the root itself, the triples matching it best;
+    - for each negated attribute ("no input data"), its best-matching triples with a negative value;
+    - for each other attribute, the triples matching it best (all of them when several tie: "the
+      evaluation methods of ..."), unless it only names the kind of a chosen anchor ("Ingo Weber as
+      an author"); among them those about the same node as a chosen triple or below one (with the
+      triples linking them), when there are any; an attribute matched by a container node ("authors" -> the authors list) is stated by the leaves below it."""
+    triples = list(dict.fromkeys(t for p in paths for t in p))
+    chosen: list[Triple] = []
+    satisfied = True
+
+    def best_of(qi: int, floor: float) -> tuple[float, list[Triple]]:
+        scored = [(serve_sim(sims, t, qi), t) for t in triples]
+        top = max((s for s, _ in scored), default=0.0)
+        return top, [t for s, t in scored if s >= max(floor, top - margin)]
+
+    def add(ts: Iterable[Triple]) -> None:
+        chosen.extend(t for t in ts if t not in chosen)
+
+    for qi in (qi for g in shape.groups for qi in g):
+        top, best = best_of(qi, COMPONENT_MIN_SIM)
+        if _sim(sims, root.text, qi) < top:
+            add(best)
+    for qi in shape.negated:
+        _, best = best_of(qi, ATTRIBUTE_MIN_SIM)
+        negative = [t for t in best if is_negative_value(t.object.text)]
+        satisfied = satisfied and bool(negative)
+        add(negative)
+    constraints = list(chosen)
+    for qi in shape.attributes:
+        if qi in shape.negated:
+            continue
+        top, best = best_of(qi, ATTRIBUTE_MIN_SIM)
+        if any(serve_sim(sims, t, qi) >= top - margin for t in chosen) or _names_kind_of(best, constraints, paths):
+            continue
+        best = _near_constraints(best, constraints, paths) or [(t, ()) for t in best]
+        containers = [t for t, _ in best if _sim(sims, t.object.text, qi) >= CONTAINER_SIM]
+        for t, chain in best:
+            add(chain)
+            add(leaves_below([t], paths) if t in containers else [t])
+    return Serving(chosen, satisfied)
+
+
+def _near_constraints(triples: list[Triple], constraints: list[Triple], paths: list[tuple[Triple, ...]]
+                      ) -> list[tuple[Triple, tuple[Triple, ...]]]:
+    """The triples about the same node as a constraint triple (its siblings), or below one on a path,
+    each with the triples linking it to that constraint ("Giulia Marchetti" -> affiliation -> located in)."""
+    nodes = {c.subject for c in constraints}
+    out: list[tuple[Triple, tuple[Triple, ...]]] = []
+    for t in triples:
+        chain: tuple[Triple, ...] | None = () if t.subject in nodes else None
+        for p in paths:
+            if chain is not None:
+                break
+            if t in p:
+                i = p.index(t)
+                below = [p.index(c) for c in constraints if c in p[:i]]
+                if below:
+                    chain = p[max(below) + 1:i]
+        if chain is not None:
+            out.append((t, chain))
+    return out
+
+
+def _names_kind_of(attribute_triples: list[Triple], constraints: list[Triple],
+                   paths: list[tuple[Triple, ...]]) -> bool:
+    """Whether the attribute's triples lead to a chosen constraint triple (the attribute "author"
+    matches the authors edge above the chosen "Ingo Weber"): then it only names the constraint's kind."""
+    wanted = set(attribute_triples)
+    for p in paths:
+        for i, t in enumerate(p):
+            if t in constraints and wanted.intersection(p[:i]):
+                return True
+    return False
+
+
+def leaves_below(triples: list[Triple], paths: list[tuple[Triple, ...]]) -> list[Triple]:
+    """Each triple, or where paths continue past it, the last triples of those paths (used for
+    attributes matched by a container node named like them: "authors" -> the "authors list")."""
+    out: list[Triple] = []
+    for t in triples:
+        ends = [p[-1] for p in paths if t in p[:-1]]
+        out += ends or [t]
+    return list(dict.fromkeys(out))

@@ -15,14 +15,14 @@ from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import HubRootSearch, both_directions
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
 from kgqa.retrieval.base import Answer, BaseRetriever
-from kgqa.retrieval.coverage import best_per_component, component_indices, coverage
+from kgqa.retrieval.components import analyse_components
+from kgqa.retrieval.coverage import QueryShape, component_indices, read_shape, serving_triples
+from kgqa.retrieval.hits import HitTable, acronym_components
 from kgqa.retrieval.ranking import best_per_path, diversity_rank, prune_hubs
 from kgqa.types import Entity, EntityWithDirection, Hub, HubPath, ProcessedQuestion, VectorLevel
-from kgqa.vectorstores.base import HubVectorStore, VectorHit
+from kgqa.vectorstores.base import HubVectorStore
 
-
-#: Coverage scoring: a component's best path in a hub is output only if it matches at least this well.
-COMPONENT_MIN_SIM = 0.6
+_LEVELS = {level.value: level for level in VectorLevel}
 
 
 def champions_of(paths: list[HubPath]) -> set[str]:
@@ -47,6 +47,8 @@ class _Scored:
     hubs: list[Hub]
     sims: dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
     hub_coverage: dict[str, float] | None = None
+    shape: QueryShape | None = None
+    path_hashes: dict[str, list[str]] | None = None  # hub id -> all its path hashes (coverage scoring)
 
 
 class HubLinkRetriever(BaseRetriever):
@@ -60,6 +62,7 @@ class HubLinkRetriever(BaseRetriever):
         self.params = params or RetrievalParams()
         self._hub_ids: set[str] | None = None
         self._hub_types: set[str] | None = None
+        self._vocabulary: list[str] | None = None
 
     # -- template method -----------------------------------------------------------------------
     def _retrieve(self, question: str, **options: Any) -> Answer:
@@ -108,10 +111,12 @@ class HubLinkRetriever(BaseRetriever):
 
     def process_question(self, question: str, params: RetrievalParams) -> ProcessedQuestion:
         """PROCESSQUESTION (Alg. 11): components and the embeddings of question and components."""
-        components = self.roles.extract_components(question) if params.use_components else []
-        components = [c for c in components if not self._names_hub_type(c)] or components
+        raw = self.roles.extract_components(question) if params.use_components else []
+        analysed = analyse_components(question, raw, self._predicates(), self._hub_type_words())
+        components = [c.text for c in analysed]
         vectors = self.embedder.embed([question] + components)
-        return ProcessedQuestion(question, components, vectors)
+        return ProcessedQuestion(question, components, vectors, tuple(c.anchor for c in analysed),
+                                 tuple(c.negated for c in analysed))
 
     # -- strategies ----------------------------------------------------------------------------
     def _traversal(self, pq: ProcessedQuestion, topic: Entity, params: RetrievalParams,
@@ -131,7 +136,7 @@ class HubLinkRetriever(BaseRetriever):
             scored = self._score_hubs(list(via), pq, params, via)
             hubs = self._prune(scored, params)
             sims = scored.sims
-            partials = self._partials(pq, hubs, sims, timings, params)
+            partials = self._partials(pq, hubs, scored, timings, params)
             if partials:
                 return hubs, partials, sims
         return hubs, [], sims
@@ -156,32 +161,26 @@ class HubLinkRetriever(BaseRetriever):
         ranked = sorted(pre, key=lambda h: (-sum(pre[h]), h))[: 3 * params.hubs_to_keep]
         scored = self._score_hubs(ranked, pq, params, {})
         hubs = self._prune(scored, params)
-        return hubs, self._partials(pq, hubs, scored.sims, timings, params), scored.sims
+        return hubs, self._partials(pq, hubs, scored, timings, params), scored.sims
 
     # -- shared steps --------------------------------------------------------------------------
     def _score_hubs(self, hub_ids: list[str], pq: ProcessedQuestion, params: RetrievalParams,
                     via: dict[str, tuple]) -> _Scored:
         """GETHUBPATHSFORHUB for many hubs at once: exact similarities, best level per path,
         diversity ranking, the top `paths_per_hub` paths of each hub."""
-        hits: list[VectorHit] = self.vstore.score_hubs(hub_ids, pq.embeddings)
+        table = HitTable.from_hits(self.vstore.score_hubs(hub_ids, pq.embeddings), len(pq.embeddings),
+                                   acronym_components(pq.components))
         coverage_mode = params.scoring == "coverage"
         comps = component_indices(len(pq.embeddings))
-        sims: dict[str, tuple[float, ...]] = {}
         by_hub: dict[str, list[HubPath]] = defaultdict(list)
-        path_texts: dict[str, list[tuple[float, ...]]] = defaultdict(list)
-        hub_texts: dict[str, list[tuple[float, ...]]] = defaultdict(list)
-        for h in hits:
-            sims[h.text] = h.similarities
-            path_texts[h.path_hash].append(h.similarities)
-            hub_texts[h.hub_id].append(h.similarities)
-            by_hub[h.hub_id].append(HubPath(h.hub_id, h.path_hash, (), "", h.text, VectorLevel(h.level),
-                                            max(h.similarities)))
-        if coverage_mode:
-            detail = {ph: best_per_component(ts, comps) for ph, ts in path_texts.items()}
-            for paths in by_hub.values():
-                for p in paths:
-                    p.component_sims = detail[p.hash]
-                    p.score = sum(p.component_sims) / len(p.component_sims)
+        for k, hit in enumerate(table.best_hit):
+            if coverage_mode:  # mean over components of the path's best similarity to each
+                component_sims = tuple(float(x) for x in table.path_best[k, comps])
+                score = sum(component_sims) / len(component_sims)
+            else:  # thesis: the path's single best match (its best level)
+                component_sims, score = (), max(hit.similarities)
+            by_hub[hit.hub_id].append(HubPath(hit.hub_id, hit.path_hash, (), "", hit.text, _LEVELS[hit.level],
+                                              score, component_sims))
         kept = {hub_id: _head(best_per_path(paths), 2 * params.paths_per_hub, coverage_mode)
                 for hub_id, paths in by_hub.items()}
         stored = self.vstore.paths([p.hash for ps in kept.values() for p in ps])
@@ -194,8 +193,20 @@ class HubLinkRetriever(BaseRetriever):
             ranked = _head(diversity_rank(paths, params.diversity_penalty), params.paths_per_hub, coverage_mode)
             root = roots.get(hub_id) or Entity(hub_id)
             hubs.append(Hub(root, ranked, 0.0, tuple(via.get(hub_id, ()))))
-        hub_cov = {h.root.id: coverage(hub_texts[h.root.id], comps) for h in hubs} if coverage_mode else None
-        return _Scored(hubs, sims, hub_cov)
+        if not coverage_mode:
+            return _Scored(hubs, table.sims)
+        shape = self._shape(pq, hubs, table.sims)
+        bests = {h.root.id: {qi: float(table.hub_best[h.root.id][qi]) for qi in comps} for h in hubs}
+        passing = shape.passing(bests)
+        hubs = [h for h in hubs if h.root.id in passing]
+        return _Scored(hubs, table.sims, {h.root.id: shape.score(bests[h.root.id]) for h in hubs}, shape,
+                       {h: [p.hash for p in ps] for h, ps in by_hub.items()})
+
+    @staticmethod
+    def _shape(pq: ProcessedQuestion, hubs: list[Hub], sims: dict[str, tuple[float, ...]]) -> QueryShape:
+        """Anchor groups and attributes of the question, read off the candidate hubs' kept paths."""
+        candidates = [(h.root, [t for p in h.paths for t in p.triples]) for h in hubs]
+        return read_shape(list(pq.anchors), list(pq.negated), candidates, sims)
 
     @staticmethod
     def _prune(scored: _Scored, params: RetrievalParams) -> list[Hub]:
@@ -207,11 +218,14 @@ class HubLinkRetriever(BaseRetriever):
         ranked = sorted(scored.hubs, key=lambda h: (-h.score, h.root.id))[: params.hubs_to_keep]
         return [h for h in ranked if h.score >= ranked[0].score - params.hub_margin] if ranked else []
 
-    def _partials(self, pq: ProcessedQuestion, hubs: list[Hub], sims: dict, timings: dict[str, float],
+    def _partials(self, pq: ProcessedQuestion, hubs: list[Hub], scored: _Scored, timings: dict[str, float],
                   params: RetrievalParams) -> list[PartialAnswer]:
         start = time.perf_counter()
-        contexts = [HubContext(hub, self._leaf_relevance(hub, params) if params.scoring == "coverage"
-                               else self._relevance(hub, sims)) for hub in hubs]
+        if scored.shape is not None:
+            full = self._full_paths(hubs, scored)
+            contexts = self._serving_contexts(hubs, full, scored, params)
+        else:
+            contexts = [HubContext(hub, self._relevance(hub, scored.sims)) for hub in hubs]
         partials = [p for p in self.roles.partial_answers(pq.question, contexts) if p is not None]
         timings["partial_answers"] = timings.get("partial_answers", 0.0) + time.perf_counter() - start
         return partials
@@ -234,25 +248,29 @@ class HubLinkRetriever(BaseRetriever):
                     out[key] = ScoredTriple(t, score, hub.root.id, per_query)
         return list(out.values())
 
+    def _full_paths(self, hubs: list[Hub], scored: _Scored) -> dict[str, list[tuple]]:
+        """Every path (as triples) of the kept hubs, not only their top-ranked ones."""
+        assert scored.path_hashes is not None
+        records = self.vstore.paths([ph for h in hubs for ph in scored.path_hashes.get(h.root.id, ())])
+        out: dict[str, list[tuple]] = {h.root.id: [] for h in hubs}
+        for rec in records.values():
+            if rec.hub_id in out:
+                out[rec.hub_id].append(rec.triples)
+        return out
+
     @staticmethod
-    def _leaf_relevance(hub: Hub, params: RetrievalParams) -> list[ScoredTriple]:
-        """Coverage scoring: the last triple of each kept path within `path_margin` of the hub's best
-        path, scored by its path's coverage (the fact a root-to-leaf path carries is at its end)."""
-        if not hub.paths:
-            return []
-        best = max(p.score for p in hub.paths)
-        chosen = [p for p in hub.paths if p.score >= best - params.path_margin]
-        n = len(hub.paths[0].component_sims)
-        for k in range(n if n > 1 else 0):
-            top = max(p.component_sims[k] for p in hub.paths)
-            if top >= COMPONENT_MIN_SIM:
-                chosen += [p for p in hub.paths if p.component_sims[k] >= top - params.path_margin]
-        out: dict[str, ScoredTriple] = {}
-        for p in sorted(chosen, key=lambda p: (-p.score, p.hash)):
-            if p.triples:
-                leaf = p.triples[-1]
-                out.setdefault(leaf.canonical, ScoredTriple(leaf, p.score, hub.root.id))
-        return list(out.values())
+    def _serving_contexts(hubs: list[Hub], full: dict[str, list[tuple]], scored: _Scored,
+                          params: RetrievalParams) -> list[HubContext]:
+        """Coverage scoring: each hub's triples that state an anchor or an attribute of the question
+        (see `serving_triples`), scored by the hub's score so hub order is kept. When some hub
+        satisfies the question's negations, the hubs that do not are given nothing (they decline)."""
+        assert scored.shape is not None
+        serving = [serving_triples(scored.sims, h.root, full[h.root.id], scored.shape, params.path_margin)
+                   for h in hubs]
+        negations_matter = any(s.satisfies_negations for s in serving)
+        return [HubContext(h, [ScoredTriple(t, h.score, h.root.id) for t in s.triples]
+                           if s.satisfies_negations or not negations_matter else [])
+                for h, s in zip(hubs, serving)]
 
     def _all_path_triples(self, hubs: list[Hub], sims: dict) -> list[ScoredTriple]:
         """Without output filtering: every triple of every kept path, by path score then order."""
@@ -262,14 +280,19 @@ class HubLinkRetriever(BaseRetriever):
                 out.extend(ScoredTriple(t, p.score, hub.root.id) for t in p.triples)
         return sorted(out, key=lambda st: -st.score)
 
-    def _names_hub_type(self, component: str) -> bool:
-        """A component that only names the hub type ("papers" when every hub is a Paper) matches
-        every hub alike and crowds out the discriminating paths, so it is not searched for."""
+    def _hub_type_words(self) -> set[str]:
+        """The hub types ("paper" when every hub is a Paper): a component naming one matches every hub
+        alike and crowds out the discriminating paths, so it is not searched for."""
         if self._hub_types is None:
             info = self.store.meta_get("hub_index") or {}
             self._hub_types = {t.lower() for t in info.get("params", {}).get("hub_types", [])}
-        word = component.strip().lower()
-        return word in self._hub_types or word.rstrip("s") in self._hub_types
+        return self._hub_types
+
+    def _predicates(self) -> list[str]:
+        """The graph's predicate labels (they split "paper class philosophical paper" components)."""
+        if self._vocabulary is None:
+            self._vocabulary = [r[0] for r in self.store.run("retrieval/predicates") if r[0]]
+        return self._vocabulary
 
     def _is_hub(self, entity_id: str) -> bool:
         if self._hub_ids is None:
