@@ -2,29 +2,51 @@
 
 from __future__ import annotations
 
+import math
+import threading
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from kgqa.types import Hub, Triple
 
 
 @dataclass
 class TokenUsage:
-    """LLM calls and tokens spent (zero for the offline provider)."""
+    """LLM calls and tokens spent (zero for the offline provider). Replies served from the
+    response cache count as `cache_hits` and spend nothing. `add` is safe across threads."""
 
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_hits: int = 0
+    cost_usd: float = 0.0          # estimated from a static price table; NaN when the model's price is unknown
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def total(self) -> int:
         """Input plus output tokens."""
         return self.input_tokens + self.output_tokens
 
-    def as_dict(self) -> dict[str, int]:
+    def add(self, *, calls: int = 0, input_tokens: int = 0, output_tokens: int = 0, cache_hits: int = 0,
+            cost_usd: float = 0.0) -> None:
+        """Account for requests sent (or served from the cache)."""
+        with self._lock:
+            self.calls += calls
+            self.input_tokens += input_tokens
+            self.output_tokens += output_tokens
+            self.cache_hits += cache_hits
+            self.cost_usd += cost_usd
+
+    def merge(self, other: TokenUsage) -> None:
+        """Add another usage record to this one."""
+        self.add(calls=other.calls, input_tokens=other.input_tokens, output_tokens=other.output_tokens,
+                 cache_hits=other.cache_hits, cost_usd=other.cost_usd)
+
+    def as_dict(self) -> dict[str, Any]:
         """For JSON output."""
-        return {"calls": self.calls, "input_tokens": self.input_tokens,
-                "output_tokens": self.output_tokens, "total_tokens": self.total}
+        cost = None if math.isnan(self.cost_usd) else round(self.cost_usd, 6)
+        return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+                "total_tokens": self.total, "cache_hits": self.cache_hits, "estimated_cost_usd": cost}
 
 
 @dataclass(frozen=True)
