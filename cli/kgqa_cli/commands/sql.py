@@ -1,0 +1,45 @@
+"""`kgqa sql`: a DuckDB session with HubLink UDFs (or `-c "..."`); `kgqa sql install`: the SQL layer
+in Postgres (views, in-database ranking functions, the view of past questions)."""
+
+from __future__ import annotations
+
+
+import click
+
+from kgqa.config import RetrievalParams
+from kgqa.frontends.duck import open_sql_session
+from kgqa.postgres.server import resolve_dsn
+from kgqa.postgres.sql_layer import install_into
+from kgqa_cli.context import CliState, pass_state
+from kgqa_cli.options import retrieval_options, store_options
+from kgqa_cli.repl import run_session
+from kgqa_cli.table import FORMATS
+
+
+@click.group(invoke_without_command=True)
+@click.option("-c", "--command", "sql", default=None, metavar="SQL",
+              help="Run these statements and exit (default: read statements from stdin).")
+@click.option("--run", "runs", multiple=True, type=click.Path(dir_okay=False), metavar="RUN.jsonl",
+              help="Eval run files to query as the view `runs` (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@store_options
+@retrieval_options
+@pass_state
+@click.pass_context
+def sql(ctx: click.Context, state: CliState, sql: str | None, runs: tuple[str, ...], fmt: str,
+        params: RetrievalParams, llm: str) -> None:
+    """DuckDB with kgqa_ask(question), kgqa_retrieve(question, k), kgqa_hubs(question, k),
+    kgqa_answers() and the view `runs` over eval run files."""
+    if ctx.invoked_subcommand is not None:
+        return
+    session = open_sql_session(state.settings(), params, llm=llm, runs=runs)
+    run_session(session, sql, fmt, "sql")
+
+
+@sql.command()
+@store_options
+@pass_state
+def install(state: CliState) -> None:
+    """Install (or update) the SQL layer in Postgres: views, kgqa.rank_hubs, kgqa.rank_triples, ..."""
+    names = install_into(resolve_dsn(state.settings()))
+    click.echo(f"installed {len(names)} scripts: {', '.join(n.rsplit('/', 1)[-1] for n in names)}")

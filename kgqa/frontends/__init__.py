@@ -1,0 +1,1 @@
+"""Question answering from SQL (DuckDB) and Cypher (Kùzu UDFs): sessions built on the library."""

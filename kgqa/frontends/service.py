@@ -1,0 +1,80 @@
+"""What the SQL and Cypher front ends call: one workspace, fixed retrieval settings, each question
+answered once per session (a query may call a UDF once per row)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kgqa.api import Workspace
+from kgqa.config import RetrievalParams
+from kgqa.errors import InputError
+from kgqa.retrieval.base import Answer
+
+#: The most triples or hubs one call may ask for.
+MAX_K = 10_000
+
+
+def check_k(k: Any, what: str = "k") -> int:
+    """`k` as a positive integer, or an InputError naming it."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+        raise InputError(f"{what} must be an integer within [1, {MAX_K}], got {k!r}")
+    return k
+
+
+class QuestionService:
+    """Answers questions with the workspace opened on first use (pure SQL over files needs none)."""
+
+    def __init__(self, open_workspace: Callable[[], Workspace], params: RetrievalParams | None = None, *,
+                 llm: str = "offline", retriever: str = "hublink") -> None:
+        self._open = open_workspace
+        self._ws: Workspace | None = None
+        self.params = params or RetrievalParams()
+        self.llm, self.retriever = llm, retriever
+        self._answers: dict[tuple[str, int], Answer] = {}
+
+    @property
+    def workspace(self) -> Workspace:
+        """The workspace (opened now if needed)."""
+        if self._ws is None:
+            self._ws = self._open()
+        return self._ws
+
+    def answer(self, question: Any, k: int | None = None) -> Answer:
+        """The answer to `question` with at least `k` supporting triples allowed (memoised)."""
+        if not isinstance(question, str):
+            raise InputError(f"the question must be a string, got {question!r}")
+        limit = max(self.params.max_output_triples, check_k(k) if k is not None else 0)
+        key = (question.strip(), limit)
+        if key not in self._answers:
+            params = self.params.with_overrides(max_output_triples=limit)
+            self._answers[key] = self.workspace.ask(question, params, llm=self.llm, retriever=self.retriever)
+        return self._answers[key]
+
+    def record(self, question: Any) -> dict[str, Any]:
+        """The answer as one record: answer text, sources, triples, hubs, strategy, mode, seconds."""
+        a = self.answer(question)
+        return {"question": a.question, "answer": a.answer,
+                "sources": [{"n": int(s["n"]), "hub_id": s["hub_id"], "label": s["label"]} for s in a.sources],
+                "triples": list(a.triples), "hubs": _hubs(a, len(a.hubs)), "strategy": a.strategy,
+                "mode": a.mode, "seconds": round(float(a.timings.get("total", 0.0)), 4)}
+
+    def triples(self, question: Any, k: Any) -> list[dict[str, Any]]:
+        """The top-k supporting triples, most relevant first, as (rank, triple)."""
+        a = self.answer(question, check_k(k))
+        return [{"rank": i, "triple": t} for i, t in enumerate(a.triples[:k], start=1)]
+
+    def hubs(self, question: Any, k: Any) -> list[dict[str, Any]]:
+        """The top-k ranked hubs as (rank, hub_id, label, score, cited)."""
+        return _hubs(self.answer(question), check_k(k))
+
+    def close(self) -> None:
+        """Close the workspace if it was opened."""
+        if self._ws is not None:
+            self._ws.close()
+            self._ws = None
+
+
+def _hubs(a: Answer, k: int) -> list[dict[str, Any]]:
+    return [{"rank": i, "hub_id": h["id"], "label": h["label"], "score": float(h["score"]),
+             "cited": bool(h.get("cited", False))} for i, h in enumerate(a.hubs[:k], start=1)]

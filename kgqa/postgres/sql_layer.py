@@ -1,0 +1,46 @@
+"""The SQL layer over the Postgres index (`sql/postgres/*.sql`): views, the in-database HubLink
+ranking functions and the view of past questions. `kgqa sql install` applies it; every script is
+CREATE OR REPLACE, so installing again updates it."""
+
+from __future__ import annotations
+
+from kgqa import assets
+from kgqa.errors import IndexMissingError
+from kgqa.postgres.database import PgDatabase
+
+PREFIX = "sql/postgres/"
+#: An object the layer creates; missing after the index tables were dropped (views go with them).
+MARKER_VIEW = "hub_path_triples"
+
+
+def installed(db: PgDatabase) -> bool:
+    """Whether the layer was ever installed in this database."""
+    return any(name.startswith(PREFIX) for name in db.applied())
+
+
+def present(db: PgDatabase) -> bool:
+    """Whether the layer's views exist now."""
+    return bool(db.scalar("relation_exists", {"name": f"kgqa.{MARKER_VIEW}"}))
+
+
+def install(db: PgDatabase) -> list[str]:
+    """Apply every script of `sql/postgres/` in one transaction; returns their names."""
+    if not db.scalar("index_tables_exist"):
+        raise IndexMissingError("no HubLink index in this Postgres database yet; run "
+                                "`kgqa index build --store pgvector` or `kgqa index sync --to pgvector` first")
+    names = []
+    with db.transaction():
+        for name, text in assets.sql_scripts("postgres"):
+            db.script(name, text)
+            db.run("record_script", {"name": name})
+            names.append(name)
+    return names
+
+
+def install_into(dsn: str) -> list[str]:
+    """Install the layer into the Postgres database named by `dsn` (`kgqa sql install`)."""
+    db = PgDatabase(dsn)
+    try:
+        return install(db)
+    finally:
+        db.close()

@@ -1,0 +1,268 @@
+"""HubVectors in Postgres + pgvector (psycopg 3): tables in schema `kgqa`, bulk writes with binary
+COPY, an HNSW index (cosine) over the embedded texts, index metadata in `kgqa.meta`."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from kgqa import assets
+from kgqa.errors import IndexMismatchError
+from kgqa.graph.store import Tracer
+from kgqa.postgres import sql_layer
+from kgqa.postgres.database import INDEX_SCRIPT, PgDatabase
+from kgqa.types import Triple
+from kgqa.vectorstores.base import (
+    HubRecord,
+    IndexCounts,
+    PathRecord,
+    ScoredVectors,
+    decode_triples,
+)
+
+if TYPE_CHECKING:
+    from kgqa.retrieval.base import Answer
+
+#: pgvector's upper bound for hnsw.ef_search.
+MAX_EF_SEARCH = 1000
+
+
+def _triple_rows(triples: tuple[Triple, ...]) -> list[list[str]]:
+    """Triples in the stored JSON shape [[sid, slabel, predicate, oid, olabel], ...]."""
+    return [[t.subject.id, t.subject.label, t.predicate, t.object.id, t.object.label] for t in triples]
+
+
+class PgVectorHubStore:
+    """The HubVector store protocol over a Postgres database with pgvector (see schema/postgres/)."""
+
+    name = "pgvector"
+
+    def __init__(self, dsn: str, *, dim: int | None = None, tracer: Tracer | None = None) -> None:
+        self.db = PgDatabase(dsn, tracer=tracer)
+        self.dim = dim
+        self._log_ready = False
+
+    # -- schema ----------------------------------------------------------------------------------
+    def ready(self) -> bool:
+        """Whether the index tables exist."""
+        return bool(self.db.scalar("index_tables_exist"))
+
+    def stored_dim(self) -> int | None:
+        """The dimension of the stored embeddings (None: no index tables)."""
+        value = self.db.scalar("index_dimension")
+        return int(value) if value is not None else None
+
+    def ensure_schema(self, dim: int) -> None:
+        """Create the kgqa schema and the index tables for vectors of size `dim`; an existing index
+        of another dimension is an error (rebuild to change it)."""
+        stored = self.stored_dim()
+        if stored is not None and stored != dim:
+            raise IndexMismatchError(f"the Postgres index stores vectors of dimension {stored} but the model "
+                                     f"produces dimension {dim}; rebuild with `kgqa index build --rebuild`")
+        self.db.apply_migrations("postgres", dim=dim)
+        self.dim = dim
+        if sql_layer.installed(self.db) and not sql_layer.present(self.db):
+            sql_layer.install(self.db)  # its views went with a dropped index: bring them back
+
+    def drop(self) -> None:
+        """Drop the index tables (and the views over them); metadata and the answers log stay."""
+        with self.db.transaction():
+            self.db.run("drop_index_tables")
+            self.db.run("forget_scripts", {"prefix": INDEX_SCRIPT})
+
+    def has_ann_index(self) -> bool:
+        """Whether the HNSW index exists."""
+        return bool(self.db.scalar("has_ann_index"))
+
+    def ensure_ann_index(self) -> bool:
+        """Create the HNSW index after the first bulk load; True if it was created now."""
+        if self.has_ann_index():
+            return False
+        name, text = assets.schema_file("postgres", "post_load/hnsw_cosine.sql")
+        self.db.script(name, text)
+        return True
+
+    # -- metadata --------------------------------------------------------------------------------
+    def meta_get(self, key: str) -> Any:
+        """A metadata value (decoded JSON) or None."""
+        if not self.db.scalar("schema_version_exists"):
+            return None
+        return self.db.scalar("meta_get", {"key": key})
+
+    def meta_set(self, key: str, value: Any) -> None:
+        """Store a metadata value as JSON."""
+        self.db.run("meta_set", {"key": key, "value": json.dumps(value, sort_keys=True)})
+
+    # -- writing ---------------------------------------------------------------------------------
+    def signatures(self) -> dict[str, str]:
+        """Stored hub id -> signature."""
+        return dict(self.db.run("hub_signatures"))
+
+    def existing_texts(self, hashes: list[str]) -> set[str]:
+        """Text hashes with a stored embedding."""
+        if not hashes:
+            return set()
+        return {r[0] for r in self.db.run("existing_texts", {"hashes": hashes})}
+
+    def replace_hubs(self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]]) -> int:
+        """In one transaction: delete these hubs (paths and vectors cascade), COPY the new texts,
+        hubs, paths and HubVectors. Returns the number of HubVectors written."""
+        dim = self._dim()
+        for th, (_, vec) in texts.items():
+            self._check_dim(np.asarray(vec), f"embedding of text {th}", dim)
+        with self.db.transaction():
+            self.db.run("delete_hubs", {"ids": [h.id for h in hubs]})
+            if texts:
+                self.db.copy("copy_texts", ["text", "text", "vector"],
+                             ((th, t, np.asarray(v, dtype=np.float32)) for th, (t, v) in texts.items()))
+            self.db.copy("copy_hubs", ["text", "text", "int4", "int4", "text"],
+                         ((h.id, h.label, h.depth, len(h.paths), h.signature) for h in hubs))
+            self.db.copy("copy_paths", ["text", "text", "text", "jsonb", "int4"],
+                         ((p.hash, h.id, p.text, _triple_rows(p.triples), len(p.triples))
+                          for h in hubs for p in h.paths))
+            return self.db.copy("copy_vectors", ["text", "text", "text"],
+                                ((p.hash, lvl, th) for h in hubs for p in h.paths for lvl, th in p.vectors))
+
+    def remove_hubs(self, hub_ids: list[str]) -> None:
+        """Delete hubs with their paths and vectors, atomically."""
+        if hub_ids:
+            with self.db.transaction():
+                self.db.run("delete_hubs", {"ids": hub_ids})
+
+    def path_ends(self, hub_ids: list[str]) -> dict[str, set[str]]:
+        """Hub id -> the entities its stored paths end at."""
+        out: dict[str, set[str]] = {}
+        if hub_ids:
+            for hid, end in self.db.run("path_ends", {"ids": hub_ids}):
+                out.setdefault(hid, set()).add(end)
+        return out
+
+    def collect_garbage(self) -> int:
+        """Delete embedded texts no vector uses; return how many."""
+        return int(self.db.scalar("gc_texts") or 0)
+
+    # -- reading ---------------------------------------------------------------------------------
+    def counts(self) -> IndexCounts:
+        """Hubs, paths, vectors, texts."""
+        if not self.ready():
+            return IndexCounts(0, 0, 0, 0)
+        return IndexCounts(*(int(v) for v in self.db.run("counts")[0]))
+
+    def hub_labels(self, hub_ids: list[str]) -> dict[str, str]:
+        """Labels of indexed hubs."""
+        if not hub_ids:
+            return {}
+        return dict(self.db.run("hubs_by_ids", {"ids": hub_ids}))
+
+    def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> ScoredVectors:
+        """Exact similarities of all vectors of the given hubs: rows from Postgres, one matrix product."""
+        queries = self._queries(queries)
+        rows = self.db.run("hub_vectors", {"hubs": hub_ids}) if hub_ids else []
+        if not rows:
+            return ScoredVectors.empty(len(queries))
+        fetched = self.db.run("text_embeddings", {"hashes": list(dict.fromkeys(r[4] for r in rows))}, binary=True)
+        matrix = np.stack([r[2].to_numpy() for r in fetched])
+        hubs, paths, levels, texts, text_hashes = (list(col) for col in zip(*rows))
+        return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes,
+                                          {r[0]: i for i, r in enumerate(fetched)}, matrix, queries)
+
+    def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
+        """HNSW search; similarity = 1 - cosine distance."""
+        vec = self._queries(query)[0]
+        self.db.run("set_ef_search", {"efs": str(min(MAX_EF_SEARCH, max(200, 2 * k)))})
+        return [(r[0], r[1], float(r[2])) for r in self.db.run("ann_texts", {"query": vec, "k": k})]
+
+    def vectors_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str, str, str, str]]:
+        """HubVectors using these texts: (text hash, hub id, path hash, level, text)."""
+        if not text_hashes:
+            return []
+        return [tuple(r) for r in self.db.run("vectors_for_texts", {"hashes": text_hashes})]
+
+    def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
+        """Stored paths by hash."""
+        if not hashes:
+            return {}
+        rows = self.db.run("paths_by_hash", {"hashes": list(dict.fromkeys(hashes))})
+        return {r[0]: PathRecord(r[0], r[1], r[2], decode_triples(r[3])) for r in rows}
+
+    # -- export (index sync) -----------------------------------------------------------------------
+    def hub_records(self, hub_ids: list[str]) -> list[HubRecord]:
+        """The given hubs with their paths and HubVectors, as written by `replace_hubs`."""
+        if not hub_ids:
+            return []
+        vectors: dict[str, list[tuple[str, str]]] = {}
+        for ph, level, th in self.db.run("export_vectors", {"ids": hub_ids}):
+            vectors.setdefault(ph, []).append((level, th))
+        hubs: dict[str, tuple[list, list[PathRecord]]] = {}
+        for hid, label, depth, sig, ph, text, triples in self.db.run("export_hubs", {"ids": hub_ids}):
+            _, paths = hubs.setdefault(hid, ([label, depth, sig], []))
+            if ph is not None:
+                paths.append(PathRecord(ph, hid, text, decode_triples(triples), tuple(vectors.get(ph, ()))))
+        return [HubRecord(hid, head[0], int(head[1]), head[2], tuple(paths)) for hid, (head, paths) in hubs.items()]
+
+    def text_hashes(self) -> list[str]:
+        """Every stored text hash in storage order."""
+        return [r[0] for r in self.db.run("text_hashes")] if self.ready() else []
+
+    def embeddings(self, text_hashes: list[str]) -> dict[str, tuple[str, np.ndarray]]:
+        """Stored texts with their embeddings, by text hash."""
+        if not text_hashes:
+            return {}
+        rows = self.db.run("text_embeddings", {"hashes": text_hashes}, binary=True)
+        return {r[0]: (r[1], r[2].to_numpy().astype(np.float32)) for r in rows}
+
+    # -- answers log -------------------------------------------------------------------------------
+    def log_answer(self, answer: Answer, query_vectors: np.ndarray | None = None) -> int:
+        """Append an answer to kgqa.answers; returns its id."""
+        if not self._log_ready:  # an index written by an older schema: add the log table first
+            self.db.apply_migrations("postgres", dim=self._dim())
+            self._log_ready = True
+        vecs = None if query_vectors is None else [np.asarray(v, dtype=np.float32) for v in query_vectors]
+        return int(self.db.scalar("insert_answer", {
+            "question": answer.question, "answer": answer.answer, "sources": json.dumps(answer.sources),
+            "triples": json.dumps(answer.triples), "hubs": json.dumps(answer.hubs),
+            "retriever": answer.retriever, "strategy": answer.strategy, "mode": answer.mode,
+            "topic_entity": answer.topic_entity, "components": json.dumps(answer.components),
+            "timings": json.dumps({k: round(v, 4) for k, v in answer.timings.items()}),
+            "llm_tokens": json.dumps(answer.llm_tokens, default=str), "query_vectors": vecs}))
+
+    def recent_answers(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The latest logged answers, newest first."""
+        if not self.db.scalar("schema_version_exists"):
+            return []
+        cols = ("id", "asked_at", "question", "answer", "sources", "triples", "strategy", "mode", "seconds")
+        out = []
+        for row in self.db.run("recent_answers", {"limit": limit}):
+            rec = dict(zip(cols, row))
+            rec["sources"] = [s["hub_id"] for s in json.loads(rec["sources"])]
+            rec["triples"] = json.loads(rec["triples"])
+            out.append(rec)
+        return out
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    # -- checks ----------------------------------------------------------------------------------
+    def _dim(self) -> int:
+        if self.dim is None:
+            self.dim = self.stored_dim()
+        if self.dim is None:
+            raise IndexMismatchError("the Postgres index has no tables yet; build or sync an index first")
+        return self.dim
+
+    def _check_dim(self, vec: np.ndarray, what: str, dim: int) -> None:
+        if vec.ndim != 1 or vec.shape[0] != dim:
+            raise IndexMismatchError(f"{what} has dimension {vec.shape[-1] if vec.ndim else 0} but the "
+                                     f"Postgres index stores dimension {dim}; use the index's embedding model")
+
+    def _queries(self, queries: np.ndarray) -> np.ndarray:
+        """Query vectors as a float32 matrix of the index's dimension."""
+        q = np.atleast_2d(np.asarray(queries, dtype=np.float32))
+        dim = self._dim()
+        if q.ndim != 2 or q.shape[1] != dim:
+            raise IndexMismatchError(f"query vectors have dimension {q.shape[-1]} but the Postgres index "
+                                     f"stores dimension {dim}; use the index's embedding model")
+        return q

@@ -1,0 +1,37 @@
+"""HubVector stores by name ("kuzu", "pgvector"); `--store` choices and `Settings.store` come from here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kgqa.config import Settings
+from kgqa.errors import ConfigError
+from kgqa.graph.store import GraphStore
+from kgqa.vectorstores.base import HubVectorStore
+from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
+
+
+def _kuzu(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubVectorStore:
+    return KuzuHubVectorStore(graph)
+
+
+def _pgvector(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubVectorStore:
+    from kgqa.postgres.server import resolve_dsn
+    from kgqa.vectorstores.pgvector_store import PgVectorHubStore
+
+    return PgVectorHubStore(pg_dsn or resolve_dsn(settings), tracer=graph.tracer)
+
+
+STORES: dict[str, Callable[[GraphStore, Settings, str | None], HubVectorStore]] = {
+    "kuzu": _kuzu,
+    "pgvector": _pgvector,
+}
+
+
+def open_vstore(name: str, graph: GraphStore, settings: Settings, *, pg_dsn: str | None = None) -> HubVectorStore:
+    """The HubVector store `name` for this workspace (Postgres connects on first use)."""
+    try:
+        factory = STORES[name]
+    except KeyError:
+        raise ConfigError(f"unknown store '{name}'; known: {', '.join(sorted(STORES))}") from None
+    return factory(graph, settings, pg_dsn)

@@ -1,0 +1,3 @@
+-- Whether the index tables exist.
+-- returns: exists
+SELECT to_regclass('kgqa.hub_vectors') IS NOT NULL;
