@@ -1,0 +1,3 @@
+// Delete LabelText nodes (texts no longer in the graph) with their edges.
+// params: $hashes STRING[]
+UNWIND $hashes AS th MATCH (t:LabelText {hash: th}) DETACH DELETE t;

@@ -1,0 +1,2 @@
+// Drop the HNSW index over the triple texts.
+CALL DROP_VECTOR_INDEX('TripleText', 'triple_text_vec');

@@ -1,0 +1,3 @@
+// Hashes of the stored LabelText nodes.
+// returns: hash
+MATCH (t:LabelText) RETURN t.hash;

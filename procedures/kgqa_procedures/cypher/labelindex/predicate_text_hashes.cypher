@@ -1,0 +1,3 @@
+// Hashes of the stored PredicateText nodes.
+// returns: hash
+MATCH (t:PredicateText) RETURN t.hash;

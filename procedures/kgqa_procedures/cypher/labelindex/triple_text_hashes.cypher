@@ -1,0 +1,3 @@
+// Hashes of the stored TripleText nodes.
+// returns: hash
+MATCH (t:TripleText) RETURN t.hash;

@@ -1,0 +1,5 @@
+// Incoming triples of the given entities with the other end's label, types and literal flag.
+// params: $ids STRING[]   returns: a.id, predicate, b.id, b.label, b.types, b.is_literal
+UNWIND $ids AS id
+MATCH (b:Entity)-[t:Triple]->(a:Entity {id: id})
+RETURN a.id, t.predicate, b.id, b.label, b.types, b.is_literal;
