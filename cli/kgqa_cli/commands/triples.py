@@ -1,0 +1,96 @@
+"""`kgqa triples add|delete`: change single triples (or the triples of a file), marking the hubs
+they touch dirty in the same transaction; `--update-index` rebuilds those hubs at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from kgqa.errors import InputError
+from kgqa.graph.edits import triple_record
+from kgqa.graph.loaders import FORMATS
+from kgqa_cli.commands.graph import after_change
+from kgqa_cli.context import CliState, pass_state
+from kgqa_cli.options import store_options
+
+
+@click.group()
+def triples() -> None:
+    """Add or delete triples; the hubs they touch are marked dirty for `kgqa index update --dirty`."""
+
+
+def _triple_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    for decorator in reversed([
+        click.argument("file", required=False, type=click.Path(dir_okay=False)),
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+                     help="Format of FILE (default: from the extension)."),
+        click.option("--subject", "-s", default=None, metavar="ID", help="Subject entity id (or <IRI>)."),
+        click.option("--predicate", "-p", default=None, metavar="TEXT", help="Predicate."),
+        click.option("--object", "-o", "obj", default=None, metavar="ID|VALUE",
+                     help="Object entity id (or <IRI>), or the value with --literal."),
+        click.option("--literal", is_flag=True,
+                     help="The object is a literal: --object is its value (or, with --object-label, its id)."),
+        click.option("--update-index", is_flag=True,
+                     help="Then rebuild the hubs the change touched (`kgqa index update --dirty`)."),
+        store_options,
+    ]):
+        f = decorator(f)
+    return f
+
+
+def _one_or_file(file: str | None, subject: str | None, predicate: str | None, obj: str | None) -> bool:
+    """True for a single triple from the options, False for FILE; anything else is an InputError."""
+    given = [n for n, v in (("--subject", subject), ("--predicate", predicate), ("--object", obj)) if v is not None]
+    if file is not None and given:
+        raise InputError(f"give either FILE or --subject/--predicate/--object, not both ({', '.join(given)} given)")
+    if file is None and len(given) < 3:
+        missing = [n for n in ("--subject", "--predicate", "--object") if n not in given]
+        raise InputError(f"give FILE, or a triple with --subject, --predicate and --object "
+                         f"(missing {', '.join(missing)})")
+    return file is None
+
+
+@triples.command()
+@_triple_options
+@click.option("--subject-label", default=None, help="Label of the subject (stated or changed).")
+@click.option("--subject-type", "subject_types", multiple=True, metavar="T", help="Type of the subject (repeatable).")
+@click.option("--object-label", default=None, help="Label of the object (for a literal: its value).")
+@click.option("--object-type", "object_types", multiple=True, metavar="T", help="Type of the object (repeatable).")
+@pass_state
+def add(state: CliState, file: str | None, fmt: str | None, subject: str | None, predicate: str | None,
+        obj: str | None, literal: bool, update_index: bool, subject_label: str | None,
+        subject_types: tuple[str, ...], object_label: str | None, object_types: tuple[str, ...]) -> None:
+    """Add a triple (--subject/--predicate/--object) or the triples of FILE (as `kgqa load` does).
+    Labels and types given for existing entities replace or extend theirs."""
+    single = _one_or_file(file, subject, predicate, obj)
+    record = triple_record(subject, predicate, obj, literal=literal, subject_label=subject_label,
+                           subject_types=subject_types, object_label=object_label,
+                           object_types=object_types) if single else None
+    with state.open(create=True) as ws:
+        report = ws.add_triples([record]) if record is not None else ws.load(file, fmt)
+        click.echo(f"added {report.triples_added} triple{'' if report.triples_added == 1 else 's'} "
+                   f"(+{report.entities_added} entities; now {report.triples_total} triples)")
+        after_change(state, ws, report.hubs_marked, update_index)
+
+
+@triples.command()
+@_triple_options
+@pass_state
+def delete(state: CliState, file: str | None, fmt: str | None, subject: str | None, predicate: str | None,
+           obj: str | None, literal: bool, update_index: bool) -> None:
+    """Delete a triple (--subject/--predicate/--object) or the triples FILE states. Entities stay.
+    An unknown entity is an error (nothing is deleted); a triple not in the graph is reported."""
+    single = _one_or_file(file, subject, predicate, obj)
+    with state.open() as ws:
+        if single:
+            rec = triple_record(subject, predicate, obj, literal=literal)
+            report = ws.delete_triples([(rec.subject.id, rec.predicate, rec.object.id)])
+        else:
+            report = ws.delete_file(file, fmt)
+        click.echo(f"deleted {report.deleted} triple{'' if report.deleted == 1 else 's'}"
+                   + (f" ({report.not_found} not in the graph)" if report.not_found else "")
+                   + f"; now {report.triples_total} triples")
+        after_change(state, ws, report.hubs_marked, update_index)
+

@@ -1,0 +1,5 @@
+// Delete the hub nodes themselves (after delete_hub_paths: they have no edges left).
+// params: $ids STRING[]
+UNWIND $ids AS hid
+MATCH (h:Hub {id: hid})
+DELETE h;
