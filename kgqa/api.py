@@ -2,24 +2,35 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.embeddings import get_embedder
 from kgqa.embeddings.base import Embedder
+from kgqa.errors import ConfigError, IndexMissingError
 from kgqa.graph.reader import GraphStats, graph_stats
 from kgqa.graph.store import GraphStore, stderr_tracer
+from kgqa.graph import edits
+from kgqa.graph.loaders.base import TripleRecord
 from kgqa.graph.writer import LoadReport, load_file
-from kgqa.indexing.builder import BuildReport, build_index
-from kgqa.indexing.metadata import IndexInfo, check_compatible, read_info
-from kgqa.llm.registry import get_roles
+from kgqa.indexing.builder import TEMPLATE_VERBALISER, BuildReport, build_index
+from kgqa.indexing.dirty import clear_dirty, count_dirty, dirty_hubs, dirty_tracker
+from kgqa.indexing.label_index import LabelIndexReport, build_label_index
+from kgqa.indexing.metadata import IndexInfo, check_compatible, read_info, stored_params
+from kgqa.indexing.sync import SyncReport, sync_index
+from kgqa.llm.client import LLMClient
+from kgqa.llm.registry import NEEDS_CLIENT, get_roles, get_verbaliser
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.registry import get_retriever
-from kgqa.vectorstores.base import IndexCounts
-from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
+from kgqa.textkg.build import Extractor, KgBuildReport, build_kg
+from kgqa.textkg.llm_extract import LLMExtractor
+from kgqa.textkg.rules import RuleExtractor
+from kgqa.vectorstores.base import HubVectorStore, IndexCounts
+from kgqa.vectorstores.registry import open_vstore
 
 
 @dataclass(frozen=True)
@@ -29,6 +40,7 @@ class IndexStatus:
     info: IndexInfo | None
     counts: IndexCounts
     ann_index: bool
+    dirty_hubs: int = 0   # hubs marked by graph changes since the last update
 
 
 class Workspace:
@@ -38,8 +50,14 @@ class Workspace:
         self.settings = settings
         tracer = stderr_tracer if settings.trace else None
         self.store = GraphStore(settings.db_path, create=create, read_only=read_only, tracer=tracer)
-        self.vstore = KuzuHubVectorStore(self.store)
+        try:
+            self.vstore: HubVectorStore = open_vstore(settings.store, self.store, settings)
+        except BaseException:
+            self.store.close()
+            raise
         self._embedder: Embedder | None = None
+        self._llm_client: LLMClient | None = None
+        self._llm_client_for: tuple | None = None
 
     @classmethod
     def init(cls, settings: Settings) -> "Workspace":
@@ -54,39 +72,154 @@ class Workspace:
         return self._embedder
 
     def load(self, path: str | Path, fmt: str | None = None, on_progress: ProgressFn = no_progress) -> LoadReport:
-        """Load a file of triples into the graph (atomic, idempotent)."""
-        return load_file(self.store, path, fmt, on_progress=on_progress)
+        """Load a file of triples into the graph (atomic, idempotent). When an index exists, the hubs
+        the new triples and labels touch are marked dirty in the same transaction."""
+        return load_file(self.store, path, fmt, on_progress=on_progress,
+                         observer=dirty_tracker(self.store, self.vstore))
+
+    def add_triples(self, records: list[TripleRecord]) -> LoadReport:
+        """Add triples (see `kgqa.graph.edits.triple_record`) atomically, marking the affected hubs."""
+        return edits.add_triples(self.store, records, dirty_tracker(self.store, self.vstore))
+
+    def delete_triples(self, triples: list[tuple[str, str, str]]) -> edits.DeleteReport:
+        """Delete (subject id, predicate, object id) triples atomically, marking the affected hubs."""
+        return edits.delete_triples(self.store, triples, dirty_tracker(self.store, self.vstore))
+
+    def delete_file(self, path: str | Path, fmt: str | None = None) -> edits.DeleteReport:
+        """Delete the triples a file states (any load format), atomically."""
+        return self.delete_triples(edits.triples_in_file(path, fmt))
+
+    def dirty_hubs(self) -> list[str]:
+        """The hubs marked dirty by graph changes since the last index update."""
+        return dirty_hubs(self.store)
+
+    def update_index(self, *, dirty: bool = False, hubs_per_batch: int | None = None,
+                     on_progress: ProgressFn = no_progress, dry_run: bool = False) -> BuildReport:
+        """`index build` with the parameters the index was built with. `dirty`: only the hubs marked
+        by graph changes (plus new and removed roots) are checked."""
+        info = read_info(self.vstore)
+        if info is None:
+            raise IndexMissingError("no HubLink index to update; run `kgqa index build` first")
+        return self.build_index(stored_params(info, hubs_per_batch=hubs_per_batch), on_progress=on_progress,
+                                dirty_only=dirty, dry_run=dry_run)
 
     def stats(self) -> GraphStats:
         """Graph statistics."""
         return graph_stats(self.store)
 
-    def build_index(self, params: IndexParams, *, rebuild: bool = False,
-                    on_progress: ProgressFn = no_progress) -> BuildReport:
-        """Build or update the HubLink index."""
-        return build_index(self.store, self.vstore, self.embedder, params, rebuild=rebuild,
-                           on_progress=on_progress)
+    def llm_client(self, *, require_key: bool = True) -> LLMClient:
+        """The LLM client shared by this workspace's questions and builds (one response cache)."""
+        key = (self.settings.llm, self.settings.llm_cache_file)
+        if self._llm_client is None or self._llm_client_for != key or (require_key and not self._llm_client.can_send):
+            if self._llm_client is not None:
+                self._llm_client.close()
+            self._llm_client = LLMClient.from_settings(self.settings, require_key=require_key)
+            self._llm_client_for = key
+        return self._llm_client
+
+    def build_index(self, params: IndexParams, *, rebuild: bool = False, on_progress: ProgressFn = no_progress,
+                    llm: str | None = None, dry_run: bool = False, dirty_only: bool = False) -> BuildReport:
+        """Build or update the HubLink index. `llm` picks the path verbaliser ("offline": template
+        texts; "anthropic": LLM sentences); None keeps the one the index was built with.
+        `dry_run` counts the work and estimates the LLM tokens without writing or sending.
+        `dirty_only` checks only the hubs marked dirty. The dirty marks read before the build are
+        deleted once it has completed (a killed build leaves them for the next run)."""
+        if llm is None:
+            info = read_info(self.vstore)
+            used = info.params.get("verbaliser", TEMPLATE_VERBALISER) if info else TEMPLATE_VERBALISER
+            llm = used.split(":", 1)[0] if used != TEMPLATE_VERBALISER else "offline"
+        client = self.llm_client(require_key=not dry_run) if llm in NEEDS_CLIENT else None
+        verbaliser = get_verbaliser(llm, self.settings, client)
+        if verbaliser is not None and hasattr(verbaliser, "on_progress"):
+            verbaliser.on_progress = on_progress
+        marks = dirty_hubs(self.store)
+        report = build_index(self.store, self.vstore, self.embedder, params, rebuild=rebuild,
+                             on_progress=on_progress, verbaliser=verbaliser, dry_run=dry_run,
+                             dirty=set(marks) if dirty_only else None)
+        if not dry_run:
+            clear_dirty(self.store, marks)
+        return report
+
+    def build_label_index(self, retriever: str, *, rebuild: bool = False,
+                          on_progress: ProgressFn = no_progress) -> LabelIndexReport:
+        """Build or update the label index a seed-paper retriever needs (difar, simgrag, coe)."""
+        return build_label_index(self.store, self.embedder, retriever, rebuild=rebuild, on_progress=on_progress)
+
+    def build_kg(self, paths: list[str | Path], *, llm: str = "offline",
+                 on_progress: ProgressFn = no_progress) -> KgBuildReport:
+        """Extract facts from text files into the graph (KG-RAG): offline rules or the LLM, with triple
+        hypernodes for qualified facts and provenance back to each sentence."""
+        if llm == "offline":
+            extractor: Extractor = RuleExtractor()
+        elif llm in NEEDS_CLIENT:
+            extractor = LLMExtractor(self.llm_client())
+        else:
+            raise ConfigError(f"unknown LLM provider '{llm}' for build-kg; known: offline, {', '.join(NEEDS_CLIENT)}")
+        return build_kg(self.store, paths, extractor, on_progress=on_progress)
 
     def index_status(self) -> IndexStatus:
         """The stored index's metadata and size."""
-        info = read_info(self.store)
+        info = read_info(self.vstore)
         if info is None or not self.vstore.ready():
             return IndexStatus(info, IndexCounts(0, 0, 0, 0), False)
         self.vstore.dim = info.dim
-        return IndexStatus(info, self.vstore.counts(), self.vstore.has_ann_index())
+        return IndexStatus(info, self.vstore.counts(), self.vstore.has_ann_index(), count_dirty(self.store))
 
     def ask(self, question: str, params: RetrievalParams | None = None, *, llm: str = "offline",
-            retriever: str = "hublink", **overrides: Any) -> Answer:
-        """Answer a question from the graph, with sources and supporting triples."""
-        info = check_compatible(read_info(self.store), self.settings.embedding_model)
-        self.vstore.dim = info.dim
+            retriever: str = "hublink", token_budget: int | None = None, **overrides: Any) -> Answer:
+        """Answer a question from the graph, with sources and supporting triples. `llm_tokens`
+        reports this question's LLM calls, tokens, cache hits and estimated cost."""
+        stale: list[str] = []
+        if retriever == "hublink":  # the other retrievers check their own (label) index
+            info = check_compatible(read_info(self.vstore), self.settings.embedding_model)
+            self.vstore.dim = info.dim
+            if info.status != "complete":
+                stale.append("the index is incomplete (a build or update was interrupted); "
+                             "run `kgqa index update` to finish it")
+            if count_dirty(self.store):
+                stale.append(f"{count_dirty(self.store)} hubs changed in the graph since the last index update; "
+                             "run `kgqa index update --dirty`")
         params = (params or RetrievalParams()).with_overrides(**overrides)
-        r = get_retriever(retriever, store=self.store, vstore=self.vstore, embedder=self.embedder,
-                          roles=get_roles(llm), params=params)
-        return r.retrieve(question)
+        settings = self.settings
+        if token_budget is not None:
+            settings = replace(settings, llm=replace(settings.llm, token_budget=token_budget))
+        roles = get_roles(llm, settings, self.llm_client() if llm in NEEDS_CLIENT else None)
+        r = get_retriever(retriever, store=self.store, vstore=self.vstore,
+                          embedder=self.embedder, roles=roles, params=params)
+        answer = r.retrieve(question)
+        answer.llm_tokens = roles.usage.as_dict()
+        answer.notes += list(getattr(roles, "notes", [])) + stale
+        self._log_answer(answer)
+        return answer
+
+    def _log_answer(self, answer: Answer) -> None:
+        """Stores with an answers log (pgvector) record the answer and the query vectors it used."""
+        log = getattr(self.vstore, "log_answer", None)
+        if log is not None:
+            log(answer, self.embedder.embed([answer.question] + list(answer.components)))
+
+    def sync_index(self, to: str, *, pg_dsn: str | None = None, rebuild: bool = False,
+                   on_progress: ProgressFn = no_progress) -> SyncReport:
+        """Copy this workspace's index (from its store) into the store `to`, without re-embedding."""
+        target = open_vstore(to, self.store, self.settings, pg_dsn=pg_dsn)
+        try:
+            return sync_index(self.vstore, target, rebuild=rebuild, on_progress=on_progress)
+        finally:
+            if target is not self.vstore:
+                target.close()
+
+    def warm_up(self) -> float:
+        """Load the embedding model now (a one-off cost per process); returns the seconds it took."""
+        start = time.perf_counter()
+        self.embedder.embed(["warm-up"])
+        return time.perf_counter() - start
 
     def close(self) -> None:
-        """Release the database."""
+        """Release the database (and the LLM client)."""
+        if self._llm_client is not None:
+            self._llm_client.close()
+            self._llm_client = None
+        self.vstore.close()
         self.store.close()
 
     def __enter__(self) -> "Workspace":

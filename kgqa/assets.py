@@ -67,3 +67,27 @@ def all_cypher_names() -> list[str]:
             if f.name.endswith(".cypher"):
                 out.append(f"{area.name}/{f.name[:-7]}")
     return out
+
+
+@lru_cache(maxsize=None)
+def sql_query(name: str) -> NamedQuery:
+    """A named Postgres query, `sql/postgres/queries/<name>.sql` (values travel as `%(name)s` parameters)."""
+    return NamedQuery(f"sql/{name}", _read("kgqa_sql", f"postgres/queries/{name}.sql"))
+
+
+def sql_scripts(dialect: str) -> list[tuple[str, str]]:
+    """The numbered install scripts of `sql/<dialect>/` as (name, text), in order."""
+    folder = resources.files("kgqa_sql").joinpath(dialect)
+    names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".sql"))
+    return [(f"sql/{dialect}/{n[:-4]}", folder.joinpath(n).read_text(encoding="utf-8")) for n in names]
+
+
+def all_sql_query_names() -> list[str]:
+    """Every named Postgres query shipped with the package (used by the parse test)."""
+    folder = resources.files("kgqa_sql").joinpath("postgres", "queries")
+    return sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".sql"))
+
+
+def schema_file(kind: str, relative: str) -> tuple[str, str]:
+    """One schema script that is not a numbered migration, e.g. `postgres`, `post_load/hnsw_cosine.sql`."""
+    return f"{kind}/{relative.rsplit('.', 1)[0]}", _read("kgqa_schema", f"{kind}/{relative}")

@@ -11,6 +11,73 @@ from kgqa.errors import ConfigError
 
 DEFAULT_DB = Path(".kgqa") / "graph.kuzu"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_STORE = "kuzu"
+DEFAULT_LLM_MODEL = "claude-sonnet-4-6"
+#: The query-time roles that `KGQA_LLM_OFFLINE_ROLES` may hand to the offline implementation.
+LLM_ROLES = ("components", "partial", "final", "triples")
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """The LLM provider's settings. The API key is kept out of repr() so it is never echoed."""
+
+    model: str = DEFAULT_LLM_MODEL
+    api_key: str | None = field(default=None, repr=False)
+    base_url: str | None = None              # None: the official endpoint
+    timeout_s: float = 60.0                  # per request attempt
+    max_retries: int = 4                     # on 429, 5xx, timeouts and connection errors (exponential backoff)
+    concurrency: int = 4                     # parallel requests (partial answers, verbalisation batches)
+    token_budget: int | None = None          # per question; None: unlimited
+    cache: bool = True                       # persistent response cache
+    cache_path: Path | None = None           # None: <data dir>/llm-cache.sqlite
+    verbalise_batch: int = 30                # paths per verbalisation request
+    offline_roles: tuple[str, ...] = ()      # query-time roles answered offline even in LLM mode
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "offline_roles", tuple(self.offline_roles))
+        unknown = set(self.offline_roles) - set(LLM_ROLES)
+        if unknown:
+            raise ConfigError(f"unknown LLM role(s) {', '.join(sorted(unknown))}; known: {', '.join(LLM_ROLES)}")
+        if not isinstance(self.timeout_s, (int, float)) or self.timeout_s <= 0:
+            raise ConfigError(f"LLM timeout must be > 0 seconds, got {self.timeout_s!r}")
+        _positive("LLM max_retries", self.max_retries, minimum=0)
+        _positive("LLM concurrency", self.concurrency)
+        _positive("LLM token budget", self.token_budget, allow_none=True)
+        _positive("LLM verbalise batch", self.verbalise_batch)
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> LLMSettings:
+        """`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL` and the `KGQA_LLM_*` variables, then defaults."""
+        env = os.environ
+        values: dict[str, Any] = {
+            "model": env.get("KGQA_LLM_MODEL") or DEFAULT_LLM_MODEL,
+            "api_key": env.get("ANTHROPIC_API_KEY") or None,
+            "base_url": env.get("ANTHROPIC_BASE_URL") or None,
+            "timeout_s": _env_number("KGQA_LLM_TIMEOUT", float, 60.0),
+            "max_retries": _env_number("KGQA_LLM_MAX_RETRIES", int, 4),
+            "concurrency": _env_number("KGQA_LLM_CONCURRENCY", int, 4),
+            "token_budget": _env_number("KGQA_LLM_TOKEN_BUDGET", int, None),
+            "verbalise_batch": _env_number("KGQA_LLM_VERBALISE_BATCH", int, 30),
+            "offline_roles": tuple(r.strip() for r in env.get("KGQA_LLM_OFFLINE_ROLES", "").split(",")
+                                   if r.strip()),
+        }
+        cache = env.get("KGQA_LLM_CACHE", "").strip()
+        if cache.lower() in ("off", "0", "false", "no"):
+            values["cache"] = False
+        elif cache:
+            values["cache_path"] = Path(cache)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+def _env_number(name: str, kind: type, default: Any) -> Any:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
 
 
 @dataclass(frozen=True)
@@ -21,11 +88,26 @@ class Settings:
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     embedding_batch_size: int = 64
     trace: bool = False
+    llm: LLMSettings = field(default_factory=LLMSettings)
+    store: str = DEFAULT_STORE          # where the HubLink index lives: kuzu | pgvector
+    pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
 
     @property
     def data_dir(self) -> Path:
         """Directory next to the database for caches and auxiliary data."""
         return self.db_path.parent
+
+    @property
+    def pg_data_dir(self) -> Path:
+        """The data directory of the local Postgres (`kgqa pg start`)."""
+        return self.data_dir / "pg"
+
+    @property
+    def llm_cache_file(self) -> Path | None:
+        """The LLM response cache (sqlite), or None when caching is off."""
+        if not self.llm.cache:
+            return None
+        return self.llm.cache_path or self.data_dir / "llm-cache.sqlite"
 
     @classmethod
     def from_env(cls, db_path: str | os.PathLike[str] | None = None, **overrides: Any) -> "Settings":
@@ -36,6 +118,10 @@ class Settings:
         trace = overrides.pop("trace", None)
         if trace is None:
             trace = os.environ.get("KGQA_TRACE", "") not in ("", "0", "false")
+        if "llm" not in overrides:
+            overrides["llm"] = LLMSettings.from_env()
+        overrides["store"] = overrides.get("store") or os.environ.get("KGQA_STORE") or DEFAULT_STORE
+        overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None
         return cls(db_path=Path(path), embedding_model=model, trace=bool(trace), **overrides)
 
 

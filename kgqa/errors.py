@@ -92,3 +92,11 @@ class LLMError(KgqaError):
     """An LLM provider failed or returned an unusable reply."""
 
     exit_code = 8
+
+
+class LLMReplyError(LLMError):
+    """The LLM's reply could not be parsed, even after one corrective retry."""
+
+
+class TokenBudgetExceeded(LLMError):
+    """A request would take the question past its token budget (callers decline or fall back)."""

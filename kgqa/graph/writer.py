@@ -6,7 +6,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from typing import Protocol
 
+from kgqa.errors import InputError
 from kgqa.graph.loaders.base import EntityOnlyRecord, EntityRecord, Record, TripleRecord
 from kgqa.graph.store import GraphStore
 from kgqa.progress import ProgressFn, no_progress
@@ -23,6 +25,24 @@ class LoadReport:
     triples_added: int
     entities_total: int
     triples_total: int
+    hubs_marked: int = 0   # hubs marked dirty by this load (see kgqa/indexing/dirty.py)
+
+
+class ChangeObserver(Protocol):
+    """Told, inside the load's transaction, what is about to change; marks the affected hubs at the end
+    (kgqa.indexing.dirty.DirtyTracker)."""
+
+    def entities(self, ids: Iterable[str]) -> None:
+        """Before the entities are written."""
+        ...
+
+    def triples(self, rows: list[tuple[str, str, str]], *, deleting: bool = False) -> list[tuple[str, str, str]]:
+        """Before the triples are written (or deleted); returns those that change the graph."""
+        ...
+
+    def finish(self) -> list[str]:
+        """After writing, before the commit: mark the affected hubs; returns their ids."""
+        ...
 
 
 def _batched(items: Iterable[Record], size: int) -> Iterator[list[Record]]:
@@ -51,10 +71,37 @@ def _entity_rows(entities: dict[str, EntityRecord]) -> list[dict[str, object]]:
             for e in entities.values()]
 
 
+#: The longest id, label or predicate accepted (the CSV reader's field limit, for every format).
+MAX_TEXT_CHARS = 131_072
+
+
+def checked(records: Iterable[Record], source: str) -> Iterator[Record]:
+    """Pass records through, refusing texts over MAX_TEXT_CHARS and a file without any record."""
+    n = 0
+    for rec in records:
+        n += 1
+        entities = (rec.subject, rec.object) if isinstance(rec, TripleRecord) else (rec.entity,)
+        fields = [("subject", entities[0]), ("object", entities[-1])] if isinstance(rec, TripleRecord) \
+            else [("entity", entities[0])]
+        for name, ent in fields:
+            for text in (ent.id, ent.label or ""):
+                if len(text) > MAX_TEXT_CHARS:
+                    raise InputError(f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}",
+                                     source=source, line=rec.line, field=name)
+        if isinstance(rec, TripleRecord) and len(rec.predicate) > MAX_TEXT_CHARS:
+            raise InputError(f"{len(rec.predicate):,} characters; the limit is {MAX_TEXT_CHARS:,}",
+                             source=source, line=rec.line, field="predicate")
+        yield rec
+    if n == 0:
+        raise InputError("the file is empty (no triples or entities)", source=source)
+
+
 def write_records(store: GraphStore, records: Iterable[Record], *, batch_size: int = 5000,
-                  on_progress: ProgressFn = no_progress, phase: str = "load") -> int:
+                  on_progress: ProgressFn = no_progress, phase: str = "load",
+                  observer: ChangeObserver | None = None) -> int:
     """Write records in batches inside one transaction; return the number of records read.
-    Any error (from the loader or the database) rolls the whole load back."""
+    Any error (from the loader or the database) rolls the whole load back. An `observer` sees each
+    batch before it is written and marks the affected hubs in the same transaction."""
     count = 0
     with store.transaction():
         for batch in _batched(records, batch_size):
@@ -67,6 +114,9 @@ def write_records(store: GraphStore, records: Iterable[Record], *, batch_size: i
                     triples.setdefault((rec.subject.id, rec.predicate, rec.object.id), rec.predicate_id)
                 elif isinstance(rec, EntityOnlyRecord):
                     _merge(entities, rec.entity)
+            if observer is not None:
+                observer.entities(entities)
+                observer.triples([(s, p, o) for s, p, o in triples])
             if entities:
                 store.run("graph/upsert_entities", {"rows": _entity_rows(entities)})
             if triples:
@@ -74,12 +124,15 @@ def write_records(store: GraphStore, records: Iterable[Record], *, batch_size: i
                 store.run("graph/upsert_triples", {"rows": rows})
             count += len(batch)
             on_progress(phase, count, None)
+        if observer is not None:
+            observer.finish()
     return count
 
 
 def load_file(store: GraphStore, path: str | Path, fmt: str | None = None, *, batch_size: int = 5000,
-              on_progress: ProgressFn = no_progress) -> LoadReport:
-    """Load one file (format from `fmt` or the extension) into the graph, atomically."""
+              on_progress: ProgressFn = no_progress, observer: ChangeObserver | None = None) -> LoadReport:
+    """Load one file (format from `fmt` or the extension) into the graph, atomically (with the
+    `observer`'s dirty-hub marks)."""
     from kgqa.graph.loaders import detect_format, get_loader  # rdflib only when a file is loaded
 
     path = Path(path)
@@ -87,7 +140,9 @@ def load_file(store: GraphStore, path: str | Path, fmt: str | None = None, *, ba
     loader = get_loader(fmt)
     before_e = store.run("graph/count_entities")[0][0]
     before_t = store.run("graph/count_triples")[0][0]
-    n = write_records(store, loader.records(path), batch_size=batch_size, on_progress=on_progress)
+    n = write_records(store, checked(loader.records(path), str(path)), batch_size=batch_size,
+                      on_progress=on_progress, observer=observer)
     after_e = store.run("graph/count_entities")[0][0]
     after_t = store.run("graph/count_triples")[0][0]
-    return LoadReport(str(path), fmt, n, after_e - before_e, after_t - before_t, after_e, after_t)
+    marked = len(getattr(observer, "marked", ()))
+    return LoadReport(str(path), fmt, n, after_e - before_e, after_t - before_t, after_e, after_t, marked)

@@ -5,26 +5,44 @@ build resumes where it stopped."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 
 from kgqa.config import IndexParams
 from kgqa.embeddings.base import Embedder
-from kgqa.errors import EntityNotFoundError
+from kgqa.errors import EntityNotFoundError, IndexMismatchError, InputError
 from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import HubRootSearch, both_directions
 from kgqa.indexing.metadata import IndexInfo, check_compatible, read_info, write_info
-from kgqa.indexing.paths import enumerate_paths, signature
+from kgqa.indexing.paths import enumerate_paths, signature, with_path_texts
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.types import Direction, EntityWithDirection
-from kgqa.vectorstores.base import HubRecord, HubVectorStore, IndexCounts
+from kgqa.vectorstores.base import HubRecord, HubVectorStore, IndexCounts, PathRecord
 from kgqa_procedures.udfs import UdfContext, register_udfs
 
-#: A verbaliser replaces the template path texts (e.g. an LLM); offline keeps them.
-PathTextRewriter = Callable[[list], list[str]]
+#: The verbaliser name recorded when the template path texts are kept (offline).
+TEMPLATE_VERBALISER = "template"
+
+
+class PathVerbaliser(Protocol):
+    """Replaces the template path texts (e.g. an LLM); without one, the template texts are kept."""
+
+    name: str
+
+    def verbalise(self, paths: list[PathRecord]) -> dict[str, str]:
+        """Path hash -> new text (paths left out keep their template text)."""
+        ...
+
+    def plan(self, paths: list[PathRecord]) -> None:
+        """Dry run: account for what `verbalise(paths)` would cost, sending nothing."""
+        ...
+
+    def summary(self, dry_run: bool) -> dict[str, Any]:
+        """The plan (dry run) or the usage (real build), for the build report."""
+        ...
 
 
 @dataclass
@@ -43,6 +61,15 @@ class BuildReport:
     texts_reused: int = 0
     counts: IndexCounts = field(default_factory=lambda: IndexCounts(0, 0, 0, 0))
     timings: dict[str, float] = field(default_factory=dict)
+    verbaliser: str = TEMPLATE_VERBALISER
+    dry_run: bool = False           # counts say what a build would do; nothing was written or sent
+    llm: dict[str, Any] = field(default_factory=dict)  # verbaliser usage, or its estimate in a dry run
+    mode: str = "full"              # full: every hub's path hashes compared; dirty: only marked hubs
+    hubs_added: int = 0             # of hubs_rebuilt, those not in the index before (new roots)
+    vectors_deleted: int = 0        # stale HubVectors of rebuilt and removed hubs
+    rebuilt_ids: list[str] = field(default_factory=list)
+    removed_ids: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def nothing_to_do(self) -> bool:
@@ -66,20 +93,47 @@ def _context(params: IndexParams) -> UdfContext:
 
 
 def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, params: IndexParams, *,
-                rebuild: bool = False, on_progress: ProgressFn = no_progress) -> BuildReport:
-    """Build or bring up to date the HubLink index of the graph in `store`."""
-    report = BuildReport()
+                rebuild: bool = False, on_progress: ProgressFn = no_progress,
+                verbaliser: PathVerbaliser | None = None, dry_run: bool = False,
+                dirty: set[str] | None = None) -> BuildReport:
+    """Build or bring up to date the HubLink index of the graph in `store`. With `dry_run`, only
+    count what would be done (hubs, paths, texts to embed, the verbaliser's estimate).
+
+    With `dirty` (the hubs marked by graph changes, kgqa/indexing/dirty.py), only those hubs and
+    roots not in the index yet have their paths enumerated and compared; the other indexed hubs
+    are taken as they are (in traversal mode their stored path ends lead to the next level). Hub
+    roots are still found in full, so hubs whose root disappeared are removed. An index whose last
+    build did not complete is checked in full instead."""
+    name = verbaliser.name if verbaliser is not None else TEMPLATE_VERBALISER
+    report = BuildReport(verbaliser=name, dry_run=dry_run)
     started = time.perf_counter()
-    dim = embedder.dim
-    info = read_info(store)
-    if info is not None and not rebuild:
-        check_compatible(IndexInfo(info.embedding_model, info.dim, info.params, "complete", {}),
-                         embedder.name, dim)
-    if rebuild:
-        vstore.drop()
-    vstore.ensure_schema(dim)
-    write_info(store, IndexInfo(embedder.name, dim, params.fingerprint(), "building",
-                                info.stats if info else {}))
+    info = read_info(vstore)
+    fingerprint = dict(params.fingerprint(), verbaliser=name)
+    if info is not None and not rebuild and not dry_run:  # by name first: a wrong model need not load
+        check_compatible(IndexInfo(info.embedding_model, info.dim, info.params, "complete", {}), embedder.name)
+    if dirty is not None and (rebuild or info is None or info.status != "complete"):
+        report.notes.append("the index is not complete (an interrupted build?): every hub was checked")
+        dirty = None
+    if dirty is not None and info is not None and info.params != fingerprint:
+        report.notes.append("the index parameters or verbaliser differ from the stored ones: every hub was checked")
+        dirty = None
+    if dirty is not None:
+        report.mode = "dirty"
+        if not dirty:
+            report.notes.append("no hub is marked dirty")
+            report.counts = vstore.counts()
+            report.timings["total"] = time.perf_counter() - started
+            return report
+    _check_inputs(store, params, first_build=info is None or rebuild)
+    before = vstore.counts() if vstore.ready() else IndexCounts(0, 0, 0, 0)  # (a rebuild deletes them all)
+    if not dry_run:
+        # the same model as the index's (checked above): its stored dimension, so the model loads
+        # only when texts need embedding (the vectors' dimension is checked then)
+        dim = info.dim if info is not None and not rebuild else embedder.dim
+        if rebuild:
+            vstore.drop()
+        vstore.ensure_schema(dim)
+        write_info(vstore, IndexInfo(embedder.name, dim, fingerprint, "building", info.stats if info else {}))
 
     ctx = _context(params)
     register_udfs(store, ctx)
@@ -87,15 +141,28 @@ def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, p
         candidates = {r[0]: r[1] for r in store.run("indexing/hub_root_candidates")}
         ctx.root_ids = set(candidates)
     report.hub_roots = len(candidates)
-    stored = vstore.signatures()
+    readable = vstore.ready()
+    stored = vstore.signatures() if readable else {}
+    known = set(stored)  # hubs in the index before this build (the others are added)
+    if rebuild or (info is not None and info.params.get("verbaliser", TEMPLATE_VERBALISER) != name):
+        stored = dict.fromkeys(stored, "")  # every hub gets new path texts (and stale ones still go)
     indexed: set[str] = set()
+    pathless: set[str] = set()  # roots without any path: not (or no longer) hubs
 
     def process(roots: list[str], depth: int) -> set[str]:
         boundary: set[str] = set()
         for i in range(0, len(roots), params.hubs_per_batch):
             batch = roots[i:i + params.hubs_per_batch]
-            boundary |= _process_batch(store, vstore, embedder, params, batch, depth, candidates,
-                                       stored, report)
+            if dirty is not None:  # indexed hubs that no change touched keep their stored paths
+                kept = [r for r in batch if r in known and r not in dirty]
+                batch = [r for r in batch if r not in kept]
+                report.hubs_unchanged += len(kept)
+                if kept and params.start_ids:
+                    boundary |= _stored_ends(vstore, kept)
+                indexed.update(kept)
+            if batch:
+                boundary |= _process_batch(store, vstore, embedder, params, batch, depth, candidates,
+                                           stored, report, verbaliser, dry_run, readable, pathless)
             indexed.update(batch)
             on_progress("hubs", len(indexed), total_hint)
         return boundary & ctx.root_ids
@@ -105,10 +172,6 @@ def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, p
         process(sorted(candidates), 0)
     else:
         total_hint = None
-        missing = set(params.start_ids) - set(entities_by_ids(store, params.start_ids))
-        if missing:
-            raise EntityNotFoundError(f"start entit{'y' if len(missing) == 1 else 'ies'} not in the graph: "
-                                      f"{', '.join(sorted(missing))}")
         search = HubRootSearch(store, ctx.root_ids.__contains__, params.uniform_hop_count)
         entities = both_directions(params.start_ids)
         depth = 0
@@ -120,25 +183,56 @@ def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, p
             entities = list(entities) + [EntityWithDirection(e, Direction.FORWARD) for e in sorted(ends - indexed)]
             depth += 1
 
-    stale = sorted(set(stored) - indexed)
+    stale = sorted(set(stored) - (indexed - pathless))
+    report.llm = verbaliser.summary(dry_run) if verbaliser is not None else {}
+    if dry_run:
+        report.hubs_removed = len(stale)
+        report.removed_ids = stale
+        report.counts = vstore.counts()
+        report.timings["total"] = time.perf_counter() - started
+        return report
     with _Timer(report.timings, "write"):
         vstore.remove_hubs(stale)
         vstore.collect_garbage()
     with _Timer(report.timings, "ann_index"):
         vstore.ensure_ann_index()
     report.hubs_removed = len(stale)
+    report.removed_ids = stale
+    report.hubs_added = sum(1 for h in report.rebuilt_ids if h not in known)
     report.counts = vstore.counts()
+    report.vectors_deleted = before.vectors + report.vectors_written - report.counts.vectors
     report.timings["total"] = time.perf_counter() - started
-    write_info(store, IndexInfo(embedder.name, dim, params.fingerprint(), "complete", {
+    write_info(vstore, IndexInfo(embedder.name, dim, fingerprint, "complete", {
         "hubs": report.counts.hubs, "paths": report.counts.paths, "vectors": report.counts.vectors,
         "texts": report.counts.texts, "last_build_seconds": round(report.timings["total"], 3),
         "last_build_rebuilt": report.hubs_rebuilt}))
     return report
 
 
+def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) -> None:
+    """Refuse, before anything is written, a build that cannot succeed: unknown start entities, an
+    empty graph, or (for a first build) hub-root criteria that no entity meets."""
+    missing = set(params.start_ids) - set(entities_by_ids(store, params.start_ids))
+    if missing:
+        raise EntityNotFoundError(f"start entit{'y' if len(missing) == 1 else 'ies'} not in the graph: "
+                                  f"{', '.join(sorted(missing))}")
+    if not first_build:
+        return
+    if not store.scalar("graph/count_triples"):
+        raise InputError("the graph is empty: load triples with `kgqa load FILE` before building the index")
+    register_udfs(store, _context(params))
+    if not store.run("indexing/hub_root_candidates"):
+        criteria = [f"types {', '.join(params.hub_types)}"] if params.hub_types else []
+        if params.min_out_degree is not None:
+            criteria.append(f"out-degree >= {params.min_out_degree}")
+        raise InputError(f"no entity matches the hub-root criteria ({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
+                         "see `kgqa stats` for the graph's types")
+
+
 def _process_batch(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, params: IndexParams,
                    roots: list[str], depth: int, labels: dict[str, str], stored: dict[str, str],
-                   report: BuildReport) -> set[str]:
+                   report: BuildReport, verbaliser: PathVerbaliser | None = None, dry_run: bool = False,
+                   readable: bool = True, pathless: set[str] | None = None) -> set[str]:
     with _Timer(report.timings, "enumerate_paths"):
         by_root, texts, boundary = enumerate_paths(store, roots, params)
     changed: list[HubRecord] = []
@@ -147,27 +241,63 @@ def _process_batch(store: GraphStore, vstore: HubVectorStore, embedder: Embedder
         report.hubs_checked += 1
         if not paths:
             report.hubs_without_paths += 1
+            if pathless is not None:
+                pathless.add(root)
             continue
-        sig = signature(p.hash for p in paths)
+        sig = hub_signature(paths, report.verbaliser)
         if stored.get(root) == sig:
             report.hubs_unchanged += 1
             continue
         changed.append(HubRecord(root, labels.get(root, ""), depth, sig, tuple(paths)))
     if not changed:
         return boundary
+    if verbaliser is not None:
+        with _Timer(report.timings, "verbalise"):
+            paths = [p for h in changed for p in h.paths]
+            if dry_run:
+                verbaliser.plan(paths)
+            else:
+                changed = with_path_texts(changed, verbaliser.verbalise(paths), texts)
     needed = list(dict.fromkeys(th for h in changed for p in h.paths for _, th in p.vectors))
     with _Timer(report.timings, "write"):
-        have = vstore.existing_texts(needed)
+        have = vstore.existing_texts(needed) if readable else set()
     todo = [th for th in needed if th not in have]
+    if dry_run:  # with an LLM verbaliser the path texts are still the template ones here
+        _count_rebuilt(report, changed, len(todo), len(have))
+        return boundary
     new_texts: dict[str, tuple[str, np.ndarray]] = {}
     if todo:
         with _Timer(report.timings, "embed"):
             vecs = embedder.embed([texts[th] for th in todo])
+        if vecs.shape[1] != vstore.dim:
+            raise IndexMismatchError(f"the model '{embedder.name}' produces dimension {vecs.shape[1]} but the "
+                                     f"index stores dimension {vstore.dim}; rebuild with `kgqa index build --rebuild`")
         new_texts = {th: (texts[th], v) for th, v in zip(todo, vecs)}
     with _Timer(report.timings, "write"):
         report.vectors_written += vstore.replace_hubs(changed, new_texts)
-    report.texts_embedded += len(todo)
-    report.texts_reused += len(have)
-    report.hubs_rebuilt += len(changed)
-    report.paths_written += sum(len(h.paths) for h in changed)
+    _count_rebuilt(report, changed, len(todo), len(have))
     return boundary
+
+
+def _count_rebuilt(report: BuildReport, changed: list[HubRecord], embedded: int, reused: int) -> None:
+    report.texts_embedded += embedded
+    report.texts_reused += reused
+    report.hubs_rebuilt += len(changed)
+    report.rebuilt_ids += [h.id for h in changed]
+    report.paths_written += sum(len(h.paths) for h in changed)
+
+
+def hub_signature(paths: list[PathRecord], verbaliser: str = TEMPLATE_VERBALISER) -> str:
+    """The stored signature of a hub: its path-hash set, plus the verbaliser when it is not the
+    template one (so a hub left with another verbaliser's texts by an interrupted build that
+    switched verbalisers is rebuilt when the build is run again)."""
+    hashes = [p.hash for p in paths]
+    return signature(hashes if verbaliser == TEMPLATE_VERBALISER else [*hashes, f"verbaliser:{verbaliser}"])
+
+
+def _stored_ends(vstore: HubVectorStore, hub_ids: list[str]) -> set[str]:
+    """The entities the stored paths of these hubs end at (where the next hub level starts)."""
+    ends: set[str] = set()
+    for ids in vstore.path_ends(hub_ids).values():
+        ends |= ids
+    return ends

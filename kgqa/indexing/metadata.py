@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
-from kgqa.errors import HubIndexError, IndexMismatchError, IndexMissingError
-from kgqa.graph.store import GraphStore
+from kgqa.config import IndexParams
+from kgqa.errors import ConfigError, HubIndexError, IndexMismatchError, IndexMissingError
 
 META_KEY = "hub_index"
+
+
+class MetaStore(Protocol):
+    """Where an index keeps its metadata: the HubVector store (Kùzu's KgqaMeta, Postgres's kgqa.meta)."""
+
+    def meta_get(self, key: str) -> Any:
+        """A metadata value (decoded JSON) or None."""
+        ...
+
+    def meta_set(self, key: str, value: Any) -> None:
+        """Store a metadata value as JSON."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -22,7 +34,7 @@ class IndexInfo:
     stats: dict[str, Any]
 
 
-def read_info(store: GraphStore) -> IndexInfo | None:
+def read_info(store: MetaStore) -> IndexInfo | None:
     """The stored index metadata, or None when no index was ever built."""
     meta = store.meta_get(META_KEY)
     if not meta:
@@ -31,7 +43,7 @@ def read_info(store: GraphStore) -> IndexInfo | None:
                      meta.get("status", "unknown"), meta.get("stats", {}))
 
 
-def write_info(store: GraphStore, info: IndexInfo) -> None:
+def write_info(store: MetaStore, info: IndexInfo) -> None:
     """Store the index metadata."""
     store.meta_set(META_KEY, {"embedding_model": info.embedding_model, "dim": info.dim,
                               "params": info.params, "status": info.status, "stats": info.stats})
@@ -52,3 +64,20 @@ def check_compatible(info: IndexInfo | None, model: str, dim: int | None = None)
     if info.status not in ("complete", "building"):
         raise HubIndexError(f"the index is in state '{info.status}'")
     return info
+
+
+def stored_params(info: IndexInfo, *, hubs_per_batch: int | None = None) -> IndexParams:
+    """The index parameters the stored index was built with (its fingerprint), so that an update
+    need not repeat them; `hubs_per_batch` is not part of the fingerprint and may be given."""
+    p = info.params
+    try:
+        params = IndexParams(
+            hub_types=tuple(p.get("hub_types") or ()), min_out_degree=p.get("min_out_degree"),
+            criteria_mode=p.get("criteria_mode", "any"), start_ids=tuple(p.get("start_ids") or ()),
+            max_path_length=p.get("max_path_length"), max_indexing_depth=p.get("max_indexing_depth", 10),
+            uniform_hop_count=bool(p.get("uniform_hop_count", False)),
+            boundary_triples=bool(p.get("boundary_triples", True)))
+    except ConfigError as exc:
+        raise HubIndexError(f"the stored index parameters are unusable ({exc}); "
+                            "rebuild with `kgqa index build --rebuild`") from None
+    return params if hubs_per_batch is None else replace(params, hubs_per_batch=hubs_per_batch)

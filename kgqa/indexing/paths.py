@@ -5,13 +5,14 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import replace
 
 from kgqa.config import IndexParams
 from kgqa.errors import ConfigError
 from kgqa.graph.store import GraphStore
 from kgqa.types import Triple, VectorLevel, text_hash
 from kgqa_procedures.udfs import triples_of
-from kgqa.vectorstores.base import PathRecord
+from kgqa.vectorstores.base import HubRecord, PathRecord
 
 
 def vector_texts(path_text: str, triples: Iterable[Triple]) -> list[tuple[VectorLevel, str]]:
@@ -60,3 +61,21 @@ def enumerate_paths(store: GraphStore, roots: list[str], params: IndexParams
                               "lower --max-path-length or choose more specific hub roots")
         boundary.add(ids[-1])
     return by_root, texts, boundary
+
+
+def with_path_texts(hubs: list[HubRecord], new_texts: dict[str, str], texts: dict[str, str]) -> list[HubRecord]:
+    """The hubs with path texts replaced from `new_texts` (path hash -> text; missing ones keep
+    theirs) and their HubVector texts recomputed; `texts` (text hash -> text) gains the new texts."""
+    out = []
+    for hub in hubs:
+        paths = []
+        for p in hub.paths:
+            text = new_texts.get(p.hash, p.text)
+            vectors = []
+            for level, txt in vector_texts(text, p.triples):
+                th = text_hash(txt)
+                texts[th] = txt
+                vectors.append((level.value, th))
+            paths.append(replace(p, text=text, vectors=tuple(vectors)))
+        out.append(replace(hub, paths=tuple(paths)))
+    return out

@@ -28,6 +28,7 @@ class Answer:
     timings: dict[str, float] = field(default_factory=dict)
     llm_tokens: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    trace: list[dict[str, Any]] = field(default_factory=list)  # a retriever's steps (SimGRAG, CoE)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (the `ask --json` output)."""
@@ -35,7 +36,7 @@ class Answer:
                 "triples": self.triples, "hubs": self.hubs, "retriever": self.retriever, "mode": self.mode,
                 "strategy": self.strategy, "topic_entity": self.topic_entity, "components": self.components,
                 "timings": {k: round(v, 4) for k, v in self.timings.items()}, "llm_tokens": self.llm_tokens,
-                "notes": self.notes}
+                "notes": self.notes, **({"trace": self.trace} if self.trace else {})}
 
 
 class BaseRetriever:

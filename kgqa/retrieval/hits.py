@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kgqa.vectorstores.base import VectorHit
+from kgqa.vectorstores.base import ScoredVectors, VectorHit
 
 
 #: The similarity given to a text that contains an acronym component as a word.
@@ -30,37 +30,54 @@ class HitTable:
     sims: dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
 
     @classmethod
-    def from_hits(cls, hits: list[VectorHit], n_queries: int, acronyms: dict[int, str] | None = None) -> "HitTable":
-        """Group `hits` (any order) by path hash and hub id. `acronyms` maps query indices to
-        acronyms ("ICSA") that a text containing them as a word matches by name (similarity
-        raised to ACRONYM_SIM): embeddings rate "ICSA" poorly against "... Architecture (ICSA)"."""
-        if not hits:
+    def from_hits(cls, hits: list[VectorHit], n_queries: int, acronyms: dict[int, str] | None = None) -> HitTable:
+        """`from_scored` for a list of VectorHits."""
+        return cls.from_scored(ScoredVectors.from_hits(hits, n_queries), acronyms)
+
+    @classmethod
+    def from_scored(cls, scored: ScoredVectors, acronyms: dict[int, str] | None = None) -> HitTable:
+        """Group scored vectors (any row order) by path hash and hub id. `acronyms` maps query
+        indices to acronyms ("ICSA") that a text containing them as a word matches by name
+        (similarity raised to ACRONYM_SIM): embeddings rate "ICSA" poorly against "... (ICSA)"."""
+        n_queries = scored.sims.shape[1]
+        if not len(scored):
             return cls([], [], [], np.zeros((0, n_queries), np.float32), {}, {})
-        sims = np.asarray([h.similarities for h in hits], dtype=np.float32).reshape(len(hits), n_queries)
+        row_text: dict[int, str] = {}
+        for r, text in zip(scored.text_rows.tolist(), scored.texts):
+            row_text.setdefault(r, text)
+        text_sims = scored.sims.copy() if acronyms else scored.sims
         for qi, acronym in (acronyms or {}).items():
             word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(acronym)}(?![A-Za-z0-9])")
-            rows = [i for i, h in enumerate(hits) if acronym in h.text and word.search(h.text)]
-            sims[rows, qi] = np.maximum(sims[rows, qi], ACRONYM_SIM)
+            rows = [r for r, text in row_text.items() if acronym in text and word.search(text)]
+            text_sims[rows, qi] = np.maximum(text_sims[rows, qi], ACRONYM_SIM)
+        sims = text_sims[scored.text_rows]
         path_index: dict[str, int] = {}
-        codes = np.fromiter((path_index.setdefault(h.path_hash, len(path_index)) for h in hits),
-                            dtype=np.int64, count=len(hits))
+        codes = np.fromiter((path_index.setdefault(ph, len(path_index)) for ph in scored.path_hashes),
+                            dtype=np.int64, count=len(scored))
         n_paths = len(path_index)
         path_best = np.full((n_paths, n_queries), -np.inf, dtype=np.float32)
         np.maximum.at(path_best, codes, sims)
-        row_max = sims.max(axis=1)
-        order = np.lexsort((-row_max, codes))          # by path, best row first
-        first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
-        best_hit = [hits[i] for i in first]            # first rows are in path-code order
+        # each path's best row; ties by text, then level, so the choice never depends on row order
+        text_rank = np.zeros(len(text_sims), dtype=np.int64)
+        for rank, r in enumerate(sorted(row_text, key=row_text.__getitem__)):
+            text_rank[r] = rank
+        level_rank = {lvl: i for i, lvl in enumerate(sorted(set(scored.levels)))}
+        tie = text_rank[scored.text_rows] * len(level_rank) + np.fromiter(
+            (level_rank[lvl] for lvl in scored.levels), dtype=np.int64, count=len(scored))
+        order = np.lexsort((tie, -sims.max(axis=1), codes))
+        first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]  # in path-code order
+        best_hit = [VectorHit(scored.hub_ids[i], scored.path_hashes[i], scored.levels[i], scored.texts[i],
+                              tuple(float(x) for x in sims[i])) for i in first.tolist()]
         path_hubs = [h.hub_id for h in best_hit]
         hub_index: dict[str, int] = {}
         hub_codes = np.fromiter((hub_index.setdefault(hub, len(hub_index)) for hub in path_hubs),
                                 dtype=np.int64, count=n_paths)
         hub_matrix = np.full((len(hub_index), n_queries), -np.inf, dtype=np.float32)
         np.maximum.at(hub_matrix, hub_codes, path_best)
+        values = text_sims.tolist()
         return cls([h.path_hash for h in best_hit], path_hubs, best_hit, path_best,
                    {hub: hub_matrix[i] for hub, i in hub_index.items()},
-                   {h.text: tuple(float(x) for x in row) for h, row in zip(hits, sims)} if acronyms
-                   else {h.text: h.similarities for h in hits})
+                   {text: tuple(values[r]) for r, text in row_text.items()})
 
 
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,9}")

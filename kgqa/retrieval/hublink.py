@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kgqa.config import RetrievalParams
@@ -13,6 +13,7 @@ from kgqa.embeddings.base import Embedder
 from kgqa.graph.reader import entities_by_ids, resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import HubRootSearch, both_directions
+from kgqa.indexing.metadata import META_KEY
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
 from kgqa.retrieval.base import Answer, BaseRetriever
 from kgqa.retrieval.components import analyse_components
@@ -49,6 +50,7 @@ class _Scored:
     hub_coverage: dict[str, float] | None = None
     shape: QueryShape | None = None
     path_hashes: dict[str, list[str]] | None = None  # hub id -> all its path hashes (coverage scoring)
+    full: dict[str, list[tuple]] = field(default_factory=dict)  # kept hub id -> all its paths' triples
 
 
 class HubLinkRetriever(BaseRetriever):
@@ -135,6 +137,8 @@ class HubLinkRetriever(BaseRetriever):
             via = {r.entity_id: r.path for r in roots}
             scored = self._score_hubs(list(via), pq, params, via)
             hubs = self._prune(scored, params)
+            if scored.shape is not None:
+                self._complete(hubs, scored, params)
             sims = scored.sims
             partials = self._partials(pq, hubs, scored, timings, params)
             if partials:
@@ -161,6 +165,8 @@ class HubLinkRetriever(BaseRetriever):
         ranked = sorted(pre, key=lambda h: (-sum(pre[h]), h))[: 3 * params.hubs_to_keep]
         scored = self._score_hubs(ranked, pq, params, {})
         hubs = self._prune(scored, params)
+        if scored.shape is not None:
+            self._complete(hubs, scored, params)
         return hubs, self._partials(pq, hubs, scored, timings, params), scored.sims
 
     # -- shared steps --------------------------------------------------------------------------
@@ -168,8 +174,8 @@ class HubLinkRetriever(BaseRetriever):
                     via: dict[str, tuple]) -> _Scored:
         """GETHUBPATHSFORHUB for many hubs at once: exact similarities, best level per path,
         diversity ranking, the top `paths_per_hub` paths of each hub."""
-        table = HitTable.from_hits(self.vstore.score_hubs(hub_ids, pq.embeddings), len(pq.embeddings),
-                                   acronym_components(pq.components))
+        table = HitTable.from_scored(self.vstore.score_hubs(hub_ids, pq.embeddings),
+                                     acronym_components(pq.components))
         coverage_mode = params.scoring == "coverage"
         comps = component_indices(len(pq.embeddings))
         by_hub: dict[str, list[HubPath]] = defaultdict(list)
@@ -181,32 +187,54 @@ class HubLinkRetriever(BaseRetriever):
                 component_sims, score = (), max(hit.similarities)
             by_hub[hit.hub_id].append(HubPath(hit.hub_id, hit.path_hash, (), "", hit.text, _LEVELS[hit.level],
                                               score, component_sims))
-        kept = {hub_id: _head(best_per_path(paths), 2 * params.paths_per_hub, coverage_mode)
-                for hub_id, paths in by_hub.items()}
+        roots = entities_by_ids(self.store, by_hub)
+        if coverage_mode:
+            return self._covering_hubs(by_hub, roots, table, pq, via)
+        kept = {hub_id: best_per_path(paths)[: 2 * params.paths_per_hub] for hub_id, paths in by_hub.items()}
         stored = self.vstore.paths([p.hash for ps in kept.values() for p in ps])
-        roots = entities_by_ids(self.store, kept)
         hubs = []
         for hub_id, paths in kept.items():
             for p in paths:
                 rec = stored[p.hash]
                 p.triples, p.text = rec.triples, rec.text
-            ranked = _head(diversity_rank(paths, params.diversity_penalty), params.paths_per_hub, coverage_mode)
-            root = roots.get(hub_id) or Entity(hub_id)
-            hubs.append(Hub(root, ranked, 0.0, tuple(via.get(hub_id, ()))))
-        if not coverage_mode:
-            return _Scored(hubs, table.sims)
-        shape = self._shape(pq, hubs, table.sims)
-        bests = {h.root.id: {qi: float(table.hub_best[h.root.id][qi]) for qi in comps} for h in hubs}
-        passing = shape.passing(bests)
-        hubs = [h for h in hubs if h.root.id in passing]
-        return _Scored(hubs, table.sims, {h.root.id: shape.score(bests[h.root.id]) for h in hubs}, shape,
-                       {h: [p.hash for p in ps] for h, ps in by_hub.items()})
+            ranked = diversity_rank(paths, params.diversity_penalty)[: params.paths_per_hub]
+            hubs.append(Hub(roots.get(hub_id) or Entity(hub_id), ranked, 0.0, tuple(via.get(hub_id, ()))))
+        return _Scored(hubs, table.sims)
 
-    @staticmethod
-    def _shape(pq: ProcessedQuestion, hubs: list[Hub], sims: dict[str, tuple[float, ...]]) -> QueryShape:
-        """Anchor groups and attributes of the question, read off the candidate hubs' kept paths."""
-        candidates = [(h.root, [t for p in h.paths for t in p.triples]) for h in hubs]
-        return read_shape(list(pq.anchors), list(pq.negated), candidates, sims)
+    def _covering_hubs(self, by_hub: dict[str, list[HubPath]], roots: dict[str, Entity], table: HitTable,
+                       pq: ProcessedQuestion, via: dict[str, tuple]) -> _Scored:
+        """Coverage scoring: read the question's shape off each hub's best path per component (the
+        only paths fetched here), keep the hubs that match every anchor group, score them by coverage.
+        The kept hubs' paths are completed after pruning (`_complete`)."""
+        comps = component_indices(len(pq.embeddings))
+        champions = {hub_id: champions_of(paths) for hub_id, paths in by_hub.items()}
+        stored = self.vstore.paths([ph for hashes in champions.values() for ph in hashes])
+        candidates = [(roots.get(hub_id) or Entity(hub_id), [t for ph in hashes for t in stored[ph].triples])
+                      for hub_id, hashes in champions.items()]
+        shape = read_shape(list(pq.anchors), list(pq.negated), candidates, table.sims)
+        bests = {hub_id: {qi: float(table.hub_best[hub_id][qi]) for qi in comps} for hub_id in by_hub}
+        passing = shape.passing(bests)
+        hubs = [Hub(roots.get(hub_id) or Entity(hub_id), paths, shape.score(bests[hub_id]), tuple(via.get(hub_id, ())))
+                for hub_id, paths in by_hub.items() if hub_id in passing]
+        return _Scored(hubs, table.sims, {h.root.id: h.score for h in hubs}, shape,
+                       {hub_id: [p.hash for p in paths] for hub_id, paths in by_hub.items()})
+
+    def _complete(self, hubs: list[Hub], scored: _Scored, params: RetrievalParams) -> None:
+        """Coverage scoring, after pruning: fetch every path of the kept hubs (`scored.full`) and rank
+        each hub's paths (best level per path, diversity ranking, top `paths_per_hub` plus the best
+        path per component)."""
+        assert scored.path_hashes is not None
+        records = self.vstore.paths([ph for h in hubs for ph in scored.path_hashes.get(h.root.id, ())])
+        scored.full = {h.root.id: [] for h in hubs}
+        for rec in records.values():
+            if rec.hub_id in scored.full:
+                scored.full[rec.hub_id].append(rec.triples)
+        for h in hubs:
+            paths = best_per_path(h.paths)
+            for p in paths:
+                rec = records[p.hash]
+                p.triples, p.text = rec.triples, rec.text
+            h.paths = _head(diversity_rank(paths, params.diversity_penalty), params.paths_per_hub, True)
 
     @staticmethod
     def _prune(scored: _Scored, params: RetrievalParams) -> list[Hub]:
@@ -222,8 +250,7 @@ class HubLinkRetriever(BaseRetriever):
                   params: RetrievalParams) -> list[PartialAnswer]:
         start = time.perf_counter()
         if scored.shape is not None:
-            full = self._full_paths(hubs, scored)
-            contexts = self._serving_contexts(hubs, full, scored, params)
+            contexts = self._serving_contexts(hubs, scored.full, scored, params)
         else:
             contexts = [HubContext(hub, self._relevance(hub, scored.sims)) for hub in hubs]
         partials = [p for p in self.roles.partial_answers(pq.question, contexts) if p is not None]
@@ -247,16 +274,6 @@ class HubLinkRetriever(BaseRetriever):
                 if key not in out or out[key].score < score:
                     out[key] = ScoredTriple(t, score, hub.root.id, per_query)
         return list(out.values())
-
-    def _full_paths(self, hubs: list[Hub], scored: _Scored) -> dict[str, list[tuple]]:
-        """Every path (as triples) of the kept hubs, not only their top-ranked ones."""
-        assert scored.path_hashes is not None
-        records = self.vstore.paths([ph for h in hubs for ph in scored.path_hashes.get(h.root.id, ())])
-        out: dict[str, list[tuple]] = {h.root.id: [] for h in hubs}
-        for rec in records.values():
-            if rec.hub_id in out:
-                out[rec.hub_id].append(rec.triples)
-        return out
 
     @staticmethod
     def _serving_contexts(hubs: list[Hub], full: dict[str, list[tuple]], scored: _Scored,
@@ -284,7 +301,7 @@ class HubLinkRetriever(BaseRetriever):
         """The hub types ("paper" when every hub is a Paper): a component naming one matches every hub
         alike and crowds out the discriminating paths, so it is not searched for."""
         if self._hub_types is None:
-            info = self.store.meta_get("hub_index") or {}
+            info = self.vstore.meta_get(META_KEY) or {}
             self._hub_types = {t.lower() for t in info.get("params", {}).get("hub_types", [])}
         return self._hub_types
 
@@ -296,5 +313,5 @@ class HubLinkRetriever(BaseRetriever):
 
     def _is_hub(self, entity_id: str) -> bool:
         if self._hub_ids is None:
-            self._hub_ids = {r[0] for r in self.store.run("retrieval/all_hub_ids")}
+            self._hub_ids = set(self.vstore.signatures())
         return entity_id in self._hub_ids

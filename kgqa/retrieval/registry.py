@@ -7,10 +7,16 @@ from typing import Any
 
 from kgqa.errors import ConfigError
 from kgqa.retrieval.base import BaseRetriever
+from kgqa.retrieval.coe import CoERetriever
+from kgqa.retrieval.difar import DifarRetriever
 from kgqa.retrieval.hublink import HubLinkRetriever
+from kgqa.retrieval.simgrag import SimGragRetriever
 
 RETRIEVERS: dict[str, Callable[..., BaseRetriever]] = {
     "hublink": HubLinkRetriever,
+    "difar": DifarRetriever,
+    "simgrag": SimGragRetriever,
+    "coe": CoERetriever,
 }
 
 

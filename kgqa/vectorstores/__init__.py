@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from kgqa.vectorstores.base import HubRecord, HubVectorStore, IndexCounts, PathRecord, VectorHit
+from kgqa.vectorstores.base import HubRecord, HubVectorStore, IndexCounts, PathRecord, ScoredVectors, VectorHit
 
-__all__ = ["HubRecord", "HubVectorStore", "IndexCounts", "PathRecord", "VectorHit"]
+__all__ = ["HubRecord", "HubVectorStore", "IndexCounts", "PathRecord", "ScoredVectors", "VectorHit"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -54,6 +54,51 @@ class VectorHit:
     similarities: tuple[float, ...]  # one per query vector
 
 
+@dataclass
+class ScoredVectors:
+    """Every HubVector of some hubs with its similarities, column by column (tens of thousands of
+    rows per question: columns avoid one Python object per vector). Rows sharing a text share its
+    similarities: `sims[text_rows[i]]` belongs to row i."""
+
+    hub_ids: list[str]
+    path_hashes: list[str]
+    levels: list[str]
+    texts: list[str]
+    text_rows: np.ndarray   # (rows,) int: the row of `sims` holding each vector's similarities
+    sims: np.ndarray        # (distinct texts, queries) float32
+
+    def __len__(self) -> int:
+        return len(self.hub_ids)
+
+    def hit(self, i: int) -> VectorHit:
+        """Row i as a VectorHit."""
+        return VectorHit(self.hub_ids[i], self.path_hashes[i], self.levels[i], self.texts[i],
+                         tuple(float(x) for x in self.sims[self.text_rows[i]]))
+
+    @classmethod
+    def empty(cls, n_queries: int) -> ScoredVectors:
+        """No vectors."""
+        return cls([], [], [], [], np.zeros(0, np.int64), np.zeros((0, n_queries), np.float32))
+
+    @classmethod
+    def from_columns(cls, hub_ids: list[str], path_hashes: list[str], levels: list[str], texts: list[str],
+                     text_hashes: list[str], embedded: dict[str, int], matrix: np.ndarray,
+                     queries: np.ndarray) -> ScoredVectors:
+        """Rows as a store reads them, with each distinct text's embedding at `matrix[embedded[hash]]`."""
+        rows = np.fromiter((embedded[th] for th in text_hashes), dtype=np.int64, count=len(text_hashes))
+        sims = matrix.astype(np.float32) @ np.asarray(queries, dtype=np.float32).T  # unit vectors: cosine
+        return cls(list(hub_ids), list(path_hashes), list(levels), list(texts), rows, sims)
+
+    @classmethod
+    def from_hits(cls, hits: list[VectorHit], n_queries: int) -> ScoredVectors:
+        """From VectorHits (tests, and stores that score row by row)."""
+        if not hits:
+            return cls.empty(n_queries)
+        return cls([h.hub_id for h in hits], [h.path_hash for h in hits], [h.level for h in hits],
+                   [h.text for h in hits], np.arange(len(hits)),
+                   np.asarray([h.similarities for h in hits], dtype=np.float32).reshape(len(hits), n_queries))
+
+
 def encode_triples(triples: tuple[Triple, ...]) -> str:
     """Triples as compact JSON for storage: [[sid, slabel, predicate, oid, olabel], ...]."""
     return json.dumps([[t.subject.id, t.subject.label, t.predicate, t.object.id, t.object.label]
@@ -67,6 +112,21 @@ def decode_triples(text: str) -> tuple[Triple, ...]:
 
 class HubVectorStore(Protocol):
     """Where hubs, hub paths and HubVectors live (Kùzu by default; Postgres+pgvector too)."""
+
+    name: str
+    dim: int | None
+
+    def ready(self) -> bool:
+        """Whether the index tables exist."""
+        ...
+
+    def meta_get(self, key: str) -> Any:
+        """A metadata value of this store's index (decoded JSON) or None."""
+        ...
+
+    def meta_set(self, key: str, value: Any) -> None:
+        """Store a metadata value of this store's index as JSON."""
+        ...
 
     def ensure_schema(self, dim: int) -> None:
         """Create the index tables for vectors of dimension `dim` if they do not exist."""
@@ -101,6 +161,10 @@ class HubVectorStore(Protocol):
         """Delete hubs with their paths and vectors."""
         ...
 
+    def path_ends(self, hub_ids: list[str]) -> dict[str, set[str]]:
+        """Hub id -> the entities its stored paths end at (an update's next hub level)."""
+        ...
+
     def collect_garbage(self) -> int:
         """Delete embedded texts no vector uses; return how many."""
         ...
@@ -113,7 +177,7 @@ class HubVectorStore(Protocol):
         """Labels of indexed hubs (missing ids are not indexed)."""
         ...
 
-    def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> list[VectorHit]:
+    def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> ScoredVectors:
         """Every vector of the given hubs with its similarity to each query vector (exact)."""
         ...
 
@@ -127,4 +191,20 @@ class HubVectorStore(Protocol):
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
         """Stored paths by hash."""
+        ...
+
+    def hub_records(self, hub_ids: list[str]) -> list[HubRecord]:
+        """The given hubs with their paths and HubVectors (to copy the index to another store)."""
+        ...
+
+    def text_hashes(self) -> list[str]:
+        """Every stored text hash, oldest first (storage order decides ties between a path's vectors)."""
+        ...
+
+    def embeddings(self, text_hashes: list[str]) -> dict[str, tuple[str, np.ndarray]]:
+        """Stored texts with their embeddings, by text hash (to copy without re-embedding)."""
+        ...
+
+    def close(self) -> None:
+        """Release what the store holds of its own (the graph store is closed by its owner)."""
         ...

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyarrow as pa
 
 from kgqa.graph.store import GraphStore
-from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, VectorHit, decode_triples,
+from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples,
                                     encode_triples)
 
 
@@ -23,6 +25,14 @@ class KuzuHubVectorStore:
         """Whether the index tables exist."""
         return self.store.has_table("Hub")
 
+    def meta_get(self, key: str) -> Any:
+        """Index metadata, kept in the graph database's KgqaMeta."""
+        return self.store.meta_get(key)
+
+    def meta_set(self, key: str, value: Any) -> None:
+        """Store index metadata in KgqaMeta."""
+        self.store.meta_set(key, value)
+
     def ensure_schema(self, dim: int) -> None:
         """Create the index tables (vector size `dim`) and the HNSW index, once."""
         self.dim = dim
@@ -30,14 +40,16 @@ class KuzuHubVectorStore:
         self.store.apply_migrations("hubindex", dim=dim)
 
     def drop(self) -> None:
-        """Drop all index tables (hubs, paths, vectors, embedded texts and the HNSW index)."""
+        """Drop all index tables (hubs, paths, vectors, embedded texts and the HNSW index). The
+        migrations are forgotten first: if the process dies half-way, the next `ensure_schema`
+        creates whatever tables are missing (its scripts use IF NOT EXISTS)."""
+        self.store.run("meta/forget_migrations", {"prefix": "hubindex/"})
         if not self.ready():
             return
         self.store.load_extension("vector")
         if self.has_ann_index():
             self.store.run("indexing/drop_vector_index")
         self.store.run("indexing/drop_index_tables")
-        self.store.run("meta/forget_migrations", {"prefix": "hubindex/"})
 
     def _dim(self) -> int:
         if self.dim is None:
@@ -64,12 +76,14 @@ class KuzuHubVectorStore:
                                   "triples": encode_triples(p.triples), "length": len(p.triples)})
                 vector_rows.extend({"path": p.hash, "text": th, "level": lvl} for lvl, th in p.vectors)
         with self.store.transaction():
-            self.store.run("indexing/delete_hubs", {"ids": [h.id for h in hubs]})
+            if hubs:
+                self._delete_hubs([h.id for h in hubs])
             if texts:
                 self.store.run_with_table("indexing/insert_texts", _text_table(texts, dim), dim=dim)
-            self.store.run("indexing/insert_hubs", {"rows": [
-                {"id": h.id, "label": h.label, "depth": h.depth, "path_count": len(h.paths),
-                 "signature": h.signature} for h in hubs]})
+            if hubs:  # none: only texts are added (index sync copies texts first)
+                self.store.run("indexing/insert_hubs", {"rows": [
+                    {"id": h.id, "label": h.label, "depth": h.depth, "path_count": len(h.paths),
+                     "signature": h.signature} for h in hubs]})
             for chunk in _chunks(path_rows, 5000):
                 self.store.run("indexing/insert_paths", {"rows": chunk})
             for chunk in _chunks(vector_rows, 10000):
@@ -92,7 +106,22 @@ class KuzuHubVectorStore:
         """Delete hubs with their paths and vectors, atomically."""
         if hub_ids:
             with self.store.transaction():
-                self.store.run("indexing/delete_hubs", {"ids": hub_ids})
+                self._delete_hubs(hub_ids)
+
+    def _delete_hubs(self, hub_ids: list[str]) -> None:
+        """Vectors, then paths, then hubs (inside the caller's transaction; see delete_hub_vectors)."""
+        for step in ("indexing/delete_hub_vectors", "indexing/delete_hub_paths", "indexing/delete_hub_nodes"):
+            self.store.run(step, {"ids": hub_ids})
+
+    def path_ends(self, hub_ids: list[str]) -> dict[str, set[str]]:
+        """Hub id -> the entities its stored paths end at."""
+        out: dict[str, set[str]] = {}
+        if hub_ids:
+            for hid, triples in self.store.run("indexing/path_ends", {"ids": hub_ids}):
+                path = decode_triples(triples)
+                if path:
+                    out.setdefault(hid, set()).add(path[-1].object.id)
+        return out
 
     def collect_garbage(self) -> int:
         """Delete unused embedded texts."""
@@ -111,20 +140,16 @@ class KuzuHubVectorStore:
             return {}
         return {r[0]: r[1] for r in self.store.run("retrieval/hubs_by_ids", {"ids": hub_ids})}
 
-    def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> list[VectorHit]:
-        """Exact similarities of all vectors of the given hubs: rows from Kùzu, one matrix product."""
-        if not hub_ids:
-            return []
-        rows = self.store.run("retrieval/hub_vectors", {"hubs": hub_ids})
-        hashes = list(dict.fromkeys(r[4] for r in rows))
-        if not hashes:
-            return []
-        fetched = self.store.run("retrieval/text_embeddings", {"hashes": hashes})
-        order = {r[0]: i for i, r in enumerate(fetched)}
-        matrix = np.frombuffer(b"".join(r[1] for r in fetched), dtype="<f4").reshape(len(fetched), -1)
-        sims = matrix @ queries.astype(np.float32).T  # unit vectors: dot product = cosine similarity
-        per_text = [tuple(row) for row in sims.tolist()]
-        return [VectorHit(r[0], r[1], r[2], r[3], per_text[order[r[4]]]) for r in rows]
+    def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> ScoredVectors:
+        """Exact similarities of all vectors of the given hubs: columns from Kùzu, one matrix product."""
+        hubs, paths, levels, texts, text_hashes = (self.store.run_columns("retrieval/hub_vectors", {"hubs": hub_ids})
+                                                   if hub_ids else ([], [], [], [], []))
+        if not text_hashes:
+            return ScoredVectors.empty(len(queries))
+        fetched, raws = self.store.run_columns("retrieval/text_embeddings", {"hashes": list(dict.fromkeys(text_hashes))})
+        matrix = np.frombuffer(b"".join(raws), dtype="<f4").reshape(len(raws), -1)
+        return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes,
+                                          {h: i for i, h in enumerate(fetched)}, matrix, queries)
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """HNSW search; similarity = 1 - cosine distance."""
@@ -143,8 +168,37 @@ class KuzuHubVectorStore:
         """Stored paths by hash."""
         if not hashes:
             return {}
-        rows = self.store.run("retrieval/paths_by_hash", {"hashes": list(dict.fromkeys(hashes))})
-        return {r[0]: PathRecord(r[0], r[1], r[2], decode_triples(r[3])) for r in rows}
+        columns = self.store.run_columns("retrieval/paths_by_hash", {"hashes": list(dict.fromkeys(hashes))})
+        return {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in zip(*columns)}
+
+    def hub_records(self, hub_ids: list[str]) -> list[HubRecord]:
+        """The given hubs with their paths and HubVectors, as written by `replace_hubs`."""
+        if not hub_ids:
+            return []
+        vectors: dict[str, list[tuple[str, str]]] = {}
+        for ph, level, th in self.store.run("indexing/export_vectors", {"ids": hub_ids}):
+            vectors.setdefault(ph, []).append((level, th))
+        hubs: dict[str, tuple[list, list[PathRecord]]] = {}
+        for hid, label, depth, sig, ph, text, triples in self.store.run("indexing/export_hubs", {"ids": hub_ids}):
+            _, paths = hubs.setdefault(hid, ([label or "", depth, sig], []))
+            if ph is not None:
+                paths.append(PathRecord(ph, hid, text, decode_triples(triples), tuple(vectors.get(ph, ()))))
+        return [HubRecord(hid, head[0], int(head[1] or 0), head[2], tuple(paths))
+                for hid, (head, paths) in hubs.items()]
+
+    def text_hashes(self) -> list[str]:
+        """Every stored text hash in storage order."""
+        return [r[0] for r in self.store.run("indexing/text_hashes")] if self.ready() else []
+
+    def embeddings(self, text_hashes: list[str]) -> dict[str, tuple[str, np.ndarray]]:
+        """Stored texts with their embeddings (from the float32 BLOB copy), by text hash."""
+        if not text_hashes:
+            return {}
+        rows = self.store.run("indexing/export_texts", {"hashes": text_hashes})
+        return {r[0]: (r[1], np.frombuffer(r[2], dtype="<f4").astype(np.float32)) for r in rows}
+
+    def close(self) -> None:
+        """Nothing of its own: the graph store belongs to the workspace."""
 
 
 def _text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:

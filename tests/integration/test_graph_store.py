@@ -21,12 +21,20 @@ def test_every_named_query_parses(tmp_path):
     vstore.ensure_schema(8)
     vstore.ensure_ann_index()
     register_udfs(store, UdfContext(frozenset({"Paper"})))
+    store.apply_migrations("labelindex", dim=8)  # the seed retrievers' label index and text provenance
+    store.apply_migrations("textkg")
+    kinds = ("triple", "label", "predicate")
+    for kind in kinds:
+        store.run(f"labelindex/create_{kind}_vector_index")
     names = assets.all_cypher_names()
     assert len(names) > 25
     # insert_texts reads an Arrow table by name; the index DDL calls and the multi-statement drop
     # script cannot be prepared; all of them run in the index tests.
     skip = {"indexing/insert_texts", "indexing/create_vector_index", "indexing/drop_vector_index",
-            "indexing/drop_index_tables"}
+            "indexing/drop_index_tables", "labelindex/drop_tables", "labelindex/insert_triple_links",
+            "labelindex/insert_label_links"}
+    skip |= {f"labelindex/{verb}_{kind}_{what}" for kind in kinds for verb, what in
+             (("insert", "texts"), ("create", "vector_index"), ("drop", "vector_index"))}
     for name in names:
         if name in skip:
             continue

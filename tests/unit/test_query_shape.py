@@ -188,5 +188,5 @@ def test_hit_table_groups_by_path_and_hub():
     assert [h.text for h in table.best_hit] == ["t1", "t3", "t2"]
     np.testing.assert_allclose(table.path_best[0], [0.8, 0.9])
     np.testing.assert_allclose(table.hub_best["h1"], [0.8, 0.9])
-    assert table.sims["t2"] == (0.8, 0.1)
+    assert table.sims["t2"] == pytest.approx((0.8, 0.1))
     assert HitTable.from_hits([], 3).path_best.shape == (0, 3)

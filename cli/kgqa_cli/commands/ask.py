@@ -10,7 +10,10 @@ from kgqa.config import STRATEGIES, RetrievalParams
 from kgqa.llm.registry import PROVIDERS
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.registry import RETRIEVERS
+from kgqa_cli.commands.seeds import parse_params
 from kgqa_cli.context import CliState, pass_state
+from kgqa_cli.options import store_options
+from kgqa_cli.usage import usage_line
 
 
 def render(answer: Answer, max_triples: int = 15) -> str:
@@ -25,7 +28,7 @@ def render(answer: Answer, max_triples: int = 15) -> str:
         if len(answer.triples) > max_triples:
             lines.append(f"  ... {len(answer.triples) - max_triples} more (--json shows all)")
     lines.append(f"[{answer.strategy} strategy, {answer.mode} mode, {answer.timings.get('total', 0):.2f}s, "
-                 f"{answer.llm_tokens.get('total_tokens', 0)} LLM tokens]")
+                 f"{usage_line(answer.llm_tokens)}]")
     lines += [f"note: {n}" for n in answer.notes]
     return "\n".join(lines)
 
@@ -42,20 +45,29 @@ def render(answer: Answer, max_triples: int = 15) -> str:
 @click.option("--max-level", "max_retrieval_level", type=int, default=None, help="Traversal levels (default 1).")
 @click.option("--no-components", is_flag=True, help="Search with the question embedding only.")
 @click.option("--no-triple-filter", is_flag=True, help="Return all triples of the kept paths.")
-@click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default="offline", show_default=True)
+@click.option("--scoring", type=click.Choice(["coverage", "thesis"]), default=None,
+              help="Path and hub scoring: coverage (default) or the thesis's weighted mean.")
+@click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default="offline", show_default=True,
+              help="offline: no LLM, 0 tokens; anthropic: the LLM roles (needs ANTHROPIC_API_KEY).")
+@click.option("--token-budget", type=int, default=None, metavar="N",
+              help="At most N LLM tokens for this question (default: $KGQA_LLM_TOKEN_BUDGET or none).")
 @click.option("--retriever", type=click.Choice(sorted(RETRIEVERS)), default="hublink", show_default=True)
+@click.option("--param", "retriever_params", multiple=True, metavar="KEY=VALUE",
+              help="A retriever parameter, e.g. top_n=150 (difar), k=3 (simgrag), max_hops=2 (coe); repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Output answer, sources, triples, hubs, timings, llm_tokens.")
+@store_options
 @pass_state
 def ask(state: CliState, question: str, strategy: str, topic_entity: str | None, hubs_to_keep: int | None,
         paths_per_hub: int | None, diversity_penalty: float | None, path_weight_alpha: float | None,
-        max_retrieval_level: int | None, no_components: bool, no_triple_filter: bool, llm: str,
-        retriever: str, as_json: bool) -> None:
+        max_retrieval_level: int | None, no_components: bool, no_triple_filter: bool, scoring: str | None, llm: str,
+        token_budget: int | None, retriever: str, retriever_params: tuple[str, ...], as_json: bool) -> None:
     """Answer QUESTION from the graph, citing the hubs (e.g. papers) each claim comes from."""
     params = RetrievalParams().with_overrides(
         strategy=strategy, topic_entity=topic_entity, hubs_to_keep=hubs_to_keep, paths_per_hub=paths_per_hub,
         diversity_penalty=diversity_penalty, path_weight_alpha=path_weight_alpha,
         max_retrieval_level=max_retrieval_level, use_components=False if no_components else None,
-        filter_output_triples=False if no_triple_filter else None)
+        filter_output_triples=False if no_triple_filter else None, scoring=scoring,
+        extra=parse_params(retriever_params) or None)
     with state.open() as ws:
-        answer = ws.ask(question, params, llm=llm, retriever=retriever)
+        answer = ws.ask(question, params, llm=llm, retriever=retriever, token_budget=token_budget)
     click.echo(json.dumps(answer.as_dict(), indent=2, ensure_ascii=False) if as_json else render(answer))

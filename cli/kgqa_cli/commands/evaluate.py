@@ -12,8 +12,10 @@ from kgqa.evaluation.report import evaluate, format_table, query_scores, write_h
 from kgqa.evaluation.runner import read_run, run_questions
 from kgqa.llm.registry import PROVIDERS
 from kgqa.retrieval.registry import RETRIEVERS
+from kgqa_cli.commands.seeds import parse_params
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.progress import progress_line
+from kgqa_cli.usage import usage_line
 
 
 class _DefaultToRun(click.Group):
@@ -33,10 +35,11 @@ def eval_group() -> None:
 @eval_group.command("run")
 @click.argument("questions", type=click.Path(dir_okay=False))
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Run file (JSON lines; default runs/<questions>-<strategy>.jsonl). Re-running resumes it.")
+              help="Run file (JSON lines; default runs/<questions>-<strategy or retriever>.jsonl). Re-running resumes it.")
 @click.option("--strategy", type=click.Choice(STRATEGIES), default="traversal", show_default=True)
 @click.option("--retriever", type=click.Choice(sorted(RETRIEVERS)), default="hublink", show_default=True)
 @click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default="offline", show_default=True)
+@click.option("--token-budget", type=int, default=None, metavar="N", help="At most N LLM tokens per question.")
 @click.option("--hubs", "hubs_to_keep", type=int, default=None)
 @click.option("--paths-per-hub", type=int, default=None)
 @click.option("--diversity-penalty", type=float, default=None)
@@ -44,28 +47,42 @@ def eval_group() -> None:
 @click.option("--max-level", "max_retrieval_level", type=int, default=None)
 @click.option("--no-components", is_flag=True)
 @click.option("--no-triple-filter", is_flag=True)
+@click.option("--scoring", type=click.Choice(["coverage", "thesis"]), default=None,
+              help="Path and hub scoring: coverage (default) or the thesis's weighted mean.")
 @click.option("--limit", type=int, default=None, help="Only the first N questions.")
+@click.option("--param", "retriever_params", multiple=True, metavar="KEY=VALUE",
+              help="A retriever parameter, e.g. top_n=150 (difar), k=3 (simgrag); repeatable.")
 @pass_state
 def run(state: CliState, questions: str, out: str | None, strategy: str, retriever: str, llm: str,
-        hubs_to_keep: int | None, paths_per_hub: int | None, diversity_penalty: float | None,
+        token_budget: int | None, hubs_to_keep: int | None, paths_per_hub: int | None, diversity_penalty: float | None,
         path_weight_alpha: float | None, max_retrieval_level: int | None, no_components: bool,
-        no_triple_filter: bool, limit: int | None) -> None:
+        no_triple_filter: bool, scoring: str | None, limit: int | None, retriever_params: tuple[str, ...]) -> None:
     """Answer every question of QUESTIONS (thesis CSV format) and write one JSON line each."""
     qs = read_questions(questions)[:limit]
     params = RetrievalParams().with_overrides(
         strategy=strategy, hubs_to_keep=hubs_to_keep, paths_per_hub=paths_per_hub,
         diversity_penalty=diversity_penalty, path_weight_alpha=path_weight_alpha,
         max_retrieval_level=max_retrieval_level, use_components=False if no_components else None,
-        filter_output_triples=False if no_triple_filter else None)
-    out_path = Path(out or f"runs/{Path(questions).stem}-{strategy}.jsonl")
-    info = {"retriever": retriever, "llm_mode": llm, "strategy_requested": strategy}
+        filter_output_triples=False if no_triple_filter else None, scoring=scoring, extra=parse_params(retriever_params) or None)
+    name = strategy if retriever == "hublink" else retriever
+    out_path = Path(out or f"runs/{Path(questions).stem}-{name}.jsonl")
+    info = {"retriever": retriever, "llm_mode": llm, "strategy_requested": strategy, "scoring": params.scoring}
+    if params.extra:
+        info["retriever_params"] = params.extra
     with state.open() as ws, progress_line(not state.quiet) as progress:
+        load_seconds = ws.warm_up()  # the model loads once per process; not charged to the first question
+
         def ask(q):
             return ws.ask(q.question, params.with_overrides(topic_entity=q.topic_entity), llm=llm,
-                          retriever=retriever)
+                          retriever=retriever, token_budget=token_budget)
         summary = run_questions(qs, ask, out_path, info, on_progress=progress)
     click.echo(f"{out_path}: {summary.answered} answered, {summary.failed} failed, "
-               f"{summary.done_before} already done ({llm} mode)")
+               f"{summary.done_before} already done ({llm} mode); model loaded in {load_seconds:.1f}s")
+    if llm != "offline":
+        n = max(summary.answered, 1)
+        usage = {"total_tokens": summary.llm_tokens, "calls": summary.llm_calls,
+                 "cache_hits": summary.llm_cache_hits, "estimated_cost_usd": summary.llm_cost_usd}
+        click.echo(f"LLM: {usage_line(usage)}; {summary.llm_tokens / n:,.0f} tokens per question answered")
 
 
 @eval_group.command("report")

@@ -1,4 +1,4 @@
-"""`kgqa index build|status`: the HubLink index."""
+"""`kgqa index build|update|status|sync`: the HubLink index."""
 
 from __future__ import annotations
 
@@ -7,8 +7,15 @@ import json
 import click
 
 from kgqa.config import IndexParams
+from kgqa.indexing.builder import BuildReport
+from kgqa.indexing.label_index import RETRIEVER_PARTS, label_index_status
+from kgqa.llm.registry import VERBALISERS
+from kgqa.vectorstores.registry import STORES
+from kgqa_cli.commands.seeds import build_label_index
 from kgqa_cli.context import CliState, pass_state
+from kgqa_cli.options import store_options
 from kgqa_cli.progress import progress_line
+from kgqa_cli.usage import estimate_line, usage_line
 
 
 @click.group()
@@ -32,54 +39,155 @@ def index() -> None:
 @click.option("--no-boundary-triples", is_flag=True,
               help="Drop the triple that reaches another hub root (thesis Alg. 5) instead of ending a path with it.")
 @click.option("--rebuild", is_flag=True, help="Drop the index and build it from scratch (e.g. new model).")
+@click.option("--llm", type=click.Choice(sorted(VERBALISERS)), default=None,
+              help="Path verbaliser: offline (template sentences) or anthropic (LLM sentences, batched and "
+                   "cached). Default: the one the index was built with, else offline.")
+@click.option("--dry-run", is_flag=True,
+              help="Count the hubs, texts and LLM calls/tokens/cost a build would need; write and send nothing.")
+@click.option("--hubs-per-batch", type=int, default=None, metavar="N",
+              help="Hub roots per path-enumeration query and per write transaction (default 200).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+@click.option("--retriever", type=click.Choice(["hublink", *sorted(RETRIEVER_PARTS)]), default="hublink",
+              show_default=True, help="Whose index: HubLink's hub index, or the label index of difar "
+                                      "(triple texts), simgrag or coe (entity and predicate labels).")
+@store_options
 @pass_state
 def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | None, criteria: str,
           start_ids: tuple[str, ...], max_path_length: int | None, max_depth: int,
-          no_boundary_triples: bool, rebuild: bool, as_json: bool) -> None:
+          no_boundary_triples: bool, rebuild: bool, llm: str | None, dry_run: bool, hubs_per_batch: int | None,
+          as_json: bool, retriever: str) -> None:
     """Build the index, or bring it up to date: only hubs whose paths changed are rebuilt."""
+    if retriever != "hublink":  # the hub options do not apply
+        build_label_index(state, retriever, rebuild=rebuild, as_json=as_json)
+        return
     if not hub_types and min_out_degree is None:
         hub_types = ("Paper",)
     params = IndexParams(hub_types=hub_types, min_out_degree=min_out_degree, criteria_mode=criteria,
                          start_ids=start_ids, max_path_length=max_path_length, max_indexing_depth=max_depth,
-                         boundary_triples=not no_boundary_triples)
+                         boundary_triples=not no_boundary_triples,
+                         **({"hubs_per_batch": hubs_per_batch} if hubs_per_batch is not None else {}))
     with state.open() as ws, progress_line(not state.quiet) as progress:
-        report = ws.build_index(params, rebuild=rebuild, on_progress=progress)
+        report = ws.build_index(params, rebuild=rebuild, on_progress=progress, llm=llm, dry_run=dry_run)
+    show_report(report, as_json)
+
+
+@index.command()
+@click.option("--dirty", is_flag=True,
+              help="Check only the hubs marked dirty by `kgqa load` / `kgqa triples` (plus new and removed roots).")
+@click.option("--hubs-per-batch", type=int, default=None, metavar="N",
+              help="Hub roots per path-enumeration query and per write transaction (default 200).")
+@click.option("--dry-run", is_flag=True, help="Count what the update would rebuild; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+@store_options
+@pass_state
+def update(state: CliState, dirty: bool, hubs_per_batch: int | None, dry_run: bool, as_json: bool) -> None:
+    """Bring the index in step with the graph, with the parameters it was built with: hubs whose
+    path hashes changed are rebuilt, new roots added, hubs whose root disappeared removed."""
+    with state.open() as ws, progress_line(not state.quiet) as progress:
+        report = ws.update_index(dirty=dirty, hubs_per_batch=hubs_per_batch, on_progress=progress, dry_run=dry_run)
+    show_report(report, as_json)
+
+
+def show_report(report: BuildReport, as_json: bool) -> None:
+    """Print what a build or update did (or, in a dry run, would do)."""
     if as_json:
         out = dict(report.__dict__, counts=report.counts.__dict__)
         click.echo(json.dumps(out, indent=2, default=str))
+        return
+    for note in report.notes:
+        click.echo(f"note: {note}")
+    if report.dry_run:
+        click.echo(f"dry run: would rebuild {report.hubs_rebuilt} of {report.hubs_checked} hubs "
+                   f"({report.hubs_unchanged} unchanged, {report.hubs_removed} removed), {report.paths_written} "
+                   f"paths; about {report.texts_embedded} texts to embed (template texts), "
+                   f"{report.texts_reused} already embedded")
+        _show_ids(report)
+        click.echo(estimate_line(report.llm) if report.llm else "path texts: template (offline), 0 LLM tokens")
+        click.echo("nothing was written or sent")
         return
     if report.nothing_to_do:
         click.echo(f"index up to date: {report.hubs_checked} hubs checked, nothing rebuilt")
     else:
         click.echo(f"rebuilt {report.hubs_rebuilt} of {report.hubs_checked} hubs "
-                   f"({report.hubs_unchanged} unchanged, {report.hubs_removed} removed); "
-                   f"{report.paths_written} paths, {report.vectors_written} vectors written; "
+                   f"({report.hubs_added} new, {report.hubs_unchanged} unchanged, {report.hubs_removed} removed); "
+                   f"{report.paths_written} paths, {report.vectors_written} vectors written, "
+                   f"{report.vectors_deleted} deleted; "
                    f"{report.texts_embedded} texts embedded, {report.texts_reused} reused")
+        _show_ids(report)
     c = report.counts
     click.echo(f"index: {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} unique texts "
                f"[{report.timings.get('total', 0):.1f}s]")
+    if report.llm:
+        fallback = report.llm.get("template_fallback_paths", 0)
+        click.echo(f"path texts: {report.verbaliser}, {usage_line(report.llm)}"
+                   + (f"; {fallback} paths kept their template text (unusable replies)" if fallback else ""))
+
+
+def _show_ids(report: BuildReport) -> None:
+    what = ("would rebuild", "would remove") if report.dry_run else ("rebuilt", "removed")
+    for label, ids in zip(what, (report.rebuilt_ids, report.removed_ids)):
+        if ids:
+            more = f" and {len(ids) - 20} more" if len(ids) > 20 else ""
+            click.echo(f"{label}: {', '.join(ids[:20])}{more}")
 
 
 @index.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@store_options
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
     """Show what the index holds and how it was built."""
     with state.open() as ws:
         st = ws.index_status()
-    data = {"built": st.info is not None, "hubs": st.counts.hubs, "paths": st.counts.paths,
-            "vectors": st.counts.vectors, "texts": st.counts.texts, "ann_index": st.ann_index}
+        store = ws.vstore.name
+        labels = label_index_status(ws.store)
+    data = {"store": store, "built": st.info is not None, "hubs": st.counts.hubs, "paths": st.counts.paths,
+            "vectors": st.counts.vectors, "texts": st.counts.texts, "ann_index": st.ann_index,
+            "dirty_hubs": st.dirty_hubs}
     if st.info:
         data.update(embedding_model=st.info.embedding_model, dim=st.info.dim, status=st.info.status,
                     params=st.info.params, last_build=st.info.stats)
+    data["label_index"] = labels  # the seed retrievers' index (`index build --retriever difar|simgrag|coe`)
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
+    if labels:
+        click.echo("label index: " + ", ".join(f"{name} {p['texts']} texts" for name, p in labels["parts"].items())
+                   + f" ({labels['embedding_model']})")
     if not st.info:
-        click.echo("no index yet: run `kgqa index build`")
+        click.echo(f"no index yet in the {store} store: run `kgqa index build`")
         return
-    click.echo(f"status: {st.info.status}\nhubs: {data['hubs']}\npaths: {data['paths']}\n"
+    click.echo(f"store: {store}\nstatus: {st.info.status}\nhubs: {data['hubs']}\npaths: {data['paths']}\n"
                f"vectors: {data['vectors']}\nunique texts: {data['texts']}\n"
                f"embedding model: {st.info.embedding_model} (dim {st.info.dim})\n"
-               f"ANN index: {'yes' if st.ann_index else 'no'}\nparameters: {json.dumps(st.info.params)}")
+               f"ANN index: {'yes' if st.ann_index else 'no'}\n"
+               f"dirty hubs: {st.dirty_hubs}" + (" (run `kgqa index update --dirty`)" if st.dirty_hubs else "")
+               + f"\nparameters: {json.dumps(st.info.params)}")
+
+
+@index.command()
+@click.option("--to", "target", type=click.Choice(sorted(STORES)), required=True, help="The store to copy into.")
+@click.option("--from", "source", type=click.Choice(sorted(STORES)), default="kuzu", show_default=True,
+              help="The store to copy from.")
+@click.option("--pg-dsn", default=None, metavar="DSN",
+              help="Postgres DSN of the pgvector store (default: $KGQA_PG_DSN, else `kgqa pg start`'s server).")
+@click.option("--rebuild", is_flag=True, help="Empty the target first (e.g. it holds another model's index).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+@pass_state
+def sync(state: CliState, target: str, source: str, pg_dsn: str | None, rebuild: bool, as_json: bool) -> None:
+    """Copy the index into another store (e.g. Kùzu -> Postgres) without re-embedding anything."""
+    state.store, state.pg_dsn = source, pg_dsn or state.pg_dsn
+    with state.open() as ws, progress_line(not state.quiet) as progress:
+        report = ws.sync_index(target, rebuild=rebuild, on_progress=progress)
+    if as_json:
+        click.echo(json.dumps(dict(report.__dict__, counts=report.counts.__dict__), indent=2))
+        return
+    if report.nothing_to_do:
+        click.echo(f"{target} index up to date: {report.hubs_unchanged} hubs unchanged, nothing copied")
+    else:
+        click.echo(f"copied {report.hubs_copied} hubs from {source} to {target} ({report.hubs_unchanged} unchanged, "
+                   f"{report.hubs_removed} removed); {report.paths_written} paths, {report.vectors_written} "
+                   f"vectors, {report.texts_copied} texts with their embeddings (0 embedded)")
+    c = report.counts
+    click.echo(f"{target} index: {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} unique texts "
+               f"[{report.seconds:.1f}s]")
