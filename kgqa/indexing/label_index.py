@@ -232,13 +232,16 @@ def _write_part(store: GraphStore, embedder: Embedder, part: Part, content: _Con
             vectors[h] = v
         on_progress(f"embedding {part.name}", min(i + 512, len(todo)), len(todo))
     with store.transaction():
+        # links go first and texts are deleted without DETACH: Kùzu 0.11.3 can replay a committed
+        # DETACH DELETE wrongly after a crash (see kgqa/vectorstores/kuzu_store.py)
+        if part.name != "predicates":
+            store.run(f"labelindex/clear_{part.kind}_links")
         for chunk in _chunks(stale, 5000):
             store.run(f"labelindex/delete_{part.kind}_texts", {"hashes": chunk})
         for chunk in _chunks(new, 20000):
             table = _text_table({h: (content.texts[h], vectors[h]) for h in chunk}, dim)
             store.run_with_table(f"labelindex/insert_{part.kind}_texts", table, dim=dim)
         if part.name != "predicates":
-            store.run(f"labelindex/clear_{part.kind}_links")
             for chunk in _chunks(content.links, 50000):
                 store.run_with_table(f"labelindex/insert_{part.kind}_links", pa.Table.from_pylist(chunk))
     if content.texts and not any(t == part.table for t, _ in store.run("labelindex/show_indexes")):

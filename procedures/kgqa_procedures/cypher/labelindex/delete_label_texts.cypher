@@ -1,3 +1,3 @@
-// Delete LabelText nodes (texts no longer in the graph) with their edges.
+// Delete LabelText nodes no longer in the graph; their links were removed first, so no DETACH.
 // params: $hashes STRING[]
-UNWIND $hashes AS th MATCH (t:LabelText {hash: th}) DETACH DELETE t;
+UNWIND $hashes AS th MATCH (t:LabelText {hash: th}) DELETE t;

@@ -1,3 +1,3 @@
-// Delete TripleText nodes (texts no longer in the graph) with their edges.
+// Delete TripleText nodes no longer in the graph; their links were removed first, so no DETACH.
 // params: $hashes STRING[]
-UNWIND $hashes AS th MATCH (t:TripleText {hash: th}) DETACH DELETE t;
+UNWIND $hashes AS th MATCH (t:TripleText {hash: th}) DELETE t;
