@@ -93,6 +93,22 @@ def test_orkg_graph_index_and_icsa_question(tmp_path):
     again = kgqa("index", "build", "--hub-type", "Paper", "--start", "R659055", db=db).stdout
     assert "nothing rebuilt" in again
 
+    # the update scenario (as in bench/update_demo.sh): change triples of two papers, rebuild exactly those
+    paper_a, year_a, object_b = "R868212", "L1519594", "R868287"  # R868287 is a research object of R868251
+    kgqa("triples", "delete", "-s", paper_a, "-p", "publication year", "-o", year_a, db=db)
+    kgqa("triples", "add", "-s", paper_a, "-p", "publication year", "-o", "2018", "--literal", db=db)
+    kgqa("triples", "add", "-s", object_b, "-p", "Evaluation method", "-o", "Controlled Experiment", "--literal",
+         db=db)
+    report = json.loads(kgqa("index", "update", "--dirty", "--json", db=db).stdout)
+    assert sorted(report["rebuilt_ids"]) == ["R868212", "R868251"] and report["hubs_removed"] == 0
+    assert report["vectors_written"] > 0 and report["vectors_deleted"] > 0
+    assert "nothing rebuilt" in kgqa("index", "update", db=db).stdout
+    title = "Accurate Analysis of Quality Properties of Software with Observation-Based Markov Chain Refinement"
+    year = json.loads(kgqa("ask", f"In which year was '{title}' published?", "--topic-entity", paper_a,
+                           "--json", db=db).stdout)
+    assert any(t.startswith(f"({paper_a}:") and "publication year" in t and t.endswith(":2018)")
+               or t.endswith(", 2018)") for t in year["triples"]), year["triples"]
+
 
 def test_demo_then_eval_and_report(tmp_path):
     from kgqa.demo import demo_questions_path
