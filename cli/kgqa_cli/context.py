@@ -25,9 +25,9 @@ class CliState:
         KGQA_STORE, KGQA_PG_DSN)."""
         return Settings.from_env(self.db, trace=self.trace or None, store=self.store, pg_dsn=self.pg_dsn)
 
-    def open(self, *, create: bool = False) -> Workspace:
-        """Open (or create) the workspace."""
-        return Workspace(self.settings(), create=create)
+    def open(self, *, create: bool = False, read_only: bool = False) -> Workspace:
+        """Open (or create) the workspace; read-only lets several readers share the database."""
+        return Workspace(self.settings(), create=create, read_only=read_only)
 
     def info(self, message: str) -> None:
         """A status line on stderr, unless --quiet."""

@@ -68,6 +68,6 @@ def ask(state: CliState, question: str, strategy: str, topic_entity: str | None,
         max_retrieval_level=max_retrieval_level, use_components=False if no_components else None,
         filter_output_triples=False if no_triple_filter else None, scoring=scoring,
         extra=parse_params(retriever_params) or None)
-    with state.open() as ws:
+    with state.open(read_only=True) as ws:
         answer = ws.ask(question, params, llm=llm, retriever=retriever, token_budget=token_budget)
     click.echo(json.dumps(answer.as_dict(), indent=2, ensure_ascii=False) if as_json else render(answer))
