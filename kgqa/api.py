@@ -176,8 +176,9 @@ class Workspace:
             if info.status != "complete":
                 stale.append("the index is incomplete (a build or update was interrupted); "
                              "run `kgqa index update` to finish it")
-            if count_dirty(self.store):
-                stale.append(f"{count_dirty(self.store)} hubs changed in the graph since the last index update; "
+            dirty = count_dirty(self.store)
+            if dirty:
+                stale.append(f"{dirty} hubs changed in the graph since the last index update; "
                              "run `kgqa index update --dirty`")
         params = (params or RetrievalParams()).with_overrides(**overrides)
         settings = self.settings

@@ -30,11 +30,6 @@ class HitTable:
     sims: dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
 
     @classmethod
-    def from_hits(cls, hits: list[VectorHit], n_queries: int, acronyms: dict[int, str] | None = None) -> HitTable:
-        """`from_scored` for a list of VectorHits."""
-        return cls.from_scored(ScoredVectors.from_hits(hits, n_queries), acronyms)
-
-    @classmethod
     def from_scored(cls, scored: ScoredVectors, acronyms: dict[int, str] | None = None) -> HitTable:
         """Group scored vectors (any row order) by path hash and hub id. `acronyms` maps query
         indices to acronyms ("ICSA") that a text containing them as a word matches by name

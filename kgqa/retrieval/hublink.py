@@ -34,20 +34,16 @@ def champions_of(paths: list[HubPath]) -> set[str]:
             for k in range(len(paths[0].component_sims))}
 
 
-def _head(paths: list[HubPath], n: int, keep_champions: bool) -> list[HubPath]:
-    """The first n paths; with coverage scoring also each component's best path, wherever it ranks."""
-    head = paths[:n]
-    if not keep_champions:
-        return head
+def _head(paths: list[HubPath], n: int) -> list[HubPath]:
+    """The first n paths, and each component's best path wherever it ranks (coverage scoring)."""
     champions = champions_of(paths)
-    return head + [p for p in paths[n:] if p.hash in champions]
+    return paths[:n] + [p for p in paths[n:] if p.hash in champions]
 
 
 @dataclass
 class _Scored:
     hubs: list[Hub]
     sims: dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
-    hub_coverage: dict[str, float] | None = None
     shape: QueryShape | None = None
     path_hashes: dict[str, list[str]] | None = None  # hub id -> all its path hashes (coverage scoring)
     full: dict[str, list[tuple]] = field(default_factory=dict)  # kept hub id -> all its paths' triples
@@ -216,7 +212,7 @@ class HubLinkRetriever(BaseRetriever):
         passing = shape.passing(bests)
         hubs = [Hub(roots.get(hub_id) or Entity(hub_id), paths, shape.score(bests[hub_id]), tuple(via.get(hub_id, ())))
                 for hub_id, paths in by_hub.items() if hub_id in passing]
-        return _Scored(hubs, table.sims, {h.root.id: h.score for h in hubs}, shape,
+        return _Scored(hubs, table.sims, shape,
                        {hub_id: [p.hash for p in paths] for hub_id, paths in by_hub.items()})
 
     def _complete(self, hubs: list[Hub], scored: _Scored, params: RetrievalParams) -> None:
@@ -234,15 +230,13 @@ class HubLinkRetriever(BaseRetriever):
             for p in paths:
                 rec = records[p.hash]
                 p.triples, p.text = rec.triples, rec.text
-            h.paths = _head(diversity_rank(paths, params.diversity_penalty), params.paths_per_hub, True)
+            h.paths = _head(diversity_rank(paths, params.diversity_penalty), params.paths_per_hub)
 
     @staticmethod
     def _prune(scored: _Scored, params: RetrievalParams) -> list[Hub]:
-        """PRUNEHUBS: thesis weighted mean; under coverage scoring, hub coverage and a relative cut."""
-        if scored.hub_coverage is None:
+        """PRUNEHUBS: thesis weighted mean; under coverage scoring (hubs already scored), a relative cut."""
+        if scored.shape is None:
             return prune_hubs(scored.hubs, params.hubs_to_keep, params.path_weight_alpha)
-        for h in scored.hubs:
-            h.score = scored.hub_coverage[h.root.id]
         ranked = sorted(scored.hubs, key=lambda h: (-h.score, h.root.id))[: params.hubs_to_keep]
         return [h for h in ranked if h.score >= ranked[0].score - params.hub_margin] if ranked else []
 

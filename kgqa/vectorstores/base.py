@@ -70,11 +70,6 @@ class ScoredVectors:
     def __len__(self) -> int:
         return len(self.hub_ids)
 
-    def hit(self, i: int) -> VectorHit:
-        """Row i as a VectorHit."""
-        return VectorHit(self.hub_ids[i], self.path_hashes[i], self.levels[i], self.texts[i],
-                         tuple(float(x) for x in self.sims[self.text_rows[i]]))
-
     @classmethod
     def empty(cls, n_queries: int) -> ScoredVectors:
         """No vectors."""

@@ -11,7 +11,7 @@ from kgqa.retrieval.coverage import (QueryShape, anchor_groups, anchor_kind, is_
                                      read_shape, serving_triples)
 from kgqa.retrieval.hits import HitTable
 from kgqa.types import Entity, Triple
-from kgqa.vectorstores.base import VectorHit
+from kgqa.vectorstores.base import ScoredVectors, VectorHit
 
 
 # -- extraction ------------------------------------------------------------------------------------
@@ -183,10 +183,10 @@ def test_hubs_must_match_every_anchor_group_by_name():
 def test_hit_table_groups_by_path_and_hub():
     hits = [VectorHit("h1", "p1", "path", "t1", (0.2, 0.9)), VectorHit("h1", "p1", "entity", "t2", (0.8, 0.1)),
             VectorHit("h1", "p2", "triple", "t3", (0.5, 0.5)), VectorHit("h2", "p3", "entity", "t2", (0.8, 0.1))]
-    table = HitTable.from_hits(hits, 2)
+    table = HitTable.from_scored(ScoredVectors.from_hits(hits, 2))
     assert table.path_hashes == ["p1", "p2", "p3"] and table.path_hubs == ["h1", "h1", "h2"]
     assert [h.text for h in table.best_hit] == ["t1", "t3", "t2"]
     np.testing.assert_allclose(table.path_best[0], [0.8, 0.9])
     np.testing.assert_allclose(table.hub_best["h1"], [0.8, 0.9])
     assert table.sims["t2"] == pytest.approx((0.8, 0.1))
-    assert HitTable.from_hits([], 3).path_best.shape == (0, 3)
+    assert HitTable.from_scored(ScoredVectors.empty(3)).path_best.shape == (0, 3)
