@@ -25,6 +25,7 @@ from kgqa.llm.client import LLMClient
 from kgqa.llm.registry import NEEDS_CLIENT, get_roles, get_verbaliser
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.retrieval.base import Answer
+from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.registry import get_retriever
 from kgqa.textkg.build import Extractor, KgBuildReport, build_kg
 from kgqa.textkg.llm_extract import LLMExtractor
@@ -49,13 +50,15 @@ class Workspace:
     def __init__(self, settings: Settings, *, create: bool = False, read_only: bool = False) -> None:
         self.settings = settings
         tracer = stderr_tracer if settings.trace else None
-        self.store = GraphStore(settings.db_path, create=create, read_only=read_only, tracer=tracer)
+        self.store = GraphStore(settings.db_path, create=create, read_only=read_only, tracer=tracer,
+                                buffer_pool_mib=settings.buffer_pool_mib)
         try:
             self.vstore: HubVectorStore = open_vstore(settings.store, self.store, settings)
         except BaseException:
             self.store.close()
             raise
         self._embedder: Embedder | None = None
+        self.facts = GraphFacts(self.store, self.vstore)  # forgotten after every change below
         self._llm_client: LLMClient | None = None
         self._llm_client_for: tuple | None = None
 
@@ -74,15 +77,18 @@ class Workspace:
     def load(self, path: str | Path, fmt: str | None = None, on_progress: ProgressFn = no_progress) -> LoadReport:
         """Load a file of triples into the graph (atomic, idempotent). When an index exists, the hubs
         the new triples and labels touch are marked dirty in the same transaction."""
+        self.facts.forget()
         return load_file(self.store, path, fmt, on_progress=on_progress,
                          observer=dirty_tracker(self.store, self.vstore))
 
     def add_triples(self, records: list[TripleRecord]) -> LoadReport:
         """Add triples (see `kgqa.graph.edits.triple_record`) atomically, marking the affected hubs."""
+        self.facts.forget()
         return edits.add_triples(self.store, records, dirty_tracker(self.store, self.vstore))
 
     def delete_triples(self, triples: list[tuple[str, str, str]]) -> edits.DeleteReport:
         """Delete (subject id, predicate, object id) triples atomically, marking the affected hubs."""
+        self.facts.forget()
         return edits.delete_triples(self.store, triples, dirty_tracker(self.store, self.vstore))
 
     def delete_file(self, path: str | Path, fmt: str | None = None) -> edits.DeleteReport:
@@ -133,6 +139,7 @@ class Workspace:
         if verbaliser is not None and hasattr(verbaliser, "on_progress"):
             verbaliser.on_progress = on_progress
         marks = dirty_hubs(self.store)
+        self.facts.forget()
         report = build_index(self.store, self.vstore, self.embedder, params, rebuild=rebuild,
                              on_progress=on_progress, verbaliser=verbaliser, dry_run=dry_run,
                              dirty=set(marks) if dirty_only else None)
@@ -155,6 +162,7 @@ class Workspace:
             extractor = LLMExtractor(self.llm_client())
         else:
             raise ConfigError(f"unknown LLM provider '{llm}' for build-kg; known: offline, {', '.join(NEEDS_CLIENT)}")
+        self.facts.forget()
         return build_kg(self.store, paths, extractor, on_progress=on_progress)
 
     def index_status(self) -> IndexStatus:
@@ -185,8 +193,9 @@ class Workspace:
         if token_budget is not None:
             settings = replace(settings, llm=replace(settings.llm, token_budget=token_budget))
         roles = get_roles(llm, settings, self.llm_client() if llm in NEEDS_CLIENT else None)
+        shared = {"facts": self.facts} if retriever == "hublink" else {}
         r = get_retriever(retriever, store=self.store, vstore=self.vstore,
-                          embedder=self.embedder, roles=roles, params=params)
+                          embedder=self.embedder, roles=roles, params=params, **shared)
         answer = r.retrieve(question)
         answer.llm_tokens = roles.usage.as_dict()
         answer.notes += list(getattr(roles, "notes", [])) + stale
@@ -202,6 +211,7 @@ class Workspace:
     def sync_index(self, to: str, *, pg_dsn: str | None = None, rebuild: bool = False,
                    on_progress: ProgressFn = no_progress) -> SyncReport:
         """Copy this workspace's index (from its store) into the store `to`, without re-embedding."""
+        self.facts.forget()
         target = open_vstore(to, self.store, self.settings, pg_dsn=pg_dsn)
         try:
             return sync_index(self.vstore, target, rebuild=rebuild, on_progress=on_progress)

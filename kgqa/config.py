@@ -81,6 +81,39 @@ def _env_number(name: str, kind: type, default: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class AnnParams:
+    """The HNSW parameters of both stores: graph degree `m` and `ef_construction` when the index is
+    created, `ef_search` (candidates per search; None: max(200, 2k)) at query time."""
+
+    m: int = 16
+    ef_construction: int = 64
+    ef_search: int | None = None
+
+    def __post_init__(self) -> None:
+        _positive("m (KGQA_HNSW_M)", self.m, minimum=2)
+        _positive("ef_construction (KGQA_HNSW_EF_CONSTRUCTION)", self.ef_construction)
+        _positive("ef_search (KGQA_ANN_EF_SEARCH)", self.ef_search, allow_none=True)
+
+    def search_width(self, k: int) -> int:
+        """Candidates examined for a top-k search (never fewer than k)."""
+        return max(k, self.ef_search if self.ef_search is not None else max(200, 2 * k))
+
+    @classmethod
+    def from_env(cls) -> "AnnParams":
+        """From KGQA_HNSW_M, KGQA_HNSW_EF_CONSTRUCTION and KGQA_ANN_EF_SEARCH (defaults otherwise)."""
+        def read(var: str) -> int | None:
+            raw = os.environ.get(var, "").strip()
+            if not raw:
+                return None
+            try:
+                return int(raw)
+            except ValueError:
+                raise ConfigError(f"{var} must be an integer, got {raw!r}") from None
+        m, efc = read("KGQA_HNSW_M"), read("KGQA_HNSW_EF_CONSTRUCTION")
+        return cls(m if m is not None else 16, efc if efc is not None else 64, read("KGQA_ANN_EF_SEARCH"))
+
+
+@dataclass(frozen=True)
 class Settings:
     """Where the database lives and which models are used."""
 
@@ -89,6 +122,8 @@ class Settings:
     embedding_batch_size: int = 64
     trace: bool = False
     llm: LLMSettings = field(default_factory=LLMSettings)
+    ann: AnnParams = field(default_factory=AnnParams)   # HNSW parameters of the vector stores
+    buffer_pool_mib: int | None = None  # Kùzu's page cache (None: Kùzu's default, 80% of RAM)
     store: str = DEFAULT_STORE          # where the HubLink index lives: kuzu | pgvector
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
 
@@ -120,6 +155,13 @@ class Settings:
             trace = os.environ.get("KGQA_TRACE", "") not in ("", "0", "false")
         if "llm" not in overrides:
             overrides["llm"] = LLMSettings.from_env()
+        if "ann" not in overrides:
+            overrides["ann"] = AnnParams.from_env()
+        if "buffer_pool_mib" not in overrides and os.environ.get("KGQA_BUFFER_POOL_MIB", "").strip():
+            raw = os.environ["KGQA_BUFFER_POOL_MIB"].strip()
+            if not raw.isdigit() or int(raw) < 64:
+                raise ConfigError(f"KGQA_BUFFER_POOL_MIB must be an integer >= 64, got {raw!r}")
+            overrides["buffer_pool_mib"] = int(raw)
         overrides["store"] = overrides.get("store") or os.environ.get("KGQA_STORE") or DEFAULT_STORE
         overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None
         return cls(db_path=Path(path), embedding_model=model, trace=bool(trace), **overrides)

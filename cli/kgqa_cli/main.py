@@ -7,7 +7,7 @@ import sys
 import click
 
 from kgqa.errors import KgqaError
-from kgqa_cli.commands import ask, cypher, demo, evaluate, graph, index, pg, seeds, sql, triples
+from kgqa_cli.commands import ask, bench, cypher, demo, evaluate, graph, index, pg, seeds, sql, triples
 from kgqa_cli.context import CliState
 
 
@@ -35,6 +35,7 @@ cli.add_command(pg.pg)
 cli.add_command(sql.sql)
 cli.add_command(cypher.cypher)
 cli.add_command(seeds.build_kg)
+cli.add_command(bench.bench)
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from kgqa.errors import EntityNotFoundError, InputError
 from kgqa.graph.loaders.base import EntityRecord, TripleRecord
-from kgqa.graph.reader import entities_by_ids
+from kgqa.graph.reader import entities_by_ids, stored_triples
 from kgqa.graph.store import GraphStore
 from kgqa.graph.writer import MAX_TEXT_CHARS, ChangeObserver, LoadReport, checked, write_records
 from kgqa.types import synthetic_literal_id
@@ -120,10 +120,7 @@ def delete_triples(store: GraphStore, triples: list[tuple[str, str, str]],
 
 
 def _present(store: GraphStore, keys: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
-    found: set[tuple[str, str, str]] = set()
-    for k in range(0, len(keys), 5000):
-        rows = [{"s": s, "p": p, "o": o} for s, p, o in keys[k:k + 5000]]
-        found |= {(r[0], r[1], r[2]) for r in store.run("update/existing_triples", {"rows": rows})}
+    found = stored_triples(store, keys)
     return [t for t in keys if t in found]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import pyarrow as pa
+
 from kgqa.errors import AmbiguousEntityError, EntityNotFoundError
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
@@ -74,3 +76,12 @@ def in_edges(store: GraphStore, ids: Iterable[str]) -> list[Triple]:
     """Triples whose object is one of `ids` (one query for all)."""
     ids = list(ids)
     return [_triple(r) for r in store.run("graph/in_edges", {"ids": ids})] if ids else []
+
+
+def stored_triples(store: GraphStore, keys: list[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
+    """Which of these (subject id, predicate, object id) triples are in the graph (one bulk lookup)."""
+    if not keys:
+        return set()
+    rows = store.run_with_table("graph/stored_triples", pa.table({
+        "sid": [k[0] for k in keys], "pred": [k[1] for k in keys], "oid": [k[2] for k in keys]}))
+    return {(r[0], r[1], r[2]) for r in rows}

@@ -42,7 +42,9 @@ class GraphStore:
     """An open HubLink database in embedded Kùzu: named queries, transactions, UDFs, metadata."""
 
     def __init__(self, path: str | Path, *, create: bool = False, read_only: bool = False,
-                 tracer: Tracer | None = None) -> None:
+                 tracer: Tracer | None = None, buffer_pool_mib: int | None = None) -> None:
+        """Open (or with `create`, create) the database. `buffer_pool_mib` caps Kùzu's page cache
+        (None: Kùzu's default, 80% of the machine's memory, taken as pages are read)."""
         self.path = Path(path)
         self.tracer = tracer
         self.read_only = read_only
@@ -52,7 +54,8 @@ class GraphStore:
                     f"no HubLink database at {self.path}; run `kgqa init --db {self.path}` first")
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = kuzu.Database(str(self.path), read_only=read_only)
+            pool = {"buffer_pool_size": buffer_pool_mib * 2**20} if buffer_pool_mib else {}
+            self._db = kuzu.Database(str(self.path), read_only=read_only, **pool)
             self._conn = kuzu.Connection(self._db)
         except RuntimeError as exc:  # kuzu raises RuntimeError for lock and IO problems
             if any(m in str(exc) for m in _LOCK_MARKERS):
@@ -91,12 +94,17 @@ class GraphStore:
         table = result.get_as_arrow(chunk_size=100_000)
         return [table.column(i).to_pylist() for i in range(table.num_columns)]
 
-    def run_with_table(self, name: str, table: object, **structural: int) -> None:
+    def run_with_table(self, name: str, table: object, **structural: int) -> list[list[Any]]:
         """Run a named query that reads the Arrow table `table` through `LOAD FROM kgqa_rows`
-        (Kùzu resolves the name from the caller's frame; bulk rows without per-value binding)."""
+        (Kùzu resolves the name from the caller's frame; bulk rows without per-value binding);
+        return its rows."""
         query = assets.cypher(name, **structural)
         kgqa_rows = table  # noqa: F841 - read by Kùzu's scan replacement
-        self._raw(query.name, query.text, None)
+        result = self._raw(query.name, query.text, None)
+        rows = []
+        while result.has_next():
+            rows.append(result.get_next())
+        return rows
 
     def query(self, text: str, params: dict[str, Any] | None = None) -> tuple[list[str], list[list[Any]]]:
         """Run a user's Cypher statement (e.g. `kgqa cypher -c`); returns column names and rows."""

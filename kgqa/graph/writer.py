@@ -8,8 +8,11 @@ from itertools import islice
 from pathlib import Path
 from typing import Protocol
 
+import pyarrow as pa
+
 from kgqa.errors import InputError
 from kgqa.graph.loaders.base import EntityOnlyRecord, EntityRecord, Record, TripleRecord
+from kgqa.graph.reader import stored_triples
 from kgqa.graph.store import GraphStore
 from kgqa.progress import ProgressFn, no_progress
 
@@ -66,9 +69,21 @@ def _merge(into: dict[str, EntityRecord], rec: EntityRecord) -> None:
     into[rec.id] = EntityRecord(rec.id, label, types, old.is_literal or rec.is_literal)
 
 
-def _entity_rows(entities: dict[str, EntityRecord]) -> list[dict[str, object]]:
-    return [{"id": e.id, "label": e.label, "types": list(e.types or ()), "is_literal": e.is_literal}
-            for e in entities.values()]
+def _entity_table(entities: list[EntityRecord]) -> pa.Table:
+    return pa.table({"eid": [e.id for e in entities], "label": pa.array([e.label for e in entities], pa.string()),
+                     "types": pa.array([list(e.types or ()) for e in entities], pa.list_(pa.string())),
+                     "is_literal": pa.array([e.is_literal for e in entities], pa.bool_())})
+
+
+def _upsert_entities(store: GraphStore, entities: dict[str, EntityRecord]) -> None:
+    """Create new entities and merge the records of stored ones (label, types, literal flag)."""
+    stored = {r[0] for r in store.run_with_table("graph/stored_entities", pa.table({"eid": list(entities)}))}
+    new = [e for i, e in entities.items() if i not in stored]
+    old = [e for i, e in entities.items() if i in stored]
+    if new:
+        store.run_with_table("graph/insert_entities", _entity_table(new))
+    if old:
+        store.run_with_table("graph/update_entities", _entity_table(old))
 
 
 #: The longest id, label or predicate accepted (the CSV reader's field limit, for every format).
@@ -118,10 +133,9 @@ def write_records(store: GraphStore, records: Iterable[Record], *, batch_size: i
                 observer.entities(entities)
                 observer.triples([(s, p, o) for s, p, o in triples])
             if entities:
-                store.run("graph/upsert_entities", {"rows": _entity_rows(entities)})
+                _upsert_entities(store, entities)
             if triples:
-                rows = [{"s": s, "p": p, "pid": pid, "o": o} for (s, p, o), pid in triples.items()]
-                store.run("graph/upsert_triples", {"rows": rows})
+                _insert_new_triples(store, triples)
             count += len(batch)
             on_progress(phase, count, None)
         if observer is not None:
@@ -146,3 +160,13 @@ def load_file(store: GraphStore, path: str | Path, fmt: str | None = None, *, ba
     after_t = store.run("graph/count_triples")[0][0]
     marked = len(getattr(observer, "marked", ()))
     return LoadReport(str(path), fmt, n, after_e - before_e, after_t - before_t, after_e, after_t, marked)
+
+
+def _insert_new_triples(store: GraphStore, triples: dict[tuple[str, str, str], str | None]) -> None:
+    """Create the triples (subject, predicate, object) -> predicate id that are not stored yet."""
+    have = stored_triples(store, list(triples))
+    keys = [k for k in triples if k not in have]
+    if keys:
+        store.run_with_table("graph/insert_triples", pa.table({
+            "sid": [k[0] for k in keys], "pred": [k[1] for k in keys],
+            "pid": pa.array([triples[k] for k in keys], pa.string()), "oid": [k[2] for k in keys]}))

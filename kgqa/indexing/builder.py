@@ -183,6 +183,9 @@ def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, p
             entities = list(entities) + [EntityWithDirection(e, Direction.FORWARD) for e in sorted(ends - indexed)]
             depth += 1
 
+    # the path text and hash UDFs run inside the enumeration query: count them as verbalisation
+    report.timings["verbalise"] = report.timings.get("verbalise", 0.0) + ctx.verbalise_seconds
+    report.timings["enumerate_paths"] = report.timings.get("enumerate_paths", 0.0) - ctx.verbalise_seconds
     stale = sorted(set(stored) - (indexed - pathless))
     report.llm = verbaliser.summary(dry_run) if verbaliser is not None else {}
     if dry_run:
@@ -233,8 +236,10 @@ def _process_batch(store: GraphStore, vstore: HubVectorStore, embedder: Embedder
                    roots: list[str], depth: int, labels: dict[str, str], stored: dict[str, str],
                    report: BuildReport, verbaliser: PathVerbaliser | None = None, dry_run: bool = False,
                    readable: bool = True, pathless: set[str] | None = None) -> set[str]:
+    before = report.timings.get("verbalise", 0.0)
     with _Timer(report.timings, "enumerate_paths"):
-        by_root, texts, boundary = enumerate_paths(store, roots, params)
+        by_root, texts, boundary = enumerate_paths(store, roots, params, report.timings)
+    report.timings["enumerate_paths"] -= report.timings["verbalise"] - before  # (reported on its own)
     changed: list[HubRecord] = []
     for root in roots:
         paths = by_root.get(root, [])

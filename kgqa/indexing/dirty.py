@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kgqa.graph.reader import stored_triples
 from kgqa.graph.store import GraphStore
 from kgqa.indexing.metadata import read_info, stored_params
 from kgqa.vectorstores.base import HubVectorStore
@@ -59,10 +60,7 @@ class DirtyTracker:
     def triples(self, rows: list[tuple[str, str, str]], *, deleting: bool = False) -> list[tuple[str, str, str]]:
         """Before writing: of these (subject, predicate, object) triples, those that change the graph
         (new ones when adding, stored ones when deleting); their subjects are walked from."""
-        present: set[tuple[str, str, str]] = set()
-        for chunk in _chunks(rows):
-            present |= {(r[0], r[1], r[2]) for r in self.store.run(
-                "update/existing_triples", {"rows": [{"s": s, "p": p, "o": o} for s, p, o in chunk]})}
+        present = stored_triples(self.store, rows)
         changing = [r for r in dict.fromkeys(rows) if (r in present) == deleting]
         self.subjects.update(s for s, _, _ in changing)
         return changing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
@@ -35,10 +36,12 @@ def signature(path_hashes: Iterable[str]) -> str:
     return h.hexdigest()[:32]
 
 
-def enumerate_paths(store: GraphStore, roots: list[str], params: IndexParams
+def enumerate_paths(store: GraphStore, roots: list[str], params: IndexParams, timings: dict[str, float] | None = None
                     ) -> tuple[dict[str, list[PathRecord]], dict[str, str], set[str]]:
     """All hub paths of `roots` with one query. Returns (paths by root, text by text hash,
-    boundary entities = other hub roots that paths end at)."""
+    boundary entities = other hub roots that paths end at). The time spent making the HubVector
+    texts of the paths is added to `timings["verbalise"]`."""
+    spent = 0.0
     by_root: dict[str, list[PathRecord]] = defaultdict(list)
     texts: dict[str, str] = {}
     boundary: set[str] = set()
@@ -49,6 +52,7 @@ def enumerate_paths(store: GraphStore, roots: list[str], params: IndexParams
         if phash in seen:
             continue
         seen.add(phash)
+        start = time.perf_counter()
         triples = triples_of(ids, labels, preds)
         vectors = []
         for level, txt in vector_texts(ptext, triples):
@@ -56,10 +60,13 @@ def enumerate_paths(store: GraphStore, roots: list[str], params: IndexParams
             texts[th] = txt
             vectors.append((level.value, th))
         by_root[root].append(PathRecord(phash, root, ptext, triples, tuple(vectors)))
+        spent += time.perf_counter() - start
         if len(by_root[root]) > params.max_paths_per_hub:
             raise ConfigError(f"hub {root} has more than {params.max_paths_per_hub} paths; "
                               "lower --max-path-length or choose more specific hub roots")
         boundary.add(ids[-1])
+    if timings is not None:
+        timings["verbalise"] = timings.get("verbalise", 0.0) + spent
     return by_root, texts, boundary
 
 

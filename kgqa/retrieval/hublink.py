@@ -13,8 +13,8 @@ from kgqa.embeddings.base import Embedder
 from kgqa.graph.reader import entities_by_ids, resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import HubRootSearch, both_directions
-from kgqa.indexing.metadata import META_KEY
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
+from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.base import Answer, BaseRetriever
 from kgqa.retrieval.components import analyse_components
 from kgqa.retrieval.coverage import QueryShape, component_indices, read_shape, serving_triples
@@ -55,12 +55,10 @@ class HubLinkRetriever(BaseRetriever):
     name = "hublink"
 
     def __init__(self, store: GraphStore, vstore: HubVectorStore, embedder: Embedder, roles: AnswerRoles,
-                 params: RetrievalParams | None = None) -> None:
+                 params: RetrievalParams | None = None, facts: GraphFacts | None = None) -> None:
         self.store, self.vstore, self.embedder, self.roles = store, vstore, embedder, roles
         self.params = params or RetrievalParams()
-        self._hub_ids: set[str] | None = None
-        self._hub_types: set[str] | None = None
-        self._vocabulary: list[str] | None = None
+        self.facts = facts or GraphFacts(store, vstore)  # a workspace shares one across questions
 
     # -- template method -----------------------------------------------------------------------
     def _retrieve(self, question: str, **options: Any) -> Answer:
@@ -154,7 +152,7 @@ class HubLinkRetriever(BaseRetriever):
             for th, _text, sim in self.vstore.nearest_texts(vec, k):
                 hit_sims[th][qi] = max(hit_sims[th][qi], sim)
         pre: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
-        for th, hub_id, _ph, _lvl, _txt in self.vstore.vectors_for_texts(list(hit_sims)):
+        for th, hub_id in self.vstore.hubs_for_texts(list(hit_sims)):
             best = pre[hub_id]
             for qi, s in enumerate(hit_sims[th]):
                 best[qi] = max(best[qi], s)
@@ -294,18 +292,11 @@ class HubLinkRetriever(BaseRetriever):
     def _hub_type_words(self) -> set[str]:
         """The hub types ("paper" when every hub is a Paper): a component naming one matches every hub
         alike and crowds out the discriminating paths, so it is not searched for."""
-        if self._hub_types is None:
-            info = self.vstore.meta_get(META_KEY) or {}
-            self._hub_types = {t.lower() for t in info.get("params", {}).get("hub_types", [])}
-        return self._hub_types
+        return self.facts.hub_types()
 
     def _predicates(self) -> list[str]:
         """The graph's predicate labels (they split "paper class philosophical paper" components)."""
-        if self._vocabulary is None:
-            self._vocabulary = [r[0] for r in self.store.run("retrieval/predicates") if r[0]]
-        return self._vocabulary
+        return self.facts.predicates()
 
     def _is_hub(self, entity_id: str) -> bool:
-        if self._hub_ids is None:
-            self._hub_ids = set(self.vstore.signatures())
-        return entity_id in self._hub_ids
+        return entity_id in self.facts.hub_ids()

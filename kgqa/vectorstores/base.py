@@ -180,8 +180,8 @@ class HubVectorStore(Protocol):
         """ANN search: the k nearest embedded texts as (text hash, text, similarity)."""
         ...
 
-    def vectors_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str, str, str, str]]:
-        """HubVectors using these texts: (text hash, hub id, path hash, level, text)."""
+    def hubs_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str]]:
+        """The hubs with a HubVector on these texts: distinct (text hash, hub id)."""
         ...
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from kgqa.config import AnnParams
 from kgqa.graph.store import GraphStore
 from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples,
                                     encode_triples)
@@ -17,9 +18,10 @@ class KuzuHubVectorStore:
 
     name = "kuzu"
 
-    def __init__(self, store: GraphStore, dim: int | None = None) -> None:
+    def __init__(self, store: GraphStore, dim: int | None = None, ann: AnnParams | None = None) -> None:
         self.store = store
         self.dim = dim
+        self.ann = ann or AnnParams()
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -69,26 +71,34 @@ class KuzuHubVectorStore:
     def replace_hubs(self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]]) -> int:
         """Rewrite the given hubs atomically; returns the number of HubVectors written."""
         dim = self._dim()
-        path_rows, vector_rows = [], []
+        paths: dict[str, list] = {"hash": [], "hub_id": [], "text": [], "triples": [], "length": []}
+        vectors: dict[str, list] = {"path": [], "text": [], "level": []}
         for hub in hubs:
             for p in hub.paths:
-                path_rows.append({"hash": p.hash, "hub_id": hub.id, "text": p.text,
-                                  "triples": encode_triples(p.triples), "length": len(p.triples)})
-                vector_rows.extend({"path": p.hash, "text": th, "level": lvl} for lvl, th in p.vectors)
+                for key, value in (("hash", p.hash), ("hub_id", hub.id), ("text", p.text),
+                                   ("triples", encode_triples(p.triples)), ("length", len(p.triples))):
+                    paths[key].append(value)
+                for lvl, th in p.vectors:
+                    vectors["path"].append(p.hash)
+                    vectors["text"].append(th)
+                    vectors["level"].append(lvl)
         with self.store.transaction():
             if hubs:
                 self._delete_hubs([h.id for h in hubs])
             if texts:
                 self.store.run_with_table("indexing/insert_texts", _text_table(texts, dim), dim=dim)
             if hubs:  # none: only texts are added (index sync copies texts first)
-                self.store.run("indexing/insert_hubs", {"rows": [
-                    {"id": h.id, "label": h.label, "depth": h.depth, "path_count": len(h.paths),
-                     "signature": h.signature} for h in hubs]})
-            for chunk in _chunks(path_rows, 5000):
-                self.store.run("indexing/insert_paths", {"rows": chunk})
-            for chunk in _chunks(vector_rows, 10000):
-                self.store.run("indexing/insert_vectors", {"rows": chunk})
-        return len(vector_rows)
+                self.store.run_with_table("indexing/insert_hubs", pa.table({
+                    "id": [h.id for h in hubs], "label": [h.label for h in hubs],
+                    "depth": pa.array([h.depth for h in hubs], pa.int64()),
+                    "path_count": pa.array([len(h.paths) for h in hubs], pa.int64()),
+                    "signature": [h.signature for h in hubs]}))
+            if paths["hash"]:
+                self.store.run_with_table("indexing/insert_paths", pa.table(
+                    {**paths, "length": pa.array(paths["length"], pa.int64())}))
+            if vectors["path"]:
+                self.store.run_with_table("indexing/insert_vectors", pa.table(vectors))
+        return len(vectors["path"])
 
     def has_ann_index(self) -> bool:
         """Whether the HNSW index over the embedded texts exists."""
@@ -99,7 +109,8 @@ class KuzuHubVectorStore:
         self.store.load_extension("vector")
         if self.has_ann_index():
             return False
-        self.store.run("indexing/create_vector_index")
+        self.store.run("indexing/create_vector_index", mu=self.ann.m, ml=2 * self.ann.m,
+                       efc=self.ann.ef_construction)
         return True
 
     def remove_hubs(self, hub_ids: list[str]) -> None:
@@ -142,27 +153,30 @@ class KuzuHubVectorStore:
 
     def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> ScoredVectors:
         """Exact similarities of all vectors of the given hubs: columns from Kùzu, one matrix product."""
-        hubs, paths, levels, texts, text_hashes = (self.store.run_columns("retrieval/hub_vectors", {"hubs": hub_ids})
-                                                   if hub_ids else ([], [], [], [], []))
+        hubs, paths, levels, texts, text_hashes, raws = (self.store.run_columns("retrieval/hub_vectors", {"hubs": hub_ids})
+                                                         if hub_ids else ([], [], [], [], [], []))
         if not text_hashes:
             return ScoredVectors.empty(len(queries))
-        fetched, raws = self.store.run_columns("retrieval/text_embeddings", {"hashes": list(dict.fromkeys(text_hashes))})
-        matrix = np.frombuffer(b"".join(raws), dtype="<f4").reshape(len(raws), -1)
+        first: dict[str, int] = {}
+        for i, h in enumerate(text_hashes):
+            first.setdefault(h, i)
+        matrix = np.frombuffer(b"".join(raws[i] for i in first.values()), dtype="<f4").reshape(len(first), -1)
         return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes,
-                                          {h: i for i, h in enumerate(fetched)}, matrix, queries)
+                                          {h: j for j, h in enumerate(first)}, matrix, queries)
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """HNSW search; similarity = 1 - cosine distance."""
         self.store.load_extension("vector")
         rows = self.store.run("retrieval/ann_texts", {"query": query.astype(np.float32).tolist(), "k": k,
-                                                      "efs": max(200, 2 * k)})
+                                                      "efs": self.ann.search_width(k)})
         return [(r[0], r[1], 1.0 - float(r[2])) for r in rows]
 
-    def vectors_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str, str, str, str]]:
-        """HubVectors using these texts."""
+    def hubs_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str]]:
+        """The hubs with a HubVector on these texts: distinct (text hash, hub id)."""
         if not text_hashes:
             return []
-        return [tuple(r) for r in self.store.run("retrieval/vectors_for_texts", {"hashes": text_hashes})]
+        texts, hubs = self.store.run_columns("retrieval/hubs_for_texts", {"hashes": text_hashes})
+        return list(zip(texts, hubs))
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
         """Stored paths by hash."""
@@ -206,8 +220,3 @@ def _text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
     return pa.table({"hash": list(texts), "text": [t for t, _ in texts.values()],
                      "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim),
                      "raw": pa.array([row.astype("<f4").tobytes() for row in matrix], type=pa.binary())})
-
-
-def _chunks(rows: list, size: int):
-    for i in range(0, len(rows), size):
-        yield rows[i:i + size]

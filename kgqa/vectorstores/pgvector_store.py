@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kgqa import assets
+from kgqa.config import AnnParams
 from kgqa.errors import IndexMismatchError
 from kgqa.graph.store import Tracer
 from kgqa.postgres import sql_layer
@@ -39,9 +40,11 @@ class PgVectorHubStore:
 
     name = "pgvector"
 
-    def __init__(self, dsn: str, *, dim: int | None = None, tracer: Tracer | None = None) -> None:
+    def __init__(self, dsn: str, *, dim: int | None = None, tracer: Tracer | None = None,
+                 ann: AnnParams | None = None) -> None:
         self.db = PgDatabase(dsn, tracer=tracer)
         self.dim = dim
+        self.ann = ann or AnnParams()
         self._log_ready = False
 
     # -- schema ----------------------------------------------------------------------------------
@@ -67,7 +70,10 @@ class PgVectorHubStore:
             sql_layer.install(self.db)  # its views went with a dropped index: bring them back
 
     def drop(self) -> None:
-        """Drop the index tables (and the views over them); metadata and the answers log stay."""
+        """Drop the index tables (and the views over them); metadata and the answers log stay.
+        Nothing to do on a database that never held the kgqa schema."""
+        if not self.db.scalar("schema_version_exists"):
+            return
         with self.db.transaction():
             self.db.run("drop_index_tables")
             self.db.run("forget_scripts", {"prefix": INDEX_SCRIPT})
@@ -81,7 +87,7 @@ class PgVectorHubStore:
         if self.has_ann_index():
             return False
         name, text = assets.schema_file("postgres", "post_load/hnsw_cosine.sql")
-        self.db.script(name, text)
+        self.db.script(name, assets.fill_tokens(name, text, m=self.ann.m, ef_construction=self.ann.ef_construction))
         return True
 
     # -- metadata --------------------------------------------------------------------------------
@@ -171,14 +177,14 @@ class PgVectorHubStore:
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """HNSW search; similarity = 1 - cosine distance."""
         vec = self._queries(query)[0]
-        self.db.run("set_ef_search", {"efs": str(min(MAX_EF_SEARCH, max(200, 2 * k)))})
+        self.db.run("set_ef_search", {"efs": str(min(MAX_EF_SEARCH, self.ann.search_width(k)))})
         return [(r[0], r[1], float(r[2])) for r in self.db.run("ann_texts", {"query": vec, "k": k})]
 
-    def vectors_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str, str, str, str]]:
-        """HubVectors using these texts: (text hash, hub id, path hash, level, text)."""
+    def hubs_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str]]:
+        """The hubs with a HubVector on these texts: distinct (text hash, hub id)."""
         if not text_hashes:
             return []
-        return [tuple(r) for r in self.db.run("vectors_for_texts", {"hashes": text_hashes})]
+        return [(r[0], r[1]) for r in self.db.run("hubs_for_texts", {"hashes": text_hashes})]
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
         """Stored paths by hash."""

@@ -12,14 +12,14 @@ from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
 
 
 def _kuzu(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubVectorStore:
-    return KuzuHubVectorStore(graph)
+    return KuzuHubVectorStore(graph, ann=settings.ann)
 
 
 def _pgvector(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubVectorStore:
     from kgqa.postgres.server import resolve_dsn
     from kgqa.vectorstores.pgvector_store import PgVectorHubStore
 
-    return PgVectorHubStore(pg_dsn or resolve_dsn(settings), tracer=graph.tracer)
+    return PgVectorHubStore(pg_dsn or resolve_dsn(settings), tracer=graph.tracer, ann=settings.ann)
 
 
 STORES: dict[str, Callable[[GraphStore, Settings, str | None], HubVectorStore]] = {

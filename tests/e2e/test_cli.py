@@ -127,3 +127,29 @@ def test_demo_then_eval_and_report(tmp_path):
     assert (tmp_path / "run.html").exists() and (tmp_path / "run.scores.jsonl").exists()
     sql = kgqa("eval", "report", str(run), qs, "--sql", "SELECT count(*) AS n FROM scores", db=db).stdout
     assert sql.splitlines() == ["n", "12"]
+
+
+def test_bench_generate_and_the_scale_benchmark_at_a_small_size(tmp_path):
+    out = kgqa("bench", "generate", "--triples", "2e3", "--seed", "3", "--out", str(tmp_path / "g"),
+               db=tmp_path / "unused.kuzu").stdout
+    assert re.search(r"wrote .*graph\.csv: 20\d\d triples, \d+ papers", out)
+    assert (tmp_path / "g" / "questions.csv").read_text(encoding="utf-8").count("\n") == 101
+    bad = kgqa("bench", "generate", "--triples", "12", db=tmp_path / "unused.kuzu", check=False)
+    assert bad.returncode == 3 and "--triples must be between" in bad.stderr
+    # the documented benchmark, end to end at a small size (Kùzu only): a full size and a graph-only one
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "scale.py"), "--sizes", "600", "--graph-only", "1200",
+                           "--stores", "kuzu", "--questions", "14", "--work", str(tmp_path / "w"),
+                           "--out", str(tmp_path / "out"), "-q"],
+                          capture_output=True, text=True, timeout=900, env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    assert proc.returncode == 0, proc.stderr
+    assert "| build / model |" in proc.stdout and "(est.)" in proc.stdout
+    result = json.loads((tmp_path / "out" / "scale.json").read_text())
+    full, graph_only = result["results"]
+    kuzu = full["stores"]["kuzu"]
+    assert kuzu["build"]["texts_embedded"] > 0 and kuzu["reference"]["texts"] == kuzu["build"]["texts_embedded"]
+    assert set(kuzu["build"]["timings"]) >= {"enumerate_paths", "verbalise", "embed", "write", "ann_index"}
+    assert kuzu["direct"]["questions"] == 14 and kuzu["direct"]["recall"] >= 0.8
+    assert kuzu["traversal"]["hits_at_10"] >= 0.8
+    assert graph_only["stores"]["kuzu"]["build"]["dry_run"] and graph_only["stores"]["kuzu"]["estimated"]["embed"] > 0
+    for name in ("scale_build.svg", "scale_latency.svg", "scale_memory.svg"):
+        assert (tmp_path / "out" / name).read_text().startswith("<svg")

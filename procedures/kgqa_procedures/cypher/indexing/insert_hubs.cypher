@@ -1,5 +1,5 @@
-// Create hub nodes.
-// params: $rows LIST<STRUCT(id STRING, label STRING, depth INT64, path_count INT64, signature STRING)>
-UNWIND $rows AS row
-CREATE (:Hub {id: row.id, label: row.label, depth: row.depth, path_count: row.path_count,
-              signature: row.signature, built_at: current_timestamp()});
+// Create hub nodes from an Arrow table bound to kgqa_rows
+// (columns id, label, depth, path_count, signature).
+LOAD FROM kgqa_rows
+CREATE (:Hub {id: id, label: label, depth: depth, path_count: path_count,
+              signature: signature, built_at: current_timestamp()});

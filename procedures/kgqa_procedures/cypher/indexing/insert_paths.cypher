@@ -1,6 +1,6 @@
-// Create hub paths and attach them to their hub.
-// params: $rows LIST<STRUCT(hash STRING, hub_id STRING, text STRING, triples STRING, length INT64)>
-UNWIND $rows AS row
-MATCH (h:Hub {id: row.hub_id})
-CREATE (h)-[:HasPath]->(:HubPath {hash: row.hash, hub_id: row.hub_id, text: row.text,
-                                  triples: row.triples, length: row.length});
+// Create hub paths and attach them to their hub, from an Arrow table bound to kgqa_rows
+// (columns hash, hub_id, text, triples, length). LOAD FROM + one MATCH per row is an index lookup;
+// an UNWIND of a list parameter with the same MATCH scans the Hub table for every row.
+LOAD FROM kgqa_rows
+MATCH (h:Hub {id: hub_id})
+CREATE (h)-[:HasPath]->(:HubPath {hash: hash, hub_id: hub_id, text: text, triples: triples, length: length});

@@ -1,0 +1,352 @@
+"""Scale benchmark: what indexing and answering cost as the graph grows (issue 7).
+
+    python bench/scale.py --sizes 1e4,1e5 [--graph-only 1e6] [--stores kuzu,pgvector]
+
+Per size: a synthetic scholarly graph (`kgqa bench generate`, seeded) is loaded into a fresh
+Kùzu database, and the HubLink index is built (offline: template verbalisation, all-MiniLM-L6-v2
+on the CPU). Each step runs in its own process (bench/scale_worker.py), so its peak RSS is its own.
+
+Measured per size and store: index build wall time split into phases (path enumeration,
+verbalisation, embedding, writing, ANN index), the unique texts embedded, peak RSS, the index size
+on disk, query latency p50/p95 for the direct and the traversal strategy (offline, model loaded),
+and quality (recall, Hits@10) on the generated questions. In the same run, the embedding model alone
+embeds the index's unique texts (`reference`): the build is compared with that time.
+
+pgvector: up to --pg-full-build-max triples the pgvector index is built from scratch (it embeds
+again); above it, the Kùzu index is copied with `index sync` (no re-embedding), which measures
+pgvector's own write and ANN phases; its build time is then that plus the embedding time measured
+for Kùzu, and the table says so.
+
+--graph-only sizes (e.g. 1e6, hours of embedding on 2 cores) are loaded and dry-run built: path
+enumeration and verbalisation are measured, the texts to embed are counted, and the embedding and
+writing times are extrapolated from the largest fully built size's per-text rates (marked "est.").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from svgplot import line_chart  # noqa: E402
+
+from kgqa.synthetic.generator import generate  # noqa: E402
+
+PHASES = ("find_roots", "enumerate_paths", "verbalise", "embed", "write", "ann_index")
+
+
+def _size(text: str) -> int:
+    return int(float(text))
+
+
+def _worker(*args: str, timeout: float | None = None) -> dict:
+    cmd = [sys.executable, str(HERE / "scale_worker.py"), *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})
+    if proc.returncode != 0:
+        raise SystemExit(f"worker failed: {' '.join(args)}\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _disk_mib(path: Path) -> float:
+    files = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()]
+    return sum(p.stat().st_size for p in files) / 2**20
+
+
+def _pg_size_mib(dsn: str) -> float:
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind IN ('r', 'm')",
+            ("kgqa",)).fetchone()
+    return float(row[0]) / 2**20
+
+
+def _machine() -> str:
+    cpus = os.cpu_count()
+    mem = ""
+    try:
+        kib = int(next(line for line in open("/proc/meminfo") if line.startswith("MemTotal")).split()[1])
+        mem = f", {kib / 2**20:.0f} GiB RAM"
+    except (OSError, StopIteration, ValueError):
+        pass
+    return f"{platform.machine()} {cpus} cores{mem}, {platform.system()}, Python {platform.python_version()}"
+
+
+def _log(quiet: bool, msg: str) -> None:
+    if not quiet:
+        print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rates: dict) -> dict:
+    """All measurements of one graph size."""
+    work = Path(args.work) / f"n{n}"
+    shutil.rmtree(work, ignore_errors=True)
+    start = time.perf_counter()
+    gen = generate(work, n, seed=args.seed, questions=args.questions)
+    res: dict = {"size": n, "triples": gen.triples, "papers": gen.papers, "generate_s": time.perf_counter() - start,
+                 "full": full, "stores": {}}
+    db = work / "kuzu" / "graph.kuzu"
+    _log(args.quiet, f"{n}: loading {gen.triples} triples")
+    res["load"] = _worker("load", "--db", str(db), "--graph", str(gen.graph_file))
+    graph_mib = _disk_mib(db)
+    res["graph_mib"] = graph_mib
+    if not full:
+        _log(args.quiet, f"{n}: dry-run build (graph phases only)")
+        b = _worker("build", "--db", str(db), "--dry-run")
+        t = b["timings"]
+        est_embed = b["texts_embedded"] * rates["embed_per_text"]
+        est_write = b["texts_embedded"] * rates["write_per_text"]
+        est_ann = b["texts_embedded"] * rates["ann_per_text"]
+        res["stores"]["kuzu"] = {"build": b, "estimated": {
+            "embed": est_embed, "write": est_write, "ann_index": est_ann,
+            "total": sum(t.get(p, 0.0) for p in ("find_roots", "enumerate_paths", "verbalise")) + est_embed + est_write + est_ann,
+            "reference": b["texts_embedded"] * rates["reference_per_text"], "from_size": rates["size"]}}
+        return res
+    _log(args.quiet, f"{n}: building the Kùzu index")
+    b = _worker("build", "--db", str(db))
+    kuzu = {"build": b, "index_mib": _disk_mib(db) - graph_mib}
+    _log(args.quiet, f"{n}: embedding model alone on the {b['texts_embedded']} unique texts")
+    kuzu["reference"] = _worker("reference", "--db", str(db), "--sample", str(args.reference_sample))
+    for strategy in ("direct", "traversal"):
+        _log(args.quiet, f"{n}: {strategy} queries (kuzu)")
+        kuzu[strategy] = _worker("query", "--db", str(db), "--questions", str(gen.questions_file),
+                                 "--strategy", strategy)
+    res["stores"]["kuzu"] = kuzu
+    if dsn:
+        if n <= args.pg_full_build_max:
+            _log(args.quiet, f"{n}: building the pgvector index")
+            pb = _worker("build", "--db", str(db), "--store", "pgvector", "--pg-dsn", dsn, "--rebuild")
+            pg = {"build": pb, "mode": "build"}
+        else:
+            _log(args.quiet, f"{n}: copying the index to pgvector (index sync)")
+            ps = _worker("sync", "--db", str(db), "--pg-dsn", dsn)
+            pg = {"sync": ps, "mode": "sync"}
+        pg["index_mib"] = _pg_size_mib(dsn)
+        for strategy in ("direct", "traversal"):
+            _log(args.quiet, f"{n}: {strategy} queries (pgvector)")
+            pg[strategy] = _worker("query", "--db", str(db), "--questions", str(gen.questions_file),
+                                   "--strategy", strategy, "--store", "pgvector", "--pg-dsn", dsn)
+        res["stores"]["pgvector"] = pg
+    _rates_from(res, rates)
+    return res
+
+
+def _requery(n: int, args: argparse.Namespace, res: dict) -> None:
+    """The Kùzu query measurements of a kept size again (after a change to the query path)."""
+    work = Path(args.work) / f"n{n}"
+    for strategy in ("direct", "traversal"):
+        _log(args.quiet, f"{n}: {strategy} queries (kuzu, again)")
+        res["stores"]["kuzu"][strategy] = _worker("query", "--db", str(work / "kuzu" / "graph.kuzu"), "--questions",
+                                                  str(work / "questions.csv"), "--strategy", strategy)
+
+
+def _rates_from(res: dict, rates: dict) -> None:
+    """Per-text costs of a fully built size: what the graph-only sizes are extrapolated with."""
+    kuzu = res["stores"]["kuzu"]
+    t, texts = kuzu["build"]["timings"], max(1, kuzu["build"]["texts_embedded"])
+    rates.update(size=res["size"], embed_per_text=t.get("embed", 0.0) / texts, write_per_text=t.get("write", 0.0) / texts,
+                 ann_per_text=t.get("ann_index", 0.0) / texts, reference_per_text=kuzu["reference"]["seconds"] / texts)
+
+
+def _fmt_s(v: float | None, est: bool = False) -> str:
+    if v is None:
+        return "–"
+    s = f"{v:.1f}" if v < 100 else f"{v:.0f}"
+    return f"{s} (est.)" if est else s
+
+
+def table(results: list[dict]) -> str:
+    """The printed tables (Markdown)."""
+    lines = ["### Index build (offline: template verbalisation, all-MiniLM-L6-v2 on CPU)", "",
+             "| triples | store | hubs | paths | unique texts | enumerate s | verbalise s | embed s | write s | ANN s "
+             "| build s | model alone s | build / model | peak RSS MiB | index MiB |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        for store, m in r["stores"].items():
+            if store == "kuzu":
+                b, t = m["build"], m["build"]["timings"]
+                est = m.get("estimated")
+                if est:
+                    ref = est["reference"]
+                    lines.append(
+                        f"| {r['triples']:,} | kuzu | {b['hubs']:,} | {b['paths']:,} | {b['texts_embedded']:,} "
+                        f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('verbalise'))} "
+                        f"| {_fmt_s(est['embed'], True)} | {_fmt_s(est['write'], True)} | {_fmt_s(est['ann_index'], True)} "
+                        f"| {_fmt_s(est['total'], True)} | {_fmt_s(ref, True)} | {est['total'] / ref:.2f} (est.) "
+                        f"| {b['peak_rss_mib']:.0f} (dry run) | – |")
+                    continue
+                ref = m["reference"]["seconds"]
+                ref_note = "" if m["reference"]["sampled"] == m["reference"]["texts"] else \
+                    f" ({m['reference']['sampled'] / m['reference']['texts']:.0%} sample)"
+                lines.append(
+                    f"| {r['triples']:,} | kuzu | {b['hubs']:,} | {b['paths']:,} | {b['texts_embedded']:,} "
+                    f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('verbalise'))} | {_fmt_s(t.get('embed'))} "
+                    f"| {_fmt_s(t.get('write'))} | {_fmt_s(t.get('ann_index'))} | {_fmt_s(b['seconds'])} "
+                    f"| {_fmt_s(ref)}{ref_note} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} | {m['index_mib']:.0f} |")
+            elif m["mode"] == "build":
+                b, t = m["build"], m["build"]["timings"]
+                ref = r["stores"]["kuzu"]["reference"]["seconds"]
+                lines.append(
+                    f"| {r['triples']:,} | pgvector | {b['hubs']:,} | {b['paths']:,} | {b['texts_embedded']:,} "
+                    f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('verbalise'))} | {_fmt_s(t.get('embed'))} "
+                    f"| {_fmt_s(t.get('write'))} | {_fmt_s(t.get('ann_index'))} | {_fmt_s(b['seconds'])} "
+                    f"| {_fmt_s(ref)} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} (client) | {m['index_mib']:.0f} |")
+            else:
+                k = r["stores"]["kuzu"]["build"]
+                kt, s = k["timings"], m["sync"]
+                total = sum(kt.get(p, 0.0) for p in ("find_roots", "enumerate_paths", "verbalise", "embed")) + s["seconds"]
+                ref = r["stores"]["kuzu"]["reference"]["seconds"]
+                lines.append(
+                    f"| {r['triples']:,} | pgvector (sync) | {k['hubs']:,} | {k['paths']:,} | {k['texts_embedded']:,} "
+                    f"| {_fmt_s(kt.get('enumerate_paths'))} | {_fmt_s(kt.get('verbalise'))} | {_fmt_s(kt.get('embed'))} "
+                    f"| {_fmt_s(s['seconds'])} (write + ANN) | – | {_fmt_s(total, True)} | {_fmt_s(ref)} "
+                    f"| {total / ref:.2f} (est.) | {s['peak_rss_mib']:.0f} (client) | {m['index_mib']:.0f} |")
+    lines += ["", "### Queries (offline, model loaded; latency per question in ms)", "",
+              "| triples | store | direct p50 | direct p95 | traversal p50 | traversal p95 | direct R | direct Hits@10 "
+              "| traversal R | traversal Hits@10 | questions |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        for store, m in r["stores"].items():
+            if "direct" not in m:
+                continue
+            d, tr = m["direct"], m["traversal"]
+            lines.append(f"| {r['triples']:,} | {store} | {d['p50'] * 1000:.0f} | {d['p95'] * 1000:.0f} "
+                         f"| {tr['p50'] * 1000:.0f} | {tr['p95'] * 1000:.0f} | {d['recall']:.3f} | {d['hits_at_10']:.3f} "
+                         f"| {tr['recall']:.3f} | {tr['hits_at_10']:.3f} | {d['questions']} |")
+    lines += ["", "### Graph loading", "", "| triples | papers | generate s | load s | load peak RSS MiB | graph MiB on disk |",
+              "|---|---|---|---|---|---|"]
+    for r in results:
+        lines.append(f"| {r['triples']:,} | {r['papers']:,} | {r['generate_s']:.1f} | {r['load']['seconds']:.1f} "
+                     f"| {r['load']['peak_rss_mib']:.0f} | {r['graph_mib']:.0f} |")
+    return "\n".join(lines)
+
+
+def plots(results: list[dict], out: Path) -> list[Path]:
+    """SVG charts: build time by phase, query latency, peak RSS, all against graph size."""
+    paths = []
+    series: dict[str, list[tuple[float, float]]] = {}
+    for r in results:
+        m = r["stores"]["kuzu"]
+        x = r["triples"]
+        if "estimated" in m:
+            e = m["estimated"]
+            series.setdefault("build (est.)", []).append((x, e["total"]))
+            series.setdefault("model alone (est.)", []).append((x, e["reference"]))
+            for p in ("enumerate_paths", "verbalise"):
+                series.setdefault(p, []).append((x, m["build"]["timings"].get(p, 0.0)))
+            continue
+        series.setdefault("build", []).append((x, m["build"]["seconds"]))
+        series.setdefault("model alone", []).append((x, m["reference"]["seconds"]))
+        for p in ("enumerate_paths", "verbalise", "write", "ann_index"):
+            series.setdefault(p, []).append((x, m["build"]["timings"].get(p, 0.0)))
+    for est, real in (("build (est.)", "build"), ("model alone (est.)", "model alone")):
+        if est in series and real in series:  # join the estimate to the last measured point
+            series[est] = [max(series[real])] + series[est]
+    paths.append(line_chart(out / "scale_build.svg", "Index build (Kùzu, offline, 2-core CPU)", "triples",
+                            "seconds", series, frozenset({"build (est.)", "model alone (est.)"})))
+    lat: dict[str, list[tuple[float, float]]] = {}
+    for r in results:
+        for store, m in r["stores"].items():
+            for strategy in ("direct", "traversal"):
+                if strategy in m:
+                    lat.setdefault(f"{store} {strategy} p50", []).append((r["triples"], m[strategy]["p50"] * 1000))
+                    lat.setdefault(f"{store} {strategy} p95", []).append((r["triples"], m[strategy]["p95"] * 1000))
+    paths.append(line_chart(out / "scale_latency.svg", "Query latency (offline)", "triples", "ms", lat))
+    rss: dict[str, list[tuple[float, float]]] = {}
+    for r in results:
+        m = r["stores"]["kuzu"]
+        rss.setdefault("build" if "estimated" not in m else "build (dry run)", []).append(
+            (r["triples"], m["build"]["peak_rss_mib"]))
+        rss.setdefault("load", []).append((r["triples"], r["load"]["peak_rss_mib"]))
+    paths.append(line_chart(out / "scale_memory.svg", "Peak RSS (Kùzu)", "triples", "MiB", rss))
+    return paths
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="1e4,1e5", help="Sizes built in full (comma-separated; 1e4 or 10000).")
+    ap.add_argument("--graph-only", default="", help="Sizes measured for graph phases only (e.g. 1e6).")
+    ap.add_argument("--stores", default="kuzu,pgvector", help="kuzu, or kuzu,pgvector.")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--questions", type=int, default=100)
+    ap.add_argument("--reference-sample", type=float, default=1.0,
+                    help="Share of the unique texts the model-alone reference embeds (scaled up).")
+    ap.add_argument("--pg-full-build-max", type=_size, default=10_000,
+                    help="Largest size whose pgvector index is built from scratch (larger: index sync).")
+    ap.add_argument("--work", default=".bench-scale", help="Scratch directory (graphs, databases).")
+    ap.add_argument("--out", default=str(HERE / "results"), help="Where results JSON, tables and plots go.")
+    ap.add_argument("--resume", action="store_true",
+                    help="Keep the sizes already in OUT/scale.json (same seed), measure only the missing ones.")
+    ap.add_argument("--requery", action="store_true",
+                    help="With --resume: measure the Kùzu queries of the kept full sizes again, on their databases in --work.")
+    ap.add_argument("-q", "--quiet", action="store_true")
+    args = ap.parse_args()
+    full = sorted(_size(s) for s in args.sizes.split(",") if s.strip())
+    graph_only = sorted(_size(s) for s in args.graph_only.split(",") if s.strip())
+    if graph_only and not full:
+        raise SystemExit("--graph-only extrapolates from a fully built size: give --sizes too")
+    stores = {s.strip() for s in args.stores.split(",")}
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    Path(args.work).mkdir(parents=True, exist_ok=True)
+    dsn = None
+    if "pgvector" in stores:
+        from kgqa.postgres import server
+
+        dsn = server.start(Path(args.work).resolve() / "pg").dsn
+    done: dict[tuple[int, bool], dict] = {}
+    if args.resume and (out / "scale.json").is_file():
+        previous = json.loads((out / "scale.json").read_text())
+        if previous.get("seed") == args.seed:
+            done = {(r["size"], r["full"]): r for r in previous["results"]}
+    results, rates = [], {}
+    started = time.perf_counter()
+
+    def save() -> dict:
+        report = {"machine": _machine(), "mode": "offline (template verbaliser, all-MiniLM-L6-v2 on CPU, no LLM)",
+                  "seed": args.seed, "wall_s": time.perf_counter() - started,
+                  "results": sorted(results, key=lambda r: (not r["full"], r["size"]))}
+        (out / "scale.json").write_text(json.dumps(report, indent=1))  # after every size: resumable
+        return report
+
+    try:
+        for n, is_full in [(n, True) for n in full] + [(n, False) for n in graph_only]:
+            if (n, is_full) in done:
+                _log(args.quiet, f"{n}: kept from {out / 'scale.json'}")
+                results.append(done[(n, is_full)])
+                if is_full and args.requery:
+                    _requery(n, args, done[(n, is_full)])
+                    save()
+                if is_full:
+                    _rates_from(done[(n, is_full)], rates)
+                continue
+            results.append(run_size(n, args, dsn if is_full else None, is_full, rates))
+            save()
+    finally:
+        if dsn:
+            from kgqa.postgres import server
+
+            server.stop(Path(args.work).resolve() / "pg")
+    report = save()
+    results = report["results"]
+    text = f"Machine: {report['machine']}. Mode: {report['mode']}. Seed {args.seed}.\n\n{table(results)}\n"
+    (out / "scale.md").write_text(text)
+    print(text)
+    for p in plots(results, out):
+        print(f"plot: {p}")
+
+
+if __name__ == "__main__":
+    main()

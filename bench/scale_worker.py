@@ -1,0 +1,136 @@
+"""One measurement of the scale benchmark, in a fresh process (so peak RSS is its own), printing
+one JSON object on stdout. Run by bench/scale.py; usable alone:
+
+    python bench/scale_worker.py load --db D --graph G.csv
+    python bench/scale_worker.py build --db D [--store pgvector --pg-dsn DSN] [--dry-run]
+    python bench/scale_worker.py reference --db D [--sample 0.25]
+    python bench/scale_worker.py sync --db D --pg-dsn DSN
+    python bench/scale_worker.py query --db D --questions Q.csv --strategy direct [--store ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from kgqa.api import Workspace  # noqa: E402
+from kgqa.config import IndexParams, Settings  # noqa: E402
+from kgqa.embeddings import get_embedder  # noqa: E402
+from kgqa.evaluation.dataset import read_questions  # noqa: E402
+from kgqa.evaluation.metrics import score_question  # noqa: E402
+
+
+def _peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+
+
+def _workspace(args: argparse.Namespace, **kw) -> Workspace:
+    overrides = {"store": args.store}
+    if args.pg_dsn:
+        overrides["pg_dsn"] = args.pg_dsn
+    return Workspace(Settings.from_env(args.db, **overrides), **kw)
+
+
+def load(args: argparse.Namespace) -> dict:
+    ws = _workspace(args, create=True)
+    start = time.perf_counter()
+    report = ws.load(args.graph)
+    seconds = time.perf_counter() - start
+    ws.close()
+    return {"seconds": seconds, "triples": report.triples_total, "entities": report.entities_total}
+
+
+def build(args: argparse.Namespace) -> dict:
+    ws = _workspace(args, create=True)
+    model_load = 0.0 if args.dry_run else ws.warm_up()
+    start = time.perf_counter()
+    report = ws.build_index(IndexParams(), dry_run=args.dry_run, rebuild=args.rebuild)
+    seconds = time.perf_counter() - start
+    ws.close()
+    return {"seconds": seconds, "model_load": model_load, "timings": report.timings,
+            "hubs": report.hubs_rebuilt, "paths": report.paths_written, "texts_embedded": report.texts_embedded,
+            "vectors": report.vectors_written, "dry_run": args.dry_run}
+
+
+def reference(args: argparse.Namespace) -> dict:
+    """The embedding model alone on the index's unique texts (or a uniform sample, scaled up)."""
+    ws = _workspace(args, read_only=True)
+    texts = ws.store.run_columns("indexing/all_texts")[1]
+    ws.close()
+    n_all = len(texts)
+    if args.sample < 1.0:
+        texts = random.Random(0).sample(texts, max(1, int(n_all * args.sample)))
+    embedder = get_embedder(Settings.from_env(args.db).embedding_model)
+    start = time.perf_counter()
+    embedder.embed(["warm-up"])
+    model_load = time.perf_counter() - start
+    start = time.perf_counter()
+    batch = 8192  # the builder's batches are about this size too (200 hubs)
+    for i in range(0, len(texts), batch):
+        embedder.embed(texts[i:i + batch])
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds * n_all / len(texts), "measured_seconds": seconds, "texts": n_all,
+            "sampled": len(texts), "model_load": model_load}
+
+
+def sync(args: argparse.Namespace) -> dict:
+    ws = Workspace(Settings.from_env(args.db), read_only=True)
+    start = time.perf_counter()
+    report = ws.sync_index("pgvector", pg_dsn=args.pg_dsn, rebuild=True)
+    seconds = time.perf_counter() - start
+    ws.close()
+    return {"seconds": seconds, "report": {k: v for k, v in vars(report).items() if isinstance(v, (int, float))}}
+
+
+def query(args: argparse.Namespace) -> dict:
+    """Latency and quality over the questions (offline mode), model loaded and one question run first."""
+    ws = _workspace(args, read_only=args.store == "kuzu")
+    ws.warm_up()
+    questions = read_questions(args.questions)
+    ws.ask(questions[0].question, strategy=args.strategy, topic_entity=questions[0].topic_entity)
+    latencies, recall, hits = [], [], []
+    for q in questions:
+        start = time.perf_counter()
+        answer = ws.ask(q.question, strategy=args.strategy, topic_entity=q.topic_entity)
+        latencies.append(time.perf_counter() - start)
+        s = score_question(answer.triples, q.golden)
+        recall.append(s.recall)
+        hits.append(s.hits_at_10)
+    ws.close()
+    latencies.sort()
+    return {"questions": len(questions), "p50": statistics.median(latencies),
+            "p95": latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))],
+            "mean": statistics.fmean(latencies), "recall": statistics.fmean(recall), "hits_at_10": statistics.fmean(hits)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("op", choices=("load", "build", "reference", "sync", "query"))
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--graph")
+    ap.add_argument("--questions")
+    ap.add_argument("--strategy", default="direct", choices=("direct", "traversal"))
+    ap.add_argument("--store", default="kuzu", choices=("kuzu", "pgvector"))
+    ap.add_argument("--pg-dsn")
+    ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--rebuild", action="store_true")
+    ap.add_argument("--sample", type=float, default=1.0)
+    args = ap.parse_args()
+    Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+    out = {"load": load, "build": build, "reference": reference, "sync": sync, "query": query}[args.op](args)
+    out["peak_rss_mib"] = _peak_rss_mib()
+    json.dump(out, sys.stdout)
+    print()
+
+
+if __name__ == "__main__":
+    main()

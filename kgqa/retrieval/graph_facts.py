@@ -1,0 +1,42 @@
+"""What every question consults and few operations change: read once per workspace, not per question."""
+
+from __future__ import annotations
+
+from kgqa.graph.store import GraphStore
+from kgqa.indexing.metadata import META_KEY
+from kgqa.vectorstores.base import HubVectorStore
+
+
+class GraphFacts:
+    """The graph's predicate labels, the indexed hub ids and the hub types, each read on first use
+    and kept until `forget()` (the workspace calls it after every change to the graph or index).
+    Reading them costs a scan of the triples and of the hubs, which grows with the graph."""
+
+    def __init__(self, store: GraphStore, vstore: HubVectorStore) -> None:
+        self.store, self.vstore = store, vstore
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop what was read (the graph or the index changed)."""
+        self._predicates: list[str] | None = None
+        self._hub_ids: set[str] | None = None
+        self._hub_types: set[str] | None = None
+
+    def predicates(self) -> list[str]:
+        """Distinct predicate labels (they split "paper class philosophical paper" components)."""
+        if self._predicates is None:
+            self._predicates = [r[0] for r in self.store.run("retrieval/predicates") if r[0]]
+        return self._predicates
+
+    def hub_ids(self) -> set[str]:
+        """The ids of the indexed hubs."""
+        if self._hub_ids is None:
+            self._hub_ids = set(self.vstore.signatures())
+        return self._hub_ids
+
+    def hub_types(self) -> set[str]:
+        """The hub types the index was built with, lower-cased."""
+        if self._hub_types is None:
+            info = self.vstore.meta_get(META_KEY) or {}
+            self._hub_types = {t.lower() for t in info.get("params", {}).get("hub_types", [])}
+        return self._hub_types

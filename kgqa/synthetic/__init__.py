@@ -1,0 +1,1 @@
+"""Synthetic scholarly graphs with known-answer questions, for benchmarks at any size."""

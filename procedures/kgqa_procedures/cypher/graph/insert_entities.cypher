@@ -1,0 +1,5 @@
+// Create the entities in the Arrow table bound to kgqa_rows (columns eid, label (null: none),
+// types STRING[], is_literal); the caller passes only ids not stored yet (graph/stored_entities).
+// (Not MERGE over an UNWIND of a list parameter: its cost grows with the table, per batch.)
+LOAD FROM kgqa_rows
+CREATE (:Entity {id: eid, label: coalesce(label, ''), types: types, is_literal: is_literal});
