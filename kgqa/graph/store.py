@@ -137,7 +137,9 @@ class GraphStore:
         except RuntimeError as exc:
             if any(m in str(exc) for m in _LOCK_MARKERS):
                 raise StoreBusyError(f"{name}: database busy: {exc}") from exc
-            raise StoreError(f"query {name} failed: {exc}") from exc
+            hint = ("; Kùzu's page cache is too small for this database: raise or unset KGQA_BUFFER_POOL_MIB "
+                    "(an interrupted index build resumes where it stopped)") if "buffer pool is full" in str(exc) else ""
+            raise StoreError(f"query {name} failed: {exc}{hint}") from exc
         if self.tracer:
             self.tracer(name, params, time.perf_counter() - start)
         return result
