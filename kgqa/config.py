@@ -77,7 +77,7 @@ def _env_number(name: str, kind: type, default: Any) -> Any:
     try:
         return kind(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+        raise ConfigError(f"{name} must be {'an integer' if kind is int else 'a number'}, got {raw!r}") from None
 
 
 @dataclass(frozen=True)
@@ -101,16 +101,8 @@ class AnnParams:
     @classmethod
     def from_env(cls) -> "AnnParams":
         """From KGQA_HNSW_M, KGQA_HNSW_EF_CONSTRUCTION and KGQA_ANN_EF_SEARCH (defaults otherwise)."""
-        def read(var: str) -> int | None:
-            raw = os.environ.get(var, "").strip()
-            if not raw:
-                return None
-            try:
-                return int(raw)
-            except ValueError:
-                raise ConfigError(f"{var} must be an integer, got {raw!r}") from None
-        m, efc = read("KGQA_HNSW_M"), read("KGQA_HNSW_EF_CONSTRUCTION")
-        return cls(m if m is not None else 16, efc if efc is not None else 64, read("KGQA_ANN_EF_SEARCH"))
+        return cls(_env_number("KGQA_HNSW_M", int, 16), _env_number("KGQA_HNSW_EF_CONSTRUCTION", int, 64),
+                   _env_number("KGQA_ANN_EF_SEARCH", int, None))
 
 
 @dataclass(frozen=True)
@@ -157,11 +149,9 @@ class Settings:
             overrides["llm"] = LLMSettings.from_env()
         if "ann" not in overrides:
             overrides["ann"] = AnnParams.from_env()
-        if "buffer_pool_mib" not in overrides and os.environ.get("KGQA_BUFFER_POOL_MIB", "").strip():
-            raw = os.environ["KGQA_BUFFER_POOL_MIB"].strip()
-            if not raw.isdigit() or int(raw) < 64:
-                raise ConfigError(f"KGQA_BUFFER_POOL_MIB must be an integer >= 64, got {raw!r}")
-            overrides["buffer_pool_mib"] = int(raw)
+        if "buffer_pool_mib" not in overrides:
+            overrides["buffer_pool_mib"] = _env_number("KGQA_BUFFER_POOL_MIB", int, None)
+            _positive("KGQA_BUFFER_POOL_MIB", overrides["buffer_pool_mib"], allow_none=True, minimum=64)
         overrides["store"] = overrides.get("store") or os.environ.get("KGQA_STORE") or DEFAULT_STORE
         overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None
         return cls(db_path=Path(path), embedding_model=model, trace=bool(trace), **overrides)

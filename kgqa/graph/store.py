@@ -100,11 +100,7 @@ class GraphStore:
         return its rows."""
         query = assets.cypher(name, **structural)
         kgqa_rows = table  # noqa: F841 - read by Kùzu's scan replacement
-        result = self._raw(query.name, query.text, None)
-        rows = []
-        while result.has_next():
-            rows.append(result.get_next())
-        return rows
+        return self._execute(query.name, query.text, None)
 
     def query(self, text: str, params: dict[str, Any] | None = None) -> tuple[list[str], list[list[Any]]]:
         """Run a user's Cypher statement (e.g. `kgqa cypher -c`); returns column names and rows."""

@@ -236,10 +236,7 @@ def _process_batch(store: GraphStore, vstore: HubVectorStore, embedder: Embedder
                    roots: list[str], depth: int, labels: dict[str, str], stored: dict[str, str],
                    report: BuildReport, verbaliser: PathVerbaliser | None = None, dry_run: bool = False,
                    readable: bool = True, pathless: set[str] | None = None) -> set[str]:
-    before = report.timings.get("verbalise", 0.0)
-    with _Timer(report.timings, "enumerate_paths"):
-        by_root, texts, boundary = enumerate_paths(store, roots, params, report.timings)
-    report.timings["enumerate_paths"] -= report.timings["verbalise"] - before  # (reported on its own)
+    by_root, texts, boundary = enumerate_paths(store, roots, params, report.timings)
     changed: list[HubRecord] = []
     for root in roots:
         paths = by_root.get(root, [])
