@@ -13,6 +13,7 @@ from typing import Any
 from kgqa.errors import InputError
 from kgqa.evaluation.dataset import Question
 from kgqa.evaluation.metrics import METRIC_NAMES, score_question
+from kgqa.evaluation.text_metrics import TEXT_METRICS, TextScorer, mean_text, text_table
 
 #: Thesis HubLink (T) on the 44 dev questions (spec §7): o3-mini + text-embedding-3-large.
 THESIS_DEV = {"recall": 0.782, "precision": 0.398, "f1": 0.466, "hits_at_10": 0.615, "map_at_10": 0.427,
@@ -30,10 +31,13 @@ class Evaluation:
     overall: dict[str, float]
     by: dict[str, dict[str, dict[str, float]]]  # dimension -> value -> metric -> mean
     missing: list[str]                           # uids of the question set without a run record
+    text: dict[str, float] | None = None         # answer-text metric means (None: no golden answers scored)
+    text_by: dict[str, dict[str, float]] | None = None  # retrieval operation -> answer-text means
 
 
-def evaluate(records: list[dict[str, Any]], questions: list[Question]) -> Evaluation:
-    """Score every question that has a run record (macro average over unique uids)."""
+def evaluate(records: list[dict[str, Any]], questions: list[Question], scorer: TextScorer | None = None) -> Evaluation:
+    """Score every question that has a run record (macro average over unique uids); with a scorer,
+    also the answer texts of the questions that have a golden answer."""
     by_uid = {r["uid"]: r for r in records}
     rows = []
     for q in questions:
@@ -48,7 +52,39 @@ def evaluate(records: list[dict[str, Any]], questions: list[Question]) -> Evalua
     overall = _means(rows)
     by = {dim: {v: _means(rs) for v, rs in sorted(_group(rows, dim).items())}
           for dim in ("retrieval_operation", "use_case", "hops")}
-    return Evaluation(rows, overall, by, [q.uid for q in questions if q.uid not in by_uid])
+    ev = Evaluation(rows, overall, by, [q.uid for q in questions if q.uid not in by_uid])
+    if scorer is not None:
+        _score_texts(ev, by_uid, {q.uid: q for q in questions}, scorer)
+    return ev
+
+
+def _score_texts(ev: Evaluation, by_uid: dict[str, dict[str, Any]], questions: dict[str, Question],
+                 scorer: TextScorer) -> None:
+    """Add the answer-text metrics to the rows of questions with a golden answer."""
+    scored = [r for r in ev.rows if (questions[r["uid"]].extra.get("golden_answer") or "").strip()]
+    if not scored:
+        return
+    recs = [by_uid[r["uid"]] for r in scored]
+    values = scorer.score([rec.get("answer", "") for rec in recs],
+                          [questions[r["uid"]].extra["golden_answer"] for r in scored],
+                          [rec.get("result") for rec in recs],
+                          [_is_counting(questions[r["uid"]], rec) for r, rec in zip(scored, recs)])
+    for r, v in zip(scored, values):
+        r.update(v)
+    ev.text = mean_text(scored)
+    ev.text_by = {op: mean_text(rs) for op, rs in sorted(_group(scored, "retrieval_operation").items())}
+
+
+def _is_counting(q: Question, rec: dict[str, Any]) -> bool:
+    """A counting question: so labelled in the question set (else: our detected operation is count)."""
+    if q.retrieval_operation:
+        return q.retrieval_operation == "counting"
+    return bool(rec.get("result")) and rec["result"].get("operation") == "count"
+
+
+def format_text_table(ev: Evaluation, mode: str = "") -> str:
+    """The answer-text table (empty when the run was scored without golden answers)."""
+    return text_table(ev.text, ev.text_by or {}, mode) if ev.text else ""
 
 
 def _group(rows: list[dict[str, Any]], key: str) -> dict[str, list[dict[str, Any]]]:

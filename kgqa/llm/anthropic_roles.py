@@ -172,7 +172,7 @@ class AnthropicRoles:
         if not relevant:
             return None
         used = [facts[n - 1] for n in dict.fromkeys(numbers) if 1 <= n <= len(facts)] or facts[:1]
-        return PartialAnswer(root.id, root.text, text, used)
+        return PartialAnswer(root.id, root.text, text, used, root.types)
 
     def _facts(self, context: HubContext) -> list[ScoredTriple]:
         """The facts shown for a hub: the retriever's relevant triples, best first; when it chose

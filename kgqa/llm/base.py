@@ -77,14 +77,17 @@ class PartialAnswer:
     hub_label: str
     text: str
     triples: list[ScoredTriple] = field(default_factory=list)
+    hub_types: tuple[str, ...] = ()  # the hub root's types ("Paper"): what "which papers" asks for
 
 
 @dataclass
 class FinalAnswer:
-    """The answer text with `[i]` citations and the sources the numbers refer to."""
+    """The answer text with `[i]` citations, the sources the numbers refer to, and the structured
+    result of the operation the question asks for (kgqa/answering)."""
 
     text: str
     sources: list[tuple[int, str, str]]  # (number, hub id, hub label)
+    result: dict[str, Any] | None = None  # {"operation", "value", "items", "groups"}
 
 
 class AnswerRoles(Protocol):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kgqa.answering.compose import compose
+from kgqa.answering.result import AnswerResult
 from kgqa.llm.base import FinalAnswer, HubContext, PartialAnswer, ScoredTriple, TokenUsage
 from kgqa.retrieval.components import extract_components
 
@@ -49,23 +51,21 @@ class OfflineRoles:
         facts = "; ".join(f"{st.triple.subject.text} — {st.triple.predicate}: {st.triple.object.text}"
                           if st.triple.subject.id != context.hub.root.id
                           else f"{st.triple.predicate}: {st.triple.object.text}" for st in chosen)
-        return PartialAnswer(context.hub.root.id, label, f"{label}: {facts}", chosen)
+        return PartialAnswer(context.hub.root.id, label, f"{label}: {facts}", chosen, context.hub.root.types)
 
     def partial_answers(self, question: str, contexts: list[HubContext]) -> list[PartialAnswer | None]:
         """`partial_answer` for each hub, in order."""
         return [self.partial_answer(question, c) for c in contexts]
 
     def final_answer(self, question: str, partials: list[PartialAnswer]) -> FinalAnswer:
-        """One cited line per contributing hub, in hub-rank order."""
+        """The operation the question asks for (count, rank, group, ...) over the partial answers'
+        facts, as cited sentences with the structured result (kgqa/answering). Sources are numbered
+        in hub-rank order."""
         if not partials:
-            return FinalAnswer("No answer was found in the knowledge graph.", [])
-        lines = [f"Found {len(partials)} relevant source{'s' if len(partials) != 1 else ''} "
-                 "in the knowledge graph:"]
-        sources = []
-        for i, p in enumerate(partials, start=1):
-            lines.append(f"- {p.text} [{i}]")
-            sources.append((i, p.hub_id, p.hub_label))
-        return FinalAnswer("\n".join(lines), sources)
+            return FinalAnswer("No answer was found in the knowledge graph.", [], AnswerResult("value").as_dict())
+        text, result = compose(question, partials)
+        sources = [(i, p.hub_id, p.hub_label) for i, p in enumerate(partials, start=1)]
+        return FinalAnswer(text, sources, result.as_dict())
 
     def select_triples(self, question: str, answer: FinalAnswer, partials: list[PartialAnswer],
                        candidates: list[ScoredTriple]) -> list[ScoredTriple]:

@@ -29,6 +29,7 @@ class Answer:
     llm_tokens: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     trace: list[dict[str, Any]] = field(default_factory=list)  # a retriever's steps (SimGRAG, CoE)
+    result: dict[str, Any] | None = None    # {"operation", "value", "items", "groups"} (docs/answers.md)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (the `ask --json` output)."""
@@ -36,7 +37,7 @@ class Answer:
                 "triples": self.triples, "hubs": self.hubs, "retriever": self.retriever, "mode": self.mode,
                 "strategy": self.strategy, "topic_entity": self.topic_entity, "components": self.components,
                 "timings": {k: round(v, 4) for k, v in self.timings.items()}, "llm_tokens": self.llm_tokens,
-                "notes": self.notes, **({"trace": self.trace} if self.trace else {})}
+                "notes": self.notes, "result": self.result, **({"trace": self.trace} if self.trace else {})}
 
 
 class BaseRetriever:

@@ -141,7 +141,7 @@ class CoERetriever(BaseRetriever):
                       triples=list(dict.fromkeys(st.triple.canonical for st in scored)), hubs=hubs,
                       mode=self.roles.name, strategy="exploration", topic_entity=None,
                       components=[f"{s.kind}: {s.text}" for s in plan],
-                      timings={"retrieve": t1 - t0, "generate": time.perf_counter() - t1}, notes=notes, trace=trace)
+                      timings={"retrieve": t1 - t0, "generate": time.perf_counter() - t1}, notes=notes, trace=trace, result=final.result if scored else None)
 
     # -- planning ---------------------------------------------------------------------------------
     def plan(self, question: str, notes: list[str]) -> list[Step]:

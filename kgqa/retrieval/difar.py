@@ -52,7 +52,7 @@ class DifarRetriever(BaseRetriever):
         return Answer(question=question, answer=final.text, sources=sources,
                       triples=[st.triple.canonical for st in scored], hubs=hubs, mode=self.roles.name,
                       strategy="direct", topic_entity=None, components=[],
-                      timings={"retrieve": t1 - t0, "generate": time.perf_counter() - t1}, notes=notes)
+                      timings={"retrieve": t1 - t0, "generate": time.perf_counter() - t1}, notes=notes, result=final.result)
 
     def top_triples(self, question: str, n: int) -> list[ScoredTriple]:
         """The n triples nearest to the question, nearest first (a text shared by several triples

@@ -103,7 +103,7 @@ class HubLinkRetriever(BaseRetriever):
                    "cited": h.root.id in cited, "paths": len(h.paths)} for h in hubs],
             mode=self.roles.name, strategy=strategy, topic_entity=topic.id if topic else None,
             components=pq.components, timings=timings,
-            llm_tokens={"total_tokens": self.roles.usage.total - tokens_before}, notes=notes)
+            llm_tokens={"total_tokens": self.roles.usage.total - tokens_before}, notes=notes, result=final.result)
 
     def process_question(self, question: str, params: RetrievalParams) -> ProcessedQuestion:
         """PROCESSQUESTION (Alg. 11): components and the embeddings of question and components."""

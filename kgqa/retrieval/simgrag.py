@@ -127,7 +127,7 @@ class SimGragRetriever(BaseRetriever):
                       components=[" | ".join(f"({h}, {r}, {t})" for h, r, t in g.first.triples())
                                   for g in groups if g.first is not None],
                       timings={"pattern": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2},
-                      notes=notes, trace=trace)
+                      notes=notes, trace=trace, result=final.result)
 
     # -- query to pattern ----------------------------------------------------------------------
     def patterns(self, question: str, notes: list[str]) -> list[PatternGroup]:

@@ -8,8 +8,10 @@ import click
 
 from kgqa.config import STRATEGIES, RetrievalParams
 from kgqa.evaluation.dataset import read_questions
-from kgqa.evaluation.report import evaluate, format_table, query_scores, write_html, write_scores
+from kgqa.evaluation.report import evaluate, format_table, format_text_table, query_scores, write_html, write_scores
+from kgqa.embeddings import get_embedder
 from kgqa.evaluation.runner import read_run, run_questions
+from kgqa.evaluation.text_metrics import TextScorer
 from kgqa.llm.registry import PROVIDERS
 from kgqa.retrieval.registry import RETRIEVERS
 from kgqa_cli.commands.seeds import parse_params
@@ -91,10 +93,16 @@ def run(state: CliState, questions: str, out: str | None, strategy: str, retriev
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
               help="HTML report with plots (default: next to the run file).")
 @click.option("--sql", default=None, help="SQL over the views `scores` and `run` (DuckDB).")
-def report(run_file: str, questions: str, html_path: str | None, sql: str | None) -> None:
-    """Score RUN_FILE against QUESTIONS: tables, an HTML report, and optional SQL."""
+@click.option("--no-text", is_flag=True, help="Skip the answer-text metrics (they load the embedding model).")
+@pass_state
+def report(state: CliState, run_file: str, questions: str, html_path: str | None, sql: str | None, no_text: bool) -> None:
+    """Score RUN_FILE against QUESTIONS: retrieval and answer-text tables, an HTML report, optional SQL."""
     records = read_run(run_file)
-    ev = evaluate(records, read_questions(questions))
+    qs = read_questions(questions)
+    scorer = None
+    if not no_text and any((q.extra.get("golden_answer") or "").strip() for q in qs):
+        scorer = TextScorer(get_embedder(state.settings().embedding_model).embed)
+    ev = evaluate(records, qs, scorer)
     modes = sorted({str(r.get("llm_mode", r.get("mode", "?"))) for r in records})
     mode = ",".join(modes)
     run_path = Path(run_file)
@@ -106,5 +114,7 @@ def report(run_file: str, questions: str, html_path: str | None, sql: str | None
             click.echo("\t".join("" if v is None else str(v) for v in row))
         return
     click.echo(format_table(ev, mode))
+    if ev.text:
+        click.echo(format_text_table(ev, mode) + "\n")
     page = write_html(ev, Path(html_path or run_path.with_suffix(".html")), f"HubLink evaluation: {run_path.name}", mode)
     click.echo(f"report: {page}\nper-question scores: {scores}")

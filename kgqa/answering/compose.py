@@ -1,0 +1,18 @@
+"""From a question and its partial answers to the answer text and its structured result."""
+
+from __future__ import annotations
+
+from kgqa.answering.facts import collect
+from kgqa.answering.operations import perform
+from kgqa.answering.question import analyse
+from kgqa.answering.render import render
+from kgqa.answering.result import AnswerResult
+from kgqa.llm.base import PartialAnswer
+
+
+def compose(question: str, partials: list[PartialAnswer]) -> tuple[str, AnswerResult]:
+    """The cited answer sentences and the structured result, over the partial answers' facts only."""
+    plan = analyse(question)
+    evidence = collect(question, partials)
+    outcome = perform(plan, evidence)
+    return render(plan, outcome, evidence), outcome.result

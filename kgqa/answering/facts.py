@@ -1,0 +1,115 @@
+"""The facts the partial answers selected, as (source number, attribute, value) rows, and the choice of
+which attribute a question phrase names. Attribute names come from the graph's predicate labels."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kgqa.answering.words import in_text, phrase_score
+from kgqa.llm.base import PartialAnswer
+from kgqa.retrieval.coverage import is_negative_value
+
+#: Predicates that only link a container to its members: the container's label names the attribute.
+_GENERIC = re.compile(r"^(has )?(list )?(element|member|item|entry|value|part)s?$|list element", re.IGNORECASE)
+#: Words that ask for the sources themselves (besides the hub types).
+SOURCE_WORDS = ("title", "name", "publication", "article", "document", "work", "study", "entry", "record")
+MIN_SCORE = 0.5
+TIE = 0.15
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One selected triple, read as "source `source` has `attribute` `value`"."""
+
+    source: int           # the citation number [i]
+    attribute: str
+    value: str
+    constraint: bool      # the value is written in the question (it constrains, it is not asked)
+
+    @property
+    def negative(self) -> bool:
+        """The value says "no" (False, "No input data used")."""
+        return is_negative_value(self.value)
+
+
+@dataclass
+class Evidence:
+    """The facts of all partial answers, with the sources' labels and types."""
+
+    facts: list[Fact]
+    labels: dict[int, str]
+    types: set[str]
+
+    def attributes(self) -> list[str]:
+        """Distinct attribute names, in first-seen order."""
+        return list(dict.fromkeys(f.attribute for f in self.facts))
+
+    def of(self, attributes: list[str], source: int | None = None) -> list[Fact]:
+        """The facts of these attributes (of one source when given)."""
+        return [f for f in self.facts if f.attribute in attributes and (source is None or f.source == source)]
+
+
+def attribute_name(predicate: str, subject_label: str) -> str:
+    """The predicate, or the container's label for a generic membership predicate ("authors list" -> "authors")."""
+    if _GENERIC.search(predicate) and subject_label:
+        return re.sub(r"\s+list$", "", subject_label.strip(), flags=re.IGNORECASE)
+    return predicate
+
+
+def collect(question: str, partials: list[PartialAnswer]) -> Evidence:
+    """Facts of the partial answers, numbered by source (1 = first partial answer)."""
+    facts: list[Fact] = []
+    labels: dict[int, str] = {}
+    types: set[str] = set()
+    for i, p in enumerate(partials, start=1):
+        labels[i] = p.hub_label
+        seen: set[tuple[str, str]] = set()
+        for st in p.triples:
+            t = st.triple
+            if t.subject.id == p.hub_id:
+                types.update(x.lower() for x in t.subject.types)
+            attr = attribute_name(t.predicate, t.subject.text)
+            key = (attr, t.object.text)
+            if key in seen or t.object.id == p.hub_id:
+                continue
+            seen.add(key)
+            facts.append(Fact(i, attr, t.object.text, in_text(t.object.text, question)))
+        types.update(x.lower() for x in getattr(p, "hub_types", ()))
+    return Evidence(facts, labels, types)
+
+
+def names_sources(phrase: str, evidence: Evidence) -> float:
+    """How well `phrase` names the sources themselves (a hub type such as "papers", or a title)."""
+    names = list(evidence.types or {"paper"}) + list(SOURCE_WORDS)
+    return max((phrase_score(phrase, n) for n in names), default=0.0)
+
+
+def best_attributes(phrase: str, attributes: list[str]) -> list[str]:
+    """The attributes `phrase` names: the best match (score >= MIN_SCORE) and those within TIE of it."""
+    if not phrase:
+        return []
+    scored = [(phrase_score(phrase, a), a) for a in attributes]
+    best = max((s for s, _ in scored), default=0.0)
+    if best < MIN_SCORE:
+        return []
+    return [a for s, a in scored if s >= best - TIE]
+
+
+def asked_attributes(phrase: str, evidence: Evidence) -> list[str] | None:
+    """The attributes the asked phrase names, or None when it asks for the sources themselves."""
+    if not phrase:
+        return None
+    attrs = best_attributes(phrase, evidence.attributes())
+    top = max((phrase_score(phrase, a) for a in attrs), default=0.0)
+    if not attrs or names_sources(phrase, evidence) >= top:
+        return None
+    return attrs
+
+
+def numeric(value: str) -> float | None:
+    """The value as a number when it is one ("2019", "0.85")."""
+    try:
+        return float(value.strip())
+    except ValueError:
+        return None

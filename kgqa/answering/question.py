@@ -1,0 +1,221 @@
+"""What a question asks for, read from its structure: the operation, the asked phrase, sort and group
+keys, the negated phrase, the sides of a comparison, and a declarative restatement to answer in.
+
+Rules work on lower-cased words; keywords written with a typo ("decending", "alphabetcal") are read as
+the keyword, and common synonyms ("sort", "arrange", "vs", "fewest") count alike."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from kgqa.answering.words import same_word
+from kgqa.retrieval.components import VERB_FORMS
+
+_KEYWORDS = """rank ranked ranking order ordered sort sorted arrange arranged descending ascending alphabetical
+alphabetically reverse chronological compared comparison versus distributed distribution frequently
+frequent often number different publication between without""".split()
+_TOKEN = re.compile(r"'[^']*'|\"[^\"]*\"|[\w\-]+|[^\w\s]")
+_AUX = frozenset("is are was were has have had does do did".split())
+_BOUNDARY = _AUX | frozenset("that which who whom whose of in by for with from on at as among been".split())
+_QUOTED = re.compile(r"""'[^']{2,}'|"[^"]{2,}"|[“‘][^”’]{2,}[”’]""")
+
+_RANK = re.compile(r"\b(rank|ranked|ranking|sort|sorted|order|ordered|arrange|arranged)\b|"
+                   r"\b(newest|latest|oldest|earliest|most recent) first\b|\bchronological")
+_DESC = re.compile(r"\b(descending|reverse|decreasing|newest first|latest first|most recent first|"
+                   r"z to a|highest first|largest first)\b")
+_ALPHA = re.compile(r"\balphabetic(al)?(ally)?\b|\ba to z\b|\bz to a\b|\bby (their )?(name|title)s?\b")
+_ORDER_KEY = re.compile(r"\b(?:order|ordered|sorted|sort|ranked|rank|arranged|arrange)\b.*?\b(?:of|by)\s+"
+                        r"(?:their |its |the )?([a-z][a-z \-]*?)(?=[,.;?!]|$| in | from | and )")
+_GROUP = re.compile(r"\b(?:per|for each|for every|each)\s+(?:the\s+)?([a-z][a-z\-]*(?: [a-z][a-z\-]*)?)|"
+                    r"\b(?:distributed|grouped|broken down|split)\s+(?:by|across|over|between|among)\s+"
+                    r"(?:their |its |the )?([a-z][a-z\-]*(?: [a-z][a-z\-]*)?)|\b(distribution)\b")
+_COMPARE = re.compile(r"\b(compared (to|with)|in comparison (to|with)|versus|vs\.?|relative to|"
+                      r"as opposed to|than)\b")
+_MAX = re.compile(r"\b(the most|most (frequent|frequently|often|common|commonly|popular|used)|highest number|"
+                  r"largest number|maximum|most)\b")
+_MIN = re.compile(r"\b(the least|least (frequent|frequently|often|common|commonly|used)|fewest|rarest|"
+                  r"lowest number|smallest number|minimum|least)\b")
+_COUNT = re.compile(r"\b(how many|how much|number of|how often|how frequently|count|total)\b")
+_NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
+_YES_NO = re.compile(r"^(does|do|did|is|are|was|were|has|have|had|can)\b")
+_RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:[a-z]+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b")
+_WH = re.compile(r"\b(?:(in|at|for|from|on|by|to)\s+)?(which|what|who|whom|how many|how much)\s+")
+_NOUN_SKIP = frozenset("the a an different distinct unique kind kinds type types most least frequent common "
+                       "popular".split())
+
+
+@dataclass
+class QuestionPlan:
+    """The question read for answering."""
+
+    question: str
+    operation: str                      # value|list|count|rank|max|min|compare|group|negation
+    asked: str = ""                     # the asked noun phrase ("evaluation methods"; "" when none)
+    plural: bool = False
+    yes_no: bool = False
+    sort_key: str = ""                  # phrase naming the sort key ("publication year"), "" = none
+    alphabetical: bool = False
+    descending: bool = False
+    group_key: str = ""
+    year_range: tuple[int, int] | None = None
+    negated: str = ""                   # the phrase after the negation ("input data")
+    prep: str = ""                      # the preposition before the wh-word ("in which venue")
+    rest: str = ""                      # the question after the asked phrase, original casing
+    sides: tuple[str, str] = ("", "")   # text before and after the comparison word
+    flags: dict[str, bool] = field(default_factory=dict)
+
+
+def normalise(question: str) -> str:
+    """Lower case, one space, keywords written with a typo replaced by the keyword."""
+    out = []
+    for tok in question.lower().split():
+        core = tok.strip("?,.;:!()")
+        if len(core) >= 5 and core not in _KEYWORDS and core.isalpha():
+            hit = next((k for k in _KEYWORDS if same_word(core, k)), None)
+            if hit:
+                tok = tok.replace(core, hit)
+        out.append(tok)
+    return " ".join(out)
+
+
+def analyse(question: str) -> QuestionPlan:
+    """The operation and its parameters for `question`."""
+    text = normalise(question)
+    unquoted = _QUOTED.sub(" 'x' ", text)
+    plan = QuestionPlan(question, "value")
+    prep, asked, rest = _asked(question)
+    plan.prep, plan.asked, plan.rest = prep, asked, rest
+    plan.plural = bool(asked) and asked.split()[-1].endswith("s") and not asked.endswith(("ss", "us"))
+    plan.yes_no = bool(_YES_NO.match(unquoted)) and not asked
+    rng = _RANGE.search(unquoted)
+    if rng:
+        lo, hi = sorted((int(rng.group(1)), int(rng.group(2))))
+        plan.year_range = (lo, hi)
+    group = _GROUP.search(unquoted)
+    neg = _NEGATION.search(unquoted)
+    if neg:
+        plan.negated = _phrase_after(unquoted, neg.end())
+    cmp_m = _COMPARE.search(unquoted)
+    if _RANK.search(unquoted):
+        plan.operation = "rank"
+        plan.descending = bool(_DESC.search(unquoted))
+        plan.alphabetical = bool(_ALPHA.search(unquoted))
+        key = _ORDER_KEY.search(unquoted)
+        plan.sort_key = "" if plan.alphabetical or not key else key.group(1).strip()
+        if not plan.sort_key and re.search(r"\b(newest|latest|oldest|earliest|most recent|chronological)", unquoted):
+            plan.sort_key = "year"
+        if re.search(r"\b(newest|latest|most recent) first\b", unquoted):
+            plan.descending = True
+    elif group and not cmp_m:
+        plan.operation = "group"
+        plan.group_key = next((g for g in group.groups() if g), "")
+        if plan.group_key == "distribution":
+            tail = re.search(r"\b(?:by|per|across|over|of)\s+(?:their |its |the )?([a-z][a-z\-]*(?: [a-z]+)?)",
+                             unquoted[group.end():])
+            plan.group_key = tail.group(1) if tail else ("year" if plan.year_range else "")
+        if plan.year_range and not re.search(r"[a-z]", plan.group_key.replace("year", "").strip()):
+            plan.group_key = plan.group_key or "year"
+    elif cmp_m:
+        plan.operation = "compare"
+        cut = cmp_m.start()
+        plan.sides = (question[: _orig_index(question, unquoted, text, cut)],
+                      question[_orig_index(question, unquoted, text, cmp_m.end()):])
+        plan.flags["count"] = bool(_COUNT.search(unquoted))
+    elif _MIN.search(unquoted) and not _MAX.search(unquoted.replace("at least", "")):
+        plan.operation = "min"
+    elif _MAX.search(unquoted) and not re.search(r"\bmost recent\b", unquoted):
+        plan.operation = "max"
+    elif _COUNT.search(unquoted):
+        plan.operation = "count"
+    elif neg:
+        plan.operation = "negation"
+    elif plan.plural:
+        plan.operation = "list"
+    return plan
+
+
+def _orig_index(question: str, unquoted: str, text: str, index: int) -> int:
+    """Map an index in the quote-masked text back to the question (by the word count before it)."""
+    words_before = len(unquoted[:index].split())
+    masked = _QUOTED.sub(lambda m: "'x'", question)
+    # quotes are one token in `unquoted`; count tokens of the original with quotes kept whole
+    tokens = list(re.finditer(r"'[^']{2,}'|\"[^\"]{2,}\"|\S+", question))
+    del masked, text
+    if words_before >= len(tokens):
+        return len(question)
+    return tokens[words_before].start() if words_before else 0
+
+
+def _phrase_after(text: str, index: int) -> str:
+    """Up to four content words after `index` ("no input data was used" -> "input data")."""
+    words = []
+    for w in re.findall(r"[a-z][a-z\-]*", text[index:]):
+        if w in _AUX or w in ("been", "used", "any", "an", "a", "the", "to", "that", "which", "and", "or"):
+            if words:
+                break
+            continue
+        if w in VERB_FORMS or w in ("adhering", "applied", "using", "used"):
+            if words:
+                break
+            continue
+        words.append(w)
+        if len(words) == 4:
+            break
+    return " ".join(words)
+
+
+def _asked(question: str) -> tuple[str, str, str]:
+    """(preposition, asked noun phrase, the rest of the question) for the first wh-phrase."""
+    q = question.strip().rstrip("?").strip()
+    first = re.split(r"(?<=[?.])\s+", question.strip())[0].rstrip("?.").strip()
+    often = re.match(r"(?i)how\s+(?:often|frequently|many\s+times)\s+(.*)", first)
+    if often:
+        return "", "", often.group(1)
+    m = _WH.search(first.lower())
+    if not m:
+        how = re.match(r"(?i)how\s+(?:are|is|were|was)\s+(?:the\s+)?(.*)", first)
+        if how:
+            words = how.group(1).split()
+            return "", words[0] if words else "", " ".join(words[1:])
+        return "", "", q
+    prep = m.group(1) or ""
+    tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first[m.end():]))
+    noun: list[str] = []
+    i = 0
+    if m.group(2) in ("which", "what") and tokens and tokens[0].group().lower() in ("is", "are", "was", "were"):
+        i = 1  # "what are the ..."
+    if m.group(2) == "who" and tokens and tokens[0].group().lower() in ("is", "are", "was", "were"):
+        i = 1
+    while i < len(tokens):
+        w = tokens[i].group()
+        lw = w.lower()
+        if lw in _NOUN_SKIP and not noun:
+            i += 1
+            continue
+        if lw in _BOUNDARY or lw in VERB_FORMS or w.startswith(("'", '"')) or lw.endswith("ed") and noun:
+            break
+        if lw in ("most", "least", "frequent", "common"):
+            i += 1
+            continue
+        noun.append(w)
+        i += 1
+        if len(noun) == 4:
+            break
+    if noun and noun[0].lower() == "number" and i < len(tokens) and tokens[i].group().lower() == "of":
+        return _asked_number(first, m, tokens, i)
+    start = m.end() + (tokens[i].start() if i < len(tokens) else len(first[m.end():]))
+    rest = first[start:].strip()
+    return prep, " ".join(noun).lower(), rest
+
+
+def _asked_number(first: str, m: re.Match, tokens: list, i: int) -> tuple[str, str, str]:
+    """"the number of papers investigating ..." -> ("", "papers", "investigating ...")."""
+    j = i + 1
+    noun = []
+    while j < len(tokens) and tokens[j].group().lower() not in _BOUNDARY and tokens[j].group().lower() not in VERB_FORMS \
+            and not tokens[j].group().lower().endswith("ing"):
+        noun.append(tokens[j].group())
+        j += 1
+    start = m.end() + (tokens[j].start() if j < len(tokens) else len(first[m.end():]))
+    return "", " ".join(noun).lower(), first[start:].strip()

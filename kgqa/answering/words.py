@@ -1,0 +1,104 @@
+"""Word-level helpers for answering: tokens, singular forms, typo-tolerant phrase matching, numbers in words."""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+_WORD = re.compile(r"[a-z0-9]+")
+#: Words that never decide what a phrase means.
+FILLER = frozenset("""a an the of in on at to for from by with and or that which who whom whose what is are was
+were be been being has have had do does did it its their his her they them this these those there
+different distinct""".split())
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+         "sixteen seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+WORD_NUMBERS = {w: i for i, w in enumerate(_ONES)} | {w: 10 * i for i, w in enumerate(_TENS) if i >= 2}
+
+
+def singular(word: str) -> str:
+    """A crude singular of an English word ("properties" -> "property", "papers" -> "paper")."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "shes", "ches", "xes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-case singular words of `text` without filler words."""
+    return [singular(w) for w in _WORD.findall(text.lower()) if w not in FILLER]
+
+
+def same_word(a: str, b: str) -> bool:
+    """Equal, or equal up to a typo (long enough words only)."""
+    if a == b:
+        return True
+    return min(len(a), len(b)) >= 5 and fuzz.ratio(a, b) >= 80
+
+
+def phrase_score(asked: str, candidate: str) -> float:
+    """How well `candidate` (an attribute or type name) names `asked`: the share of the asked words it
+    matches, less 0.1 per candidate word left unmatched. 0 when nothing matches."""
+    a, c = content_words(asked), content_words(candidate)
+    if not a or not c:
+        return 0.0
+    matched = sum(1 for w in a if any(same_word(w, x) for x in c))
+    if not matched:
+        return 0.0
+    unmatched = sum(1 for x in c if not any(same_word(x, w) for w in a))
+    return matched / len(a) - 0.1 * unmatched
+
+
+def in_text(value: str, text: str, threshold: float = 88.0) -> bool:
+    """Whether `value` is written in `text` (case-insensitive; typos tolerated for longer values)."""
+    v, t = " ".join(value.lower().split()), " ".join(text.lower().split())
+    if not v:
+        return False
+    if re.search(rf"(?<![a-z0-9]){re.escape(v)}(?![a-z0-9])", t):
+        return True
+    return len(v) >= 6 and fuzz.partial_ratio(v, t) >= threshold
+
+
+def number_words(n: int) -> str:
+    """A whole number in words ("two", "twenty-one"); digits above 999."""
+    if n < 0 or n > 999:
+        return str(n)
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        tens, ones = divmod(n, 10)
+        return _TENS[tens] + (f"-{_ONES[ones]}" if ones else "")
+    hundreds, rest = divmod(n, 100)
+    return f"{_ONES[hundreds]} hundred" + (f" and {number_words(rest)}" if rest else "")
+
+
+def count_phrase(n: int, noun: str) -> str:
+    """"two papers (2)", "one paper (1)", "no papers (0)"."""
+    noun_form = noun if n == 1 else plural(noun)
+    return f"{'no' if n == 0 else number_words(n)} {noun_form} ({n})"
+
+
+def plural(noun: str) -> str:
+    """The plural of a noun phrase's last word ("research object" -> "research objects")."""
+    words = noun.split()
+    for joint in ("to", "of"):
+        if joint in words[1:]:
+            k = words.index(joint) - 1
+            return " ".join(words[:k] + [plural(words[k])] + words[k + 1:])
+    head, _, last = noun.rpartition(" ")
+    if not last or last.endswith("s"):
+        return noun
+    p = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else last + (
+        "es" if last.endswith(("sh", "ch", "x")) else "s")
+    return f"{head} {p}".strip()
+
+
+def join_items(items: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
