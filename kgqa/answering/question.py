@@ -61,6 +61,7 @@ class QuestionPlan:
     year_range: tuple[int, int] | None = None
     negated: str = ""                   # the phrase after the negation ("input data")
     prep: str = ""                      # the preposition before the wh-word ("in which venue")
+    lead: str = ""                      # context written before the wh-phrase ("In the year 2021,")
     rest: str = ""                      # the question after the asked phrase, original casing
     sides: tuple[str, str] = ("", "")   # text before and after the comparison word
     flags: dict[str, bool] = field(default_factory=dict)
@@ -84,8 +85,8 @@ def analyse(question: str) -> QuestionPlan:
     text = normalise(question)
     unquoted = _QUOTED.sub(" 'x' ", text)
     plan = QuestionPlan(question, "value")
-    prep, asked, rest = _asked(question)
-    plan.prep, plan.asked, plan.rest = prep, asked, rest
+    prep, asked, rest, lead = _asked(question)
+    plan.prep, plan.asked, plan.rest, plan.lead = prep, asked, rest, lead
     plan.plural = bool(asked) and asked.split()[-1].endswith("s") and not asked.endswith(("ss", "us"))
     plan.yes_no = bool(_YES_NO.match(unquoted)) and not asked
     rng = _RANGE.search(unquoted)
@@ -165,20 +166,26 @@ def _phrase_after(text: str, index: int) -> str:
     return " ".join(words)
 
 
-def _asked(question: str) -> tuple[str, str, str]:
-    """(preposition, asked noun phrase, the rest of the question) for the first wh-phrase."""
+def _lead(first: str, start: int) -> str:
+    """The context before the wh-phrase when it ends in a comma ("Among papers that ..., ")."""
+    lead = first[:start].strip()
+    return lead if lead.endswith(",") else ""
+
+
+def _asked(question: str) -> tuple[str, str, str, str]:
+    """(preposition, asked noun phrase, the rest of the question, lead) for the first wh-phrase."""
     q = question.strip().rstrip("?").strip()
     first = re.split(r"(?<=[?.])\s+", question.strip())[0].rstrip("?.").strip()
-    often = re.match(r"(?i)how\s+(?:often|frequently|many\s+times)\s+(.*)", first)
+    often = re.search(r"(?i)\bhow\s+(?:often|frequently|many\s+times)\s+(.*)", first)
     if often:
-        return "", "", often.group(1)
+        return "", "", often.group(1), _lead(first, often.start())
     m = _WH.search(first.lower())
     if not m:
-        how = re.match(r"(?i)how\s+(?:are|is|were|was)\s+(?:the\s+)?(.*)", first)
+        how = re.search(r"(?i)\bhow\s+(?:are|is|were|was)\s+(?:the\s+)?(.*)", first)
         if how:
             words = how.group(1).split()
-            return "", words[0] if words else "", " ".join(words[1:])
-        return "", "", q
+            return "", words[0] if words else "", " ".join(words[1:]), _lead(first, how.start())
+        return "", "", q, ""
     prep = m.group(1) or ""
     tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first[m.end():]))
     noun: list[str] = []
@@ -203,10 +210,10 @@ def _asked(question: str) -> tuple[str, str, str]:
         if len(noun) == 4:
             break
     if noun and noun[0].lower() == "number" and i < len(tokens) and tokens[i].group().lower() == "of":
-        return _asked_number(first, m, tokens, i)
+        return (*_asked_number(first, m, tokens, i), _lead(first, m.start()))
     start = m.end() + (tokens[i].start() if i < len(tokens) else len(first[m.end():]))
     rest = first[start:].strip()
-    return prep, " ".join(noun).lower(), rest
+    return prep, " ".join(noun).lower(), rest, _lead(first, m.start())
 
 
 def _asked_number(first: str, m: re.Match, tokens: list, i: int) -> tuple[str, str, str]:

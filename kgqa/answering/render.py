@@ -7,14 +7,18 @@ import re
 
 from kgqa.answering.facts import Evidence
 from kgqa.answering.operations import Item, Outcome
-from kgqa.answering.question import QuestionPlan
+from kgqa.answering.question import QuestionPlan, analyse
 from kgqa.answering.words import count_phrase, join_items, number_words, plural, singular
 from kgqa.retrieval.components import VERB_FORMS
 
 _AUX = frozenset("is are was were has have had does do did".split())
 _TOKENS = re.compile(r"'[^']*'|\"[^\"]*\"|\S+")
 _PREPOSITIONS = frozenset("of in by for with from on at to among about".split())
-_GROUP_TAIL = re.compile(r"\s*,?\s*\b(per|for each|for every|distributed|grouped|broken down)\b.*$", re.IGNORECASE)
+_GROUP_TAIL = re.compile(r"\s*,?\s*\b(?:(?:per|for each|for every)\s+(?:the\s+)?[\w\-]+(?:\s+years?)?|"
+                         r"(?:distributed|grouped|broken down)(?:\s+(?:by|across|over|between|among)\s+"
+                         r"(?:their |its |the )?[\w\-]+(?:\s+years?)?(?:\s+\d{4}\s+(?:and|to)\s+\d{4})?)?)\b",
+                         re.IGNORECASE)
+_HOW_OFTEN = re.compile(r"(?i)^.*?\bhow\s+(?:often|frequently|many\s+times)\s+")
 
 
 def cite(sources: list[int]) -> str:
@@ -66,7 +70,7 @@ def _clause(plan: QuestionPlan, finite: bool = False) -> str:
     rest = plan.rest.strip()
     first = rest.split(" ", 1)[0].lower() if rest else ""
     glue = "" if not rest or first in ("that", "which", "who") or first in _PREPOSITIONS or (
-        not finite and _verbish(first) and first.endswith(("ed", "en"))) else "that "
+        not finite and _verbish(first) and first.endswith(("ed", "en"))) or first.endswith("ing") else "that "
     return f"the {plan.asked} {glue}{rest}".strip()
 
 
@@ -105,6 +109,8 @@ def render(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
         return f"The selected facts state no {what} that satisfies the question."
     body = {"count": _count, "rank": _rank, "max": _extreme, "min": _extreme, "group": _group,
             "compare": _compare, "negation": _negation}.get(op, _value)(plan, out, ev)
+    if plan.lead and re.match(r"(The|There|Per|For) ", body):
+        body = f"{plan.lead} {body[0].lower()}{body[1:]}"
     return " ".join([body] + constraint_sentences(plan, out, ev))
 
 
@@ -205,11 +211,17 @@ def _compare(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
         a, b = out.result.groups[left], out.result.groups[right]
         word = {"more": f"more for {left} than for {right}", "fewer": f"fewer for {left} than for {right}",
                 "same": f"the same number for {left} and {right}"}[verdict]
-        inv = _inverted(plan.sides[0].strip())
+        context = _after(plan.sides[1], right)
+        side = analyse(plan.sides[0].strip())
+        inv = _inverted(_HOW_OFTEN.sub("", plan.sides[0].strip()))
+        if side.asked and not inv:
+            return (f"The number of {_clause(side, finite=True)[4:]}{context} is {number_words(a)} ({a}) {lc}, "
+                    f"compared to {number_words(b)} ({b}) for {right} {rc}, so {word}.")
         lead = f"{_cap(inv[1])} {_inflect(inv[0], inv[2])} {inv[3]}".strip() if inv else f"For {left}"
-        return (f"{lead}: {count_phrase(a, noun)} {lc}, compared to {count_phrase(b, noun)} "
+        return (f"{lead}{context}: {count_phrase(a, noun)} {lc}, compared to {count_phrase(b, noun)} "
                 f"for {right} {rc}, so {word}.").replace("  ", " ")
-    attr = (out.asked_attrs or [plan.asked or "value"])[0]
+    attr = plan.asked or (out.asked_attrs or ["value"])[0].lower()
+    attr = singular_phrase(attr)
     lv, rv = join_items([item_text(i) for i in li]) or "not stated", join_items([item_text(i) for i in ri]) or "not stated"
     if verdict in ("later", "earlier", "more", "fewer"):
         word = {"later": "later than", "earlier": "earlier than", "more": "more than", "fewer": "less than"}[verdict]
@@ -219,6 +231,16 @@ def _compare(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     common = [i.text for i in li if i.text.casefold() in {j.text.casefold() for j in ri}]
     tail = f" Both state {join_items(common)}." if common else " They have none in common."
     return f"The {plural(attr)} of '{left}' are {lv}, whereas those of '{right}' are {rv}.{tail}"
+
+
+def _after(text: str, anchor: str) -> str:
+    """What `text` says after `anchor` (", in papers that ..."), without the question mark."""
+    low = text.lower()
+    k = low.find(anchor.lower())
+    if k < 0:
+        return ""
+    tail = text[k + len(anchor):].strip().rstrip("?").strip()
+    return f" {tail}" if tail else ""
 
 
 def _negation(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
