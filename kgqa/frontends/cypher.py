@@ -14,7 +14,7 @@ from kgqa.frontends.service import QuestionService
 
 
 class CypherSession:
-    """Runs Cypher with kgqa_answer, kgqa_sources, kgqa_retrieve_triples and kgqa_rank_hubs available."""
+    """Runs Cypher with kgqa_answer, kgqa_result, kgqa_sources, kgqa_retrieve_triples and kgqa_rank_hubs available."""
 
     def __init__(self, service: QuestionService) -> None:
         self.service = service

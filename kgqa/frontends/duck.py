@@ -20,7 +20,7 @@ from kgqa.frontends.service import QuestionService
 _SOURCE = "STRUCT(n INTEGER, hub_id VARCHAR, label VARCHAR)"
 _HUB = "STRUCT(rank INTEGER, hub_id VARCHAR, label VARCHAR, score DOUBLE, cited BOOLEAN)"
 ANSWER_TYPE = (f"STRUCT(question VARCHAR, answer VARCHAR, sources {_SOURCE}[], triples VARCHAR[], "
-               f"hubs {_HUB}[], strategy VARCHAR, mode VARCHAR, seconds DOUBLE)")
+               f"hubs {_HUB}[], strategy VARCHAR, mode VARCHAR, seconds DOUBLE, result VARCHAR)")
 TRIPLES_TYPE = "STRUCT(rank INTEGER, triple VARCHAR)[]"
 HUBS_TYPE = f"{_HUB}[]"
 LOG_TYPE = ("STRUCT(id BIGINT, asked_at TIMESTAMP, question VARCHAR, answer VARCHAR, sources VARCHAR[], "

@@ -3,6 +3,7 @@ answered once per session (a query may call a UDF once per row)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -52,12 +53,14 @@ class QuestionService:
         return self._answers[key]
 
     def record(self, question: Any) -> dict[str, Any]:
-        """The answer as one record: answer text, sources, triples, hubs, strategy, mode, seconds."""
+        """The answer as one record: answer text, sources, triples, hubs, strategy, mode, seconds and
+        the structured result as JSON text (docs/answers.md)."""
         a = self.answer(question)
         return {"question": a.question, "answer": a.answer,
                 "sources": [{"n": int(s["n"]), "hub_id": s["hub_id"], "label": s["label"]} for s in a.sources],
                 "triples": list(a.triples), "hubs": _hubs(a, len(a.hubs)), "strategy": a.strategy,
-                "mode": a.mode, "seconds": round(float(a.timings.get("total", 0.0)), 4)}
+                "mode": a.mode, "seconds": round(float(a.timings.get("total", 0.0)), 4),
+                "result": json.dumps(a.result, ensure_ascii=False) if a.result is not None else None}
 
     def triples(self, question: Any, k: Any) -> list[dict[str, Any]]:
         """The top-k supporting triples, most relevant first, as (rank, triple)."""

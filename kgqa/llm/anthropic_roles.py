@@ -8,6 +8,7 @@ for the supporting triples. A reply that stays unusable after one retry makes it
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections import Counter
@@ -15,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from kgqa.answering.check import mismatches
+from kgqa.answering.compose import compose
 from kgqa.config import Settings
 from kgqa.errors import LLMReplyError, TokenBudgetExceeded
 from kgqa.llm.base import (
@@ -98,6 +101,7 @@ class AnthropicRoles:
     def __post_init__(self) -> None:
         self.budget = TokenBudget(self.token_budget)
         self.events: Counter[str] = Counter()
+        self.mismatches: list[str] = []  # where the LLM's final answer disagrees with the structured result
         self._lock = threading.Lock()
 
     @classmethod
@@ -125,6 +129,7 @@ class AnthropicRoles:
         if e["malformed"]:
             out.append(f"{e['malformed']} LLM repl{'y was' if e['malformed'] == 1 else 'ies were'} unusable "
                        "after one retry (those hubs declined; other roles fell back to offline)")
+        out += [f"final answer vs structured result: {m}" for m in self.mismatches]
         if e["skipped"]:
             out.append(f"{e['skipped']} hub(s) with no fact of relevance >= {self.min_relevance} declined "
                        "without an LLM request")
@@ -197,7 +202,10 @@ class AnthropicRoles:
         if "final" in self.offline_roles:
             return self.offline.final_answer(question, partials)
         lines = [f"[{i}] {p.hub_label[:150]}: {p.text}" for i, p in enumerate(partials, start=1)]
-        request = _request(FINAL_ANSWER, question=question, partials="\n".join(lines))
+        _, structured = compose(question, partials)
+        result = structured.as_dict()
+        request = _request(FINAL_ANSWER, question=question, operation=result["operation"],
+                           result=json.dumps(result, ensure_ascii=False)[:2000], partials="\n".join(lines))
 
         def parse(text: str) -> str:
             if not text.strip():
@@ -209,7 +217,10 @@ class AnthropicRoles:
             self._event("over_budget" if isinstance(exc, TokenBudgetExceeded) else "malformed")
             return self.offline.final_answer(question, partials)
         cited = [n for n in cited_numbers(text) if 1 <= n <= len(partials)]
-        return FinalAnswer(text, [(n, partials[n - 1].hub_id, partials[n - 1].hub_label) for n in sorted(cited)])
+        with self._lock:
+            self.mismatches += mismatches(text, result)
+        return FinalAnswer(text, [(n, partials[n - 1].hub_id, partials[n - 1].hub_label) for n in sorted(cited)],
+                           result)
 
     def select_triples(self, question: str, answer: FinalAnswer, partials: list[PartialAnswer],
                        candidates: list[ScoredTriple]) -> list[ScoredTriple]:

@@ -78,10 +78,17 @@ FINAL_ANSWER = Prompt(
     system=(
         "You answer a question from partial answers, each taken from one numbered source of a knowledge "
         "graph. Combine them into one concise answer and mark every claim with the number of the source "
-        "it comes from, like [2] or [1][3]. Use only the partial answers; if they do not answer the "
-        "question, say so. Reply with the answer text only."),
-    template="Question: {question}\nPartial answers:\n{partials}",
-    inputs=("question", "partials"),
+        "it comes from, like [2] or [1][3]. Perform the operation the question asks for, which is given: "
+        "value or list (state the values), count (the number of distinct entities, in words and digits, and "
+        "what was counted), rank (the items numbered in the asked order of the named key), max or min (the "
+        "most or least frequent value with its count; name ties), compare (state both sides and say "
+        "earlier/later, more/fewer or the same), group (the count per group in key order) or negation (the "
+        "items lacking the property, and whether that is stated explicitly or not stated at all). A "
+        "structured result computed from the same facts is given; state its numbers and values unless the "
+        "partial answers show it is wrong. With several constraints, say which sources meet each. Use only "
+        "the partial answers; if they do not answer the question, say so. Reply with the answer text only."),
+    template="Question: {question}\nOperation: {operation}\nStructured result: {result}\nPartial answers:\n{partials}",
+    inputs=("question", "operation", "result", "partials"),
     max_tokens=700,
 )
 

@@ -1,5 +1,5 @@
 -- Table macros over the Python UDFs registered by kgqa/frontends/duck.py (`kgqa sql`):
---   SELECT * FROM kgqa_ask('Which papers ...?');          one row: answer, sources, triples, hubs, ...
+--   SELECT * FROM kgqa_ask('Which papers ...?');          one row: answer, sources, triples, hubs, ..., result (JSON)
 --   SELECT * FROM kgqa_retrieve('Which papers ...?', 5);  the top 5 supporting triples (rank, triple)
 --   SELECT * FROM kgqa_hubs('Which papers ...?', 3);      the top 3 hubs (rank, hub_id, label, score, cited)
 --   SELECT * FROM kgqa_answers();                         the answers log (Postgres), newest first

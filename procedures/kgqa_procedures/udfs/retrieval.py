@@ -32,9 +32,10 @@ class RetrievalService(Protocol):
 
 
 def register_retrieval_udfs(store: object, service: RetrievalService) -> None:
-    """Register kgqa_answer, kgqa_sources, kgqa_retrieve_triples and kgqa_rank_hubs on `store`
+    """Register kgqa_answer, kgqa_result (the structured result as JSON text), kgqa_sources, kgqa_retrieve_triples and kgqa_rank_hubs on `store`
     (as lambdas: Kùzu reads the annotations of what it registers)."""
     store.register_function("kgqa_answer", lambda q: service.record(q)["answer"], ["STRING"], "STRING")
+    store.register_function("kgqa_result", lambda q: service.record(q)["result"], ["STRING"], "STRING")
     store.register_function("kgqa_sources", lambda q: service.record(q)["sources"], ["STRING"], SOURCE_STRUCT)
     store.register_function("kgqa_retrieve_triples", lambda q, k: [r["triple"] for r in service.triples(q, k)],
                             ["STRING", "INT64"], "STRING[]")
