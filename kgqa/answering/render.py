@@ -69,6 +69,9 @@ def _clause(plan: QuestionPlan, finite: bool = False) -> str:
     `finite`, a verb after the noun is read as the clause's verb ("how many papers applied ...")."""
     rest = plan.rest.strip()
     first = rest.split(" ", 1)[0].lower() if rest else ""
+    inv = _inverted(rest) if first in ("do", "does", "did") else None
+    if inv:  # "which papers did X publish" -> "the papers that X published"
+        return f"the {plan.asked} that {inv[1]} {_inflect(inv[0], inv[2])} {inv[3]}".strip()
     glue = "" if not rest or first in ("that", "which", "who") or first in _PREPOSITIONS or (
         not finite and _verbish(first) and first.endswith(("ed", "en"))) or first.endswith("ing") else "that "
     return f"the {plan.asked} {glue}{rest}".strip()

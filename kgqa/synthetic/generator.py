@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kgqa.answering.words import number_words
 from kgqa.errors import InputError
 from kgqa.synthetic import vocabulary as V
 
@@ -141,6 +142,7 @@ def generate(out_dir: str | Path, triples: int, seed: int = 0, questions: int = 
     sampled: list[_Paper] = []
     n_sample = max(questions * 2, 1)
     author_papers: dict[str, list[Node]] = {}
+    years: dict[str, str] = {}  # paper id -> publication year (golden answers of counts, rankings, groups)
     with report.graph_file.open("w", encoding="utf-8", newline="") as fh:
         w = _Writer(fh)
         titles: set[str] = set()
@@ -148,6 +150,7 @@ def generate(out_dir: str | Path, triples: int, seed: int = 0, questions: int = 
         while w.triples < triples:
             index += 1
             paper = _write_paper(w, pools, rng, index, titles)
+            years[paper.node.id] = paper.year
             for a in paper.authors:
                 author_papers.setdefault(a.id, []).append(paper.node)
             # reservoir sample of papers to ask about (uniform over the whole graph)
@@ -158,10 +161,11 @@ def generate(out_dir: str | Path, triples: int, seed: int = 0, questions: int = 
                 if j < n_sample:
                     sampled[j] = paper
         report.triples, report.papers, report.entities = w.triples, index, len(w.entities)
-    rows = list(_questions(sampled, author_papers, pools, random.Random(seed + 1), questions))
+    rows = list(_questions(sampled, author_papers, pools, random.Random(seed + 1), questions, years))
     with report.questions_file.open("w", encoding="utf-8", newline="") as fh:
         qw = csv.writer(fh, lineterminator="\n")
-        qw.writerow(("uid", "question", "golden_triples", "topic_entity_id", "retrieval_operation", "hops"))
+        qw.writerow(("uid", "question", "golden_triples", "topic_entity_id", "retrieval_operation", "hops",
+                     "golden_answer"))
         for row in rows:
             qw.writerow(row)
             report.by_kind[row[4]] = report.by_kind.get(row[4], 0) + 1
@@ -237,15 +241,50 @@ def _t(s: Node, p: str, o: Node) -> str:
     return f"({s.id}:{s.label}, {p}, {obj})"
 
 
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _author_questions(kind: str, a: Node, papers: list[Node], years: dict[str, str]) -> tuple[str, list[str], str]:
+    """Counting, ranking and grouping questions about one author's papers: (question, golden, answer)."""
+    gold = [_t(pp, "author", a) for pp in papers]
+    if kind == "counting":
+        n = len(papers)
+        return (f"How many papers did {a.label} publish?", gold,
+                f"{a.label} published {number_words(n)} paper{'s' if n != 1 else ''} ({n}).")
+    gold += [_t(pp, "publication year", _lit(years[pp.id])) for pp in papers]
+    if kind == "ranking":
+        ranked = sorted(papers, key=lambda pp: (-int(years[pp.id]), pp.label))
+        listing = _listing([f"{k}. {pp.label} ({years[pp.id]})" for k, pp in enumerate(ranked, start=1)])
+        return (f"Which papers did {a.label} publish? Rank them in descending order of their publication year.",
+                gold, f"The papers that {a.label} published, ranked in descending order of their publication "
+                      f"year, are: {listing}.")
+    per_year: dict[str, int] = {}
+    for pp in papers:
+        per_year[years[pp.id]] = per_year.get(years[pp.id], 0) + 1
+    listing = _listing([f"{number_words(c)} paper{'s' if c != 1 else ''} in {y}" for y, c in sorted(per_year.items())])
+    return f"How many papers did {a.label} publish per publication year?", gold, f"{a.label} published {listing}."
+
+
 def _questions(papers: list[_Paper], author_papers: dict[str, list[Node]], pools: _Pools,
-               rng: random.Random, n: int) -> Iterator[tuple[str, ...]]:
-    """Known-answer questions about the sampled papers, cycling through seven kinds."""
-    kinds = ("authors", "year", "venue", "method", "affiliation", "benchmark_domain", "author_papers")
+               rng: random.Random, n: int, years: dict[str, str] | None = None) -> Iterator[tuple[str, ...]]:
+    """Known-answer questions about the sampled papers, cycling through ten kinds (the last three,
+    counting, ranking and grouping, carry golden answers)."""
+    kinds = ("authors", "year", "venue", "method", "affiliation", "benchmark_domain", "author_papers",
+             "counting", "ranking", "grouping")
+    years = years or {}
     papers = sorted(papers, key=lambda p: p.node.id)
     rng.shuffle(papers)
     for i in range(min(n, len(papers))):
         p, kind = papers[i], kinds[i % len(kinds)]
         title = p.node.label
+        answer = ""
+        if kind in ("counting", "ranking", "grouping"):
+            a = max(p.authors, key=lambda x: (2 <= len(author_papers[x.id]) <= 6,
+                                              min(len(author_papers[x.id]), 6), x.id))  # a few papers each
+            q, gold, answer = _author_questions(kind, a, author_papers[a.id], years)
+            yield (f"s{i + 1:04d}", q, repr(gold), a.id, kind, "2" if kind != "counting" else "1", answer)
+            continue
         if kind == "authors":
             q, gold, topic, hops = (f"Who are the authors of the paper '{title}'?",
                                     [_t(p.node, "author", a) for a in p.authors], p.node.id, "1")
@@ -274,4 +313,4 @@ def _questions(papers: list[_Paper], author_papers: dict[str, list[Node]], pools
             a = min(p.authors, key=lambda x: (len(author_papers[x.id]), x.id))  # the least prolific
             q, gold, topic, hops = (f"Which papers did {a.label} author?",
                                     [_t(pp, "author", a) for pp in author_papers[a.id]], a.id, "1")
-        yield (f"s{i + 1:04d}", q, repr(gold), topic, kind, hops)
+        yield (f"s{i + 1:04d}", q, repr(gold), topic, kind, hops, answer)
