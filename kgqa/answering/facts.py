@@ -97,12 +97,16 @@ def best_attributes(phrase: str, attributes: list[str]) -> list[str]:
 
 
 def asked_attributes(phrase: str, evidence: Evidence) -> list[str] | None:
-    """The attributes the asked phrase names, or None when it asks for the sources themselves."""
+    """The attributes the asked phrase names, or None when it asks for the sources themselves
+    ([] when it names neither: no selected fact answers it)."""
     if not phrase:
         return None
     attrs = best_attributes(phrase, evidence.attributes())
     top = max((phrase_score(phrase, a) for a in attrs), default=0.0)
-    if not attrs or names_sources(phrase, evidence) >= top:
+    source_score = names_sources(phrase, evidence)
+    if not attrs and source_score < MIN_SCORE:
+        return []  # it asks for something no selected fact states
+    if not attrs or source_score >= top:
         return None
     return attrs
 

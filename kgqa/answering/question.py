@@ -103,7 +103,8 @@ def analyse(question: str) -> QuestionPlan:
         plan.descending = bool(_DESC.search(unquoted))
         plan.alphabetical = bool(_ALPHA.search(unquoted))
         key = _ORDER_KEY.search(unquoted)
-        plan.sort_key = "" if plan.alphabetical or not key else key.group(1).strip()
+        plan.sort_key = "" if plan.alphabetical or not key else re.sub(
+            r"(\s+(ascending|descending|reverse|order|first|increasing|decreasing))+$", "", key.group(1).strip())
         if not plan.sort_key and re.search(r"\b(newest|latest|oldest|earliest|most recent|chronological)", unquoted):
             plan.sort_key = "year"
         if re.search(r"\b(newest|latest|most recent) first\b", unquoted):
