@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgqa.answering.words import in_text, phrase_score
+from kgqa.answering.words import content_words, in_text, phrase_score, same_word
 from kgqa.llm.base import PartialAnswer
 from kgqa.retrieval.coverage import is_negative_value
 
@@ -40,6 +40,7 @@ class Evidence:
     facts: list[Fact]
     labels: dict[int, str]
     types: set[str]
+    question: str = ""
 
     def attributes(self) -> list[str]:
         """Distinct attribute names, in first-seen order."""
@@ -76,7 +77,7 @@ def collect(question: str, partials: list[PartialAnswer]) -> Evidence:
             seen.add(key)
             facts.append(Fact(i, attr, t.object.text, in_text(t.object.text, question)))
         types.update(x.lower() for x in getattr(p, "hub_types", ()))
-    return Evidence(facts, labels, types)
+    return Evidence(facts, labels, types, question)
 
 
 def names_sources(phrase: str, evidence: Evidence) -> float:
@@ -105,10 +106,19 @@ def asked_attributes(phrase: str, evidence: Evidence) -> list[str] | None:
     top = max((phrase_score(phrase, a) for a in attrs), default=0.0)
     source_score = names_sources(phrase, evidence)
     if not attrs and source_score < MIN_SCORE:
-        return []  # it asks for something no selected fact states
+        return named_in_question(evidence)  # [] when no selected fact answers it
     if not attrs or source_score >= top:
         return None
     return attrs
+
+
+def named_in_question(evidence: Evidence) -> list[str]:
+    """Attributes of the non-constraint facts whose every word the question writes ("located in" for
+    "in which country is X located?"): the relation the question asks about under another name."""
+    words = content_words(evidence.question)
+    free = dict.fromkeys(f.attribute for f in evidence.facts if not f.constraint)
+    return [a for a in free if content_words(a) and all(any(same_word(w, q) for q in words)
+                                                         for w in content_words(a))]
 
 
 def numeric(value: str) -> float | None:

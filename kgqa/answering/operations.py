@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kgqa.answering.facts import Evidence, asked_attributes, best_attributes, numeric
 from kgqa.answering.question import QuestionPlan
@@ -199,6 +199,11 @@ def _compare(plan: QuestionPlan, ev: Evidence) -> Outcome:
         rs = sorted({f.source for f in ev.of(neg_attrs) if not f.negative})
         ls = sorted(s for s in ev.labels if s not in rs)
         left, right = f"no {plan.negated}", f"with {plan.negated}"
+    temporal = re.search(r"\b(earlier|later|before|after|older|newer|sooner)\b", plan.question.lower())
+    if temporal and not plan.flags.get("count") and asked_attributes(plan.asked, ev) is None:
+        key = best_attributes("year", ev.attributes()) or best_attributes("date", ev.attributes())
+        if key:
+            plan = replace(plan, asked=key[0])
     li, attrs = answer_items(plan, ev, ls)
     ri, _ = answer_items(plan, ev, rs)
     counting = plan.flags.get("count") or attrs is None
@@ -227,6 +232,8 @@ def _negation(plan: QuestionPlan, ev: Evidence) -> Outcome:
         stated = ev.of(neg_attrs, s)
         if any(not f.negative for f in stated):
             continue  # the source has the property
+        if not neg_attrs and plan.negated and any(in_text(plan.negated, f.value) for f in ev.facts if f.source == s):
+            continue  # "not evaluated with a case study": the source states the negated value
         keep.append(s)
         if stated:
             explicit[s] = stated[0].value
@@ -234,4 +241,4 @@ def _negation(plan: QuestionPlan, ev: Evidence) -> Outcome:
     result = AnswerResult("negation", None, [i.text for i in items],
                           {"explicit": [ev.labels[s] for s in keep if s in explicit],
                            "no fact": [ev.labels[s] for s in keep if s not in explicit]})
-    return Outcome(result, items, attrs, key_attr=neg_attrs[0] if neg_attrs else plan.negated, explicit=explicit)
+    return Outcome(result, items, attrs, key_attr=neg_attrs[0] if neg_attrs else "", explicit=explicit)

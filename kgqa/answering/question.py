@@ -40,7 +40,9 @@ _COUNT = re.compile(r"\b(how many|how much|number of|how often|how frequently|co
 _NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
 _YES_NO = re.compile(r"^(does|do|did|is|are|was|were|has|have|had|can)\b")
 _RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:[a-z]+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b")
-_WH = re.compile(r"\b(?:(in|at|for|from|on|by|to)\s+)?(which|what|who|whom|how many|how much)\s+")
+_WH = re.compile(r"\b(?:(in|at|for|from|on|by|to)\s+)?(which|what|who|whom|how many|how much)\s+|"
+                 r"^()(list|name|give me|show me|show|find|return)\s+(?:all\s+|every\s+)?")
+_DETERMINERS = frozenset("a an the their its his her any no".split())
 _NOUN_SKIP = frozenset("the a an different distinct unique kind kinds type types most least frequent common "
                        "popular".split())
 
@@ -67,6 +69,14 @@ class QuestionPlan:
     flags: dict[str, bool] = field(default_factory=dict)
 
 
+_HOW_MANY = re.compile(r"\b(?:how|hw|hoe|hiw|hwo)\s+(?:many|mny|manny|meny|amny|mnay)\b", re.IGNORECASE)
+
+
+def fix_how_many(question: str) -> str:
+    """"hw many", "how mny" -> "how many" (too short for the typo-tolerant keyword match)."""
+    return _HOW_MANY.sub("how many", question)
+
+
 def normalise(question: str) -> str:
     """Lower case, one space, keywords written with a typo replaced by the keyword."""
     out = []
@@ -82,6 +92,7 @@ def normalise(question: str) -> str:
 
 def analyse(question: str) -> QuestionPlan:
     """The operation and its parameters for `question`."""
+    question = fix_how_many(question)
     text = normalise(question)
     unquoted = _QUOTED.sub(" 'x' ", text)
     plan = QuestionPlan(question, "value")
@@ -153,7 +164,8 @@ def _phrase_after(text: str, index: int) -> str:
     """Up to four content words after `index` ("no input data was used" -> "input data")."""
     words = []
     for w in re.findall(r"[a-z][a-z\-]*", text[index:]):
-        if w in _AUX or w in ("been", "used", "any", "an", "a", "the", "to", "that", "which", "and", "or"):
+        if w in _AUX or w in ("been", "used", "any", "an", "a", "the", "to", "that", "which", "and", "or", "with",
+                              "by", "in", "of", "for", "on", "at", "as", "from"):
             if words:
                 break
             continue
@@ -188,6 +200,15 @@ def _asked(question: str) -> tuple[str, str, str, str]:
             return "", words[0] if words else "", " ".join(words[1:]), _lead(first, how.start())
         return "", "", q, ""
     prep = m.group(1) or ""
+    if m.group(4):  # "list the papers of X ...": the rest is the asked phrase and its qualifiers
+        m = re.match(r"", "")  # (no preposition)
+        tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first))
+        start = next((k for k, t in enumerate(tokens) if t.group().lower() not in
+                      ("list", "name", "give", "show", "me", "find", "return", "all", "every", "the")), len(tokens))
+        noun = [t.group() for t in tokens[start:start + 1]]
+        rest = first[tokens[start].end():].strip() if start < len(tokens) else ""
+        rest = re.sub(r"\s*,?\s*\b(ordered|sorted|ranked|arranged)\b.*$", "", rest)
+        return "", " ".join(noun).lower(), rest, ""
     tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first[m.end():]))
     noun: list[str] = []
     i = 0
@@ -203,6 +224,9 @@ def _asked(question: str) -> tuple[str, str, str, str]:
             continue
         if lw in _BOUNDARY or lw in VERB_FORMS or w.startswith(("'", '"')) or lw.endswith("ed") and noun:
             break
+        nxt = tokens[i + 1].group() if i + 1 < len(tokens) else ""
+        if noun and (nxt.lower() in _DETERMINERS or nxt.startswith(("'", '"')) or nxt[:1].isupper()):
+            break  # "which papers cite 'X'", "which papers use a ...": the word is the verb
         if lw in ("most", "least", "frequent", "common"):
             i += 1
             continue

@@ -228,7 +228,14 @@ def _compare(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     lv, rv = join_items([item_text(i) for i in li]) or "not stated", join_items([item_text(i) for i in ri]) or "not stated"
     if verdict in ("later", "earlier", "more", "fewer"):
         word = {"later": "later than", "earlier": "earlier than", "more": "more than", "fewer": "less than"}[verdict]
-        return f"The {attr} of '{left}' is {lv}, which is {word} the {attr} of '{right}', {rv}."
+        yes = ""
+        if plan.yes_no or re.match(r"(?i)(was|were|is|are|did|does|has|have)\b", plan.question.strip()):
+            asked = re.search(r"\b(earlier|later|before|after|older|newer|more|fewer|less)\b", plan.question.lower())
+            same = {"before": "earlier", "older": "earlier", "after": "later", "newer": "later", "less": "fewer"}
+            if asked:
+                yes = "Yes, " if same.get(asked.group(1), asked.group(1)) == verdict else "No, "
+        sentence = f"the {attr} of '{left}' is {lv}, which is {word} the {attr} of '{right}', {rv}."
+        return yes + sentence if yes else _cap(sentence)
     if verdict == "same" and li and ri and len(li) == 1 and len(ri) == 1:
         return f"The {attr} of '{left}' is {lv}, the same as the {attr} of '{right}', {rv}."
     common = [i.text for i in li if i.text.casefold() in {j.text.casefold() for j in ri}]
@@ -255,8 +262,10 @@ def _negation(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     values = sorted({out.explicit[s] for s in explicit})
     if explicit:
         text += f" The {out.key_attr} is explicitly given as {join_items([repr(v) for v in values])} {cite(explicit)}."
-    if silent:
+    if silent and out.key_attr:
         text += f" No {out.key_attr} fact is stated at all for {cite(silent)}."
+    elif silent and plan.negated:
+        text += f" None of them states {plan.negated} {cite(silent)}."
     return text
 
 

@@ -37,7 +37,8 @@ def same_word(a: str, b: str) -> bool:
     """Equal, or equal up to a typo (long enough words only)."""
     if a == b:
         return True
-    return min(len(a), len(b)) >= 5 and fuzz.ratio(a, b) >= 80
+    shortest = min(len(a), len(b))
+    return (shortest >= 5 and fuzz.ratio(a, b) >= 80) or (shortest == 4 and fuzz.ratio(a, b) >= 85)
 
 
 def phrase_score(asked: str, candidate: str) -> float:

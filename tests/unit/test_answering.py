@@ -17,6 +17,7 @@ from kgqa.types import Entity, Triple
 OPERATIONS = [
     ("How many papers have been published by the author Johannes Grohmann?", "count", "papers"),
     ("how many papers did jane doe publish", "count", "papers"),
+    ("hw many paprs did jane doe publish", "count", "paprs"),
     ("What is the number of papers on Technical Debt?", "count", "papers"),
     ("Which papers apply Field Experiment? Rank the papers in descending order of their publication year.", "rank", "papers"),
     ("which papers apply field experiment? sort them by publication year, newest first", "rank", "papers"),
