@@ -280,7 +280,7 @@ def test_sync_copies_without_reembedding(pg_server, pg_demo, tmp_path):
         assert ws._embedder is None
     # Postgres -> Kùzu with the CLI, with an embedding model that cannot even be loaded
     env = {"KGQA_EMBEDDING_MODEL": str(tmp_path / "no-such-model")}
-    out = invoke("--db", str(pg_demo.db), "index", "sync", "--from", "pgvector", "--to", "kuzu", "--rebuild",
+    out = invoke("--db", str(pg_demo.db), "index", "sync", "--from", "pgvector", "--to", "kuzu", "--rebuild", "--yes",
                  "--pg-dsn", pg_demo.dsn, env=env)
     assert out.exit_code == 0, out.output
     assert f"copied {counts.hubs} hubs from pgvector to kuzu" in out.output and "(0 embedded)" in out.output
