@@ -14,11 +14,11 @@ yes_option = click.option("--yes", "-y", is_flag=True,
 
 
 def removal_text(counts: IndexCounts, store: str, hubs: int | None = None) -> str:
-    """'... would remove N hubs (P paths, V vectors) from the S store' for a confirmation."""
+    """'N hubs (P paths, V vectors) from the S store' (or 'N hubs of its M ...') for a confirmation."""
     hubs = counts.hubs if hubs is None else hubs
     detail = f" ({counts.paths:,} paths, {counts.vectors:,} vectors)" if hubs == counts.hubs else \
         f" of its {counts.hubs:,} (with their paths and vectors)"
-    return f"this removes {hubs:,} hub{'' if hubs == 1 else 's'}{detail} from the {store} store"
+    return f"{hubs:,} hub{'' if hubs == 1 else 's'}{detail} from the {store} store"
 
 
 def confirm_removal(what: str, yes: bool) -> None:

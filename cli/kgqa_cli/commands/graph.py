@@ -78,3 +78,29 @@ def fail_batch(failures: list[KgqaError], total: int, what: str, keep_going: boo
         return
     raise BatchError(message + "; --keep-going accepts a partial result")
 
+
+def after_change(state: CliState, ws: Workspace, marked: int, update_index: bool) -> None:
+    """Say which hubs a graph change marked dirty; with `update_index`, rebuild them now."""
+    if ws.index_status().info is None:
+        return
+    click.echo(f"{marked} hub{'' if marked == 1 else 's'} marked dirty"
+               + ("" if update_index or not marked else "; run `kgqa index update --dirty`"))
+    if update_index:
+        with progress_line(not state.quiet) as progress:
+            report = ws.update_index(dirty=True, on_progress=progress)
+        show_report(report, as_json=False)
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@pass_state
+def stats(state: CliState, as_json: bool) -> None:
+    """Size and shape of the stored graph."""
+    with state.open() as ws:
+        s = ws.stats()
+    if as_json:
+        click.echo(json.dumps(s.__dict__, indent=2))
+        return
+    click.echo(f"entities: {s.entities} ({s.literals} literals)\ntriples: {s.triples}\npredicates: {s.predicates}")
+    click.echo("top predicates: " + ", ".join(f"{p} ({n})" for p, n in s.top_predicates))
+    click.echo("top types: " + ", ".join(f"{t} ({n})" for t, n in s.top_types))

@@ -68,7 +68,7 @@ def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | Non
         with state.open(read_only=True) as ws:
             held, store = ws.index_status().counts, ws.vstore.name
         if held.hubs:
-            confirm_removal(f"--rebuild drops the index first: {removal_text(held, store)}", yes)
+            confirm_removal(f"--rebuild drops the index first: this removes {removal_text(held, store)}", yes)
     if not hub_types and min_out_degree is None:
         hub_types = ("Paper",)
     params = IndexParams(hub_types=hub_types, min_out_degree=min_out_degree, criteria_mode=criteria,
@@ -191,7 +191,7 @@ def sync(state: CliState, target: str, source: str, pg_dsn: str | None, rebuild:
     state.store, state.pg_dsn = source, pg_dsn or state.pg_dsn
 
     def confirm(held: IndexCounts, removing: int) -> None:
-        confirm_removal(f"the sync {removal_text(held, target, removing)}", yes)
+        confirm_removal(f"the sync removes {removal_text(held, target, removing)}", yes)
     with state.open() as ws, progress_line(not state.quiet) as progress:
         report = ws.sync_index(target, rebuild=rebuild, on_progress=progress, confirm=confirm)
     if as_json:
@@ -220,7 +220,7 @@ def drop(state: CliState, yes: bool) -> None:
         if st.info is None:
             click.echo(f"no index in the {store} store: nothing to drop")
             return
-        confirm_removal(removal_text(st.counts, store), yes)
+        confirm_removal(f"this removes {removal_text(st.counts, store)}", yes)
         removed = ws.drop_index()
     click.echo(f"dropped the {store} index: {removed.hubs} hubs, {removed.paths} paths, {removed.vectors} vectors, "
                f"{removed.texts} unique texts removed")
