@@ -227,14 +227,17 @@ def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) 
     if not store.scalar("graph/count_triples"):
         raise InputError("the graph is empty: load triples with `kgqa load FILE` before building the index")
     register_udfs(store, _context(params))
-    if not store.run("indexing/hub_root_candidates"):
+    roots = store.run("indexing/hub_root_candidates")
+    if not roots or not any(deg for _, _, deg in roots):
         criteria = [f"--hub-type {' '.join(params.hub_types)}"] if params.hub_types else []
         if params.min_out_degree is not None:
             criteria.append(f"--min-out-degree {params.min_out_degree}")
         types = graph_stats(store, top=10).top_types
         listed = ", ".join(f"{t} ({n:,})" for t, n in types) or "none (no entity has a type)"
-        raise InputError(f"no entity matches the hub-root criteria "
-                         f"({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
+        what = (f"no entity matches the hub-root criteria" if not roots else
+                f"the {len(roots):,} entities matching the hub-root criteria have no outgoing triple (so no path), "
+                f"criteria")
+        raise InputError(f"{what} ({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
                          f"the graph's top types by count: {listed}", field="hub-root criteria")
 
 

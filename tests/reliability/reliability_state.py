@@ -33,7 +33,7 @@ P6,venue,V2,Training-free KGQA,Paper,ECSA,Venue,false
 P6,publication year,2021,Training-free KGQA,Paper,,,true
 """
 
-QUESTIONS_CSV = ("uid,question,topic_entity,golden_triples\n"
+QUESTIONS_CSV = ("uid,question,topic_entity_id,golden_triples\n"
                  "q1,Which papers were published at ICSA?,V1,[]\n"
                  "q2,Which evaluation method does Paths and Answers use?,P3,[]\n")
 
@@ -59,22 +59,27 @@ class State:
 def kuzu_state(db: Path) -> State:
     """The state of a Kùzu database (opened read-only)."""
     with Workspace(Settings(db_path=db), read_only=True) as ws:
-        q = ws.store.query
-        entities = q("MATCH (e:Entity) RETURN e.id, e.label, e.types, e.is_literal ORDER BY e.id")[1]
-        triples = q("MATCH (s:Entity)-[t:Triple]->(o:Entity) RETURN s.id, t.predicate, o.id "
-                    "ORDER BY s.id, t.predicate, o.id")[1]
-        hubs = paths = vectors = texts = []
-        if ws.store.has_table("Hub"):
-            hubs = q("MATCH (h:Hub) RETURN h.id, h.signature ORDER BY h.id")[1]
-            paths = q("MATCH (h:Hub)-[:HasPath]->(p:HubPath) RETURN h.id, p.hash, p.text ORDER BY p.hash")[1]
-            vectors = q("MATCH (p:HubPath)-[e:Embeds]->(t:EmbeddedText) RETURN p.hash, e.level, t.hash "
-                        "ORDER BY p.hash, e.level, t.hash")[1]
-            texts = q("MATCH (t:EmbeddedText) RETURN t.hash ORDER BY t.hash")[1]
-        dirty = ws.dirty_hubs()
-        meta = (ws.store.meta_get("hub_index"), ws.store.meta_get("label_index"))
+        return workspace_state(ws)
+
+
+def workspace_state(ws: Workspace) -> State:
+    """The state of an open workspace's Kùzu database."""
+    q = ws.store.query
+    entities = q("MATCH (e:Entity) RETURN e.id, e.label, e.types, e.is_literal ORDER BY e.id")[1]
+    triples = q("MATCH (s:Entity)-[t:Triple]->(o:Entity) RETURN s.id, t.predicate, o.id "
+                "ORDER BY s.id, t.predicate, o.id")[1]
+    hubs = paths = vectors = texts = []
+    if ws.store.has_table("Hub"):
+        hubs = q("MATCH (h:Hub) RETURN h.id, h.signature ORDER BY h.id")[1]
+        paths = q("MATCH (h:Hub)-[:HasPath]->(p:HubPath) RETURN h.id, p.hash, p.text ORDER BY p.hash")[1]
+        vectors = q("MATCH (p:HubPath)-[e:Embeds]->(t:EmbeddedText) RETURN p.hash, e.level, t.hash "
+                    "ORDER BY p.hash, e.level, t.hash")[1]
+        texts = q("MATCH (t:EmbeddedText) RETURN t.hash ORDER BY t.hash")[1]
+    dirty = ws.dirty_hubs()
+    meta = (ws.store.meta_get("hub_index"), ws.store.meta_get("label_index"))
     counts = (len(entities), len(triples), len(hubs), len(paths), len(vectors), len(texts), len(dirty))
     return State(counts, _digest(entities, triples), _digest(hubs, paths, vectors, texts, sorted(dirty)),
-                 _digest(meta))
+             _digest(meta))
 
 
 def pg_state(dsn: str) -> State:
