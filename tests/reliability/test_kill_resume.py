@@ -66,7 +66,7 @@ def _status(dsn: str) -> str:
 
 
 @pytest.mark.postgres
-def test_kill_sync_then_resume_equals_a_clean_sync(base, tmp_path, pg_server):
+def test_kill_sync_then_resume_equals_a_clean_sync_then_drop(base, tmp_path, pg_server):
     db = copy_db(base.db, tmp_path / "db")
     clean = _fresh_database(pg_server, "reliability_sync_clean")
     done = kgqa_run(db, "index", "sync", "--to", "pgvector", "--pg-dsn", clean)
@@ -91,3 +91,10 @@ def test_kill_sync_then_resume_equals_a_clean_sync(base, tmp_path, pg_server):
     third = kgqa_run(db, *sync)
     assert third.returncode == 0 and "nothing copied" in third.stdout, third.stdout + third.stderr
     assert kuzu_state(db) == base.state  # the source never changes
+    # and `index drop --yes` empties the pgvector store, leaving "no index"
+    dropped = kgqa_run(db, "index", "drop", "--store", "pgvector", "--pg-dsn", target, "--yes")
+    assert dropped.returncode == 0 and f"dropped the pgvector index: {reference.counts[2]} hubs" in dropped.stdout, \
+        dropped.stdout + dropped.stderr
+    assert pg_state(target).counts[2:6] == (0, 0, 0, 0)
+    status = kgqa_run(db, "index", "status", "--store", "pgvector", "--pg-dsn", target)
+    assert status.returncode == 0 and "no index yet in the pgvector store" in status.stdout, status.stdout
