@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.deadline import question_budget
 from kgqa.embeddings import get_embedder
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, IndexMissingError
@@ -19,7 +21,7 @@ from kgqa.graph.writer import LoadReport, load_file
 from kgqa.indexing.builder import TEMPLATE_VERBALISER, BuildReport, build_index
 from kgqa.indexing.dirty import clear_dirty, count_dirty, dirty_hubs, dirty_tracker
 from kgqa.indexing.label_index import LabelIndexReport, build_label_index
-from kgqa.indexing.metadata import IndexInfo, check_compatible, read_info, stored_params
+from kgqa.indexing.metadata import META_KEY, IndexInfo, check_compatible, read_info, stored_params
 from kgqa.indexing.sync import SyncReport, sync_index
 from kgqa.llm.client import LLMClient
 from kgqa.llm.registry import NEEDS_CLIENT, get_roles, get_verbaliser
@@ -165,6 +167,17 @@ class Workspace:
         self.facts.forget()
         return build_kg(self.store, paths, extractor, on_progress=on_progress)
 
+    def drop_index(self) -> IndexCounts:
+        """Delete the HubLink index of this workspace's store (hubs, paths, vectors, texts, metadata,
+        dirty marks); the graph stays. Returns what was removed."""
+        status = self.index_status()
+        self.facts.forget()
+        if status.info is not None:  # first: a drop cut short leaves "no index", never a half one
+            self.vstore.meta_set(META_KEY, None)
+        self.vstore.drop()
+        clear_dirty(self.store, dirty_hubs(self.store))
+        return status.counts
+
     def index_status(self) -> IndexStatus:
         """The stored index's metadata and size."""
         info = read_info(self.vstore)
@@ -196,7 +209,8 @@ class Workspace:
         shared = {"facts": self.facts} if retriever == "hublink" else {}
         r = get_retriever(retriever, store=self.store, vstore=self.vstore,
                           embedder=self.embedder, roles=roles, params=params, **shared)
-        answer = r.retrieve(question)
+        with question_budget(self.settings.question_timeout_s):  # QuestionTimeoutError past it
+            answer = r.retrieve(question)
         answer.llm_tokens = roles.usage.as_dict()
         answer.notes += list(getattr(roles, "notes", [])) + stale
         self._log_answer(answer)
@@ -209,12 +223,14 @@ class Workspace:
             log(answer, self.embedder.embed([answer.question] + list(answer.components)))
 
     def sync_index(self, to: str, *, pg_dsn: str | None = None, rebuild: bool = False,
-                   on_progress: ProgressFn = no_progress) -> SyncReport:
-        """Copy this workspace's index (from its store) into the store `to`, without re-embedding."""
+                   on_progress: ProgressFn = no_progress, confirm: Callable[[IndexCounts, int], None] | None = None
+                   ) -> SyncReport:
+        """Copy this workspace's index (from its store) into the store `to`, without re-embedding.
+        `confirm(target counts, hubs to remove)` is called before a sync that removes hubs."""
         self.facts.forget()
         target = open_vstore(to, self.store, self.settings, pg_dsn=pg_dsn)
         try:
-            return sync_index(self.vstore, target, rebuild=rebuild, on_progress=on_progress)
+            return sync_index(self.vstore, target, rebuild=rebuild, on_progress=on_progress, confirm=confirm)
         finally:
             if target is not self.vstore:
                 target.close()

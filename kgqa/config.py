@@ -13,6 +13,8 @@ DEFAULT_DB = Path(".kgqa") / "graph.kuzu"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_STORE = "kuzu"
 DEFAULT_LLM_MODEL = "claude-sonnet-4-6"
+DEFAULT_QUESTION_TIMEOUT = 30.0   # seconds per question (KGQA_QUESTION_TIMEOUT)
+MAX_QUESTION_TIMEOUT = 3600.0
 #: The query-time roles that `KGQA_LLM_OFFLINE_ROLES` may hand to the offline implementation.
 LLM_ROLES = ("components", "partial", "final", "triples")
 
@@ -38,12 +40,11 @@ class LLMSettings:
         unknown = set(self.offline_roles) - set(LLM_ROLES)
         if unknown:
             raise ConfigError(f"unknown LLM role(s) {', '.join(sorted(unknown))}; known: {', '.join(LLM_ROLES)}")
-        if not isinstance(self.timeout_s, (int, float)) or self.timeout_s <= 0:
-            raise ConfigError(f"LLM timeout must be > 0 seconds, got {self.timeout_s!r}")
-        _positive("LLM max_retries", self.max_retries, minimum=0)
-        _positive("LLM concurrency", self.concurrency)
-        _positive("LLM token budget", self.token_budget, allow_none=True)
-        _positive("LLM verbalise batch", self.verbalise_batch)
+        _seconds("LLM timeout (KGQA_LLM_TIMEOUT)", self.timeout_s, 3600)
+        _positive("LLM max_retries", self.max_retries, minimum=0, maximum=20)
+        _positive("LLM concurrency", self.concurrency, maximum=64)
+        _positive("LLM token budget", self.token_budget, allow_none=True, maximum=100_000_000)
+        _positive("LLM verbalise batch", self.verbalise_batch, maximum=1_000)
 
     @classmethod
     def from_env(cls, **overrides: Any) -> LLMSettings:
@@ -90,9 +91,9 @@ class AnnParams:
     ef_search: int | None = None
 
     def __post_init__(self) -> None:
-        _positive("m (KGQA_HNSW_M)", self.m, minimum=2)
-        _positive("ef_construction (KGQA_HNSW_EF_CONSTRUCTION)", self.ef_construction)
-        _positive("ef_search (KGQA_ANN_EF_SEARCH)", self.ef_search, allow_none=True)
+        _positive("m (KGQA_HNSW_M)", self.m, minimum=2, maximum=256)
+        _positive("ef_construction (KGQA_HNSW_EF_CONSTRUCTION)", self.ef_construction, maximum=10_000)
+        _positive("ef_search (KGQA_ANN_EF_SEARCH)", self.ef_search, allow_none=True, maximum=100_000)
 
     def search_width(self, k: int) -> int:
         """Candidates examined for a top-k search (never fewer than k)."""
@@ -118,6 +119,11 @@ class Settings:
     buffer_pool_mib: int | None = None  # Kùzu's page cache (None: Kùzu's default, 80% of RAM)
     store: str = DEFAULT_STORE          # where the HubLink index lives: kuzu | pgvector
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
+    question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT   # time budget of one question (docs/limits.md)
+
+    def __post_init__(self) -> None:
+        _positive("embedding_batch_size", self.embedding_batch_size, maximum=4_096)
+        _seconds("question timeout (KGQA_QUESTION_TIMEOUT)", self.question_timeout_s, MAX_QUESTION_TIMEOUT)
 
     @property
     def data_dir(self) -> Path:
@@ -154,14 +160,26 @@ class Settings:
             _positive("KGQA_BUFFER_POOL_MIB", overrides["buffer_pool_mib"], allow_none=True, minimum=64)
         overrides["store"] = overrides.get("store") or os.environ.get("KGQA_STORE") or DEFAULT_STORE
         overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None
+        if overrides.get("question_timeout_s") is None:
+            overrides["question_timeout_s"] = _env_number("KGQA_QUESTION_TIMEOUT", float, DEFAULT_QUESTION_TIMEOUT)
         return cls(db_path=Path(path), embedding_model=model, trace=bool(trace), **overrides)
 
 
-def _positive(name: str, value: int | None, *, allow_none: bool = False, minimum: int = 1) -> None:
+def _positive(name: str, value: int | None, *, allow_none: bool = False, minimum: int = 1,
+              maximum: int | None = None) -> None:
+    """An integer within [minimum, maximum] (the documented range, docs/limits.md), else ConfigError."""
     if value is None and allow_none:
         return
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise ConfigError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum or \
+            (maximum is not None and value > maximum):
+        limit = f"between {minimum:,} and {maximum:,}" if maximum is not None else f">= {minimum:,}"
+        raise ConfigError(f"{name} must be an integer {limit}, got {value!r}")
+
+
+def _seconds(name: str, value: float, maximum: float) -> None:
+    """A duration in seconds within (0, maximum], else ConfigError."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= maximum:
+        raise ConfigError(f"{name} must be a number of seconds > 0 and <= {maximum:g}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -189,14 +207,14 @@ class IndexParams:
             raise ConfigError("give at least one hub-root criterion: a hub type or a minimum out-degree")
         if self.criteria_mode not in ("any", "all"):
             raise ConfigError(f"criteria_mode must be 'any' or 'all', got {self.criteria_mode!r}")
-        _positive("min_out_degree", self.min_out_degree, allow_none=True)
+        _positive("min_out_degree", self.min_out_degree, allow_none=True, maximum=1_000_000)
         _positive("max_path_length", self.max_path_length, allow_none=True)
         if self.max_path_length is not None and self.max_path_length > self.MAX_PATH_LENGTH_LIMIT:
             raise ConfigError(f"max_path_length must be <= {self.MAX_PATH_LENGTH_LIMIT}, "
                               f"got {self.max_path_length}")
-        _positive("max_indexing_depth", self.max_indexing_depth, minimum=0)
-        _positive("hubs_per_batch", self.hubs_per_batch)
-        _positive("max_paths_per_hub", self.max_paths_per_hub)
+        _positive("max_indexing_depth", self.max_indexing_depth, minimum=0, maximum=100)
+        _positive("hubs_per_batch", self.hubs_per_batch, maximum=10_000)
+        _positive("max_paths_per_hub", self.max_paths_per_hub, maximum=1_000_000)
 
     @property
     def effective_max_path_length(self) -> int:
@@ -218,6 +236,10 @@ class IndexParams:
 
 
 STRATEGIES = ("traversal", "direct")
+#: Ranges of the retrievers' integer parameters (`--param KEY=VALUE`): difar, simgrag, coe.
+EXTRA_BOUNDS: dict[str, tuple[int, int]] = {
+    "top_n": (1, 10_000), "k": (1, 100), "k_nodes": (1, 1_000), "k_relations": (1, 1_000),
+    "max_nodes": (1, 100_000), "max_hops": (1, 10)}
 
 
 @dataclass(frozen=True)
@@ -243,10 +265,13 @@ class RetrievalParams:
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
             raise ConfigError(f"strategy must be one of {', '.join(STRATEGIES)}, got {self.strategy!r}")
-        _positive("hubs_to_keep", self.hubs_to_keep)
-        _positive("paths_per_hub", self.paths_per_hub)
-        _positive("max_retrieval_level", self.max_retrieval_level)
-        _positive("max_output_triples", self.max_output_triples)
+        _positive("hubs_to_keep (--hubs)", self.hubs_to_keep, maximum=1_000)
+        _positive("paths_per_hub", self.paths_per_hub, maximum=1_000)
+        _positive("max_retrieval_level", self.max_retrieval_level, maximum=10)
+        _positive("max_output_triples", self.max_output_triples, maximum=10_000)
+        for key, value in self.extra.items():  # retriever parameters (--param KEY=VALUE)
+            if key in EXTRA_BOUNDS:
+                _positive(key, value, minimum=EXTRA_BOUNDS[key][0], maximum=EXTRA_BOUNDS[key][1])
         if not 0.0 <= self.diversity_penalty <= 1.0:
             raise ConfigError(f"diversity_penalty must be within [0, 1], got {self.diversity_penalty}")
         if self.scoring not in ("thesis", "coverage"):

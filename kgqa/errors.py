@@ -100,3 +100,22 @@ class LLMReplyError(LLMError):
 
 class TokenBudgetExceeded(LLMError):
     """A request would take the question past its token budget (callers decline or fall back)."""
+
+
+class ConfirmationRequired(ConfigError):
+    """A destructive step (replacing or dropping an index, removing hubs) was not confirmed:
+    the message says what would be removed and which flag (`--rebuild`, `--yes`) allows it."""
+
+
+class QuestionTimeoutError(KgqaError):
+    """A question ran past its time budget (`KGQA_QUESTION_TIMEOUT`); nothing was answered.
+    The HTTP service maps it to 504."""
+
+    exit_code = 9
+
+
+class BatchError(KgqaError):
+    """Some items of a batch command (eval, load of several files, triples from a file) failed;
+    the message says how many of how many."""
+
+    exit_code = 10

@@ -66,4 +66,4 @@ def open_cypher_session(settings: Settings, params: RetrievalParams | None = Non
     """A Cypher session on the workspace of `settings`."""
     from kgqa.api import Workspace
 
-    return CypherSession(QuestionService(lambda: Workspace(settings), params, llm=llm))
+    return CypherSession(QuestionService(lambda: Workspace(settings, read_only=True), params, llm=llm))

@@ -12,10 +12,10 @@ from kgqa.errors import EntityNotFoundError, InputError
 from kgqa.graph.loaders.base import EntityRecord, TripleRecord
 from kgqa.graph.reader import entities_by_ids, stored_triples
 from kgqa.graph.store import GraphStore
-from kgqa.graph.writer import MAX_TEXT_CHARS, ChangeObserver, LoadReport, checked, write_records
+from kgqa.graph.writer import (MAX_TEXT_CHARS, ChangeObserver, LoadReport, checked, control_character,
+                               write_records)
 from kgqa.types import synthetic_literal_id
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
 _IRI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _IRI_BAD = re.compile(r'[\x00-\x20<>"{}|^`\\\x7f]')
@@ -33,18 +33,19 @@ class DeleteReport:
     hubs_marked: int = 0
 
 
-def checked_text(value: str | None, field: str, *, source: str = SOURCE, line: int | None = None) -> str:
-    """A non-empty id, label or predicate without control characters, within the length limit."""
+def checked_text(value: str | None, field: str, *, source: str = SOURCE, line: int | None = None,
+                 literal: bool = False) -> str:
+    """A non-empty id, label or predicate without control characters (a `literal` value may hold
+    tabs and newlines), within the length limit."""
     text = (value or "").strip()
     if not text:
         raise InputError(f"empty {field}", source=source, line=line, field=field)
     if len(text) > MAX_TEXT_CHARS:
         raise InputError(f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}", source=source,
                          line=line, field=field)
-    bad = _CONTROL.search(text)
-    if bad:
-        raise InputError(f"control character {bad.group()!r} is not allowed", source=source, line=line,
-                         field=field)
+    bad = control_character(text, literal)
+    if bad is not None:
+        raise InputError(f"control character {bad!r} is not allowed", source=source, line=line, field=field)
     return text
 
 
@@ -78,11 +79,11 @@ def triple_record(subject: str | None, predicate: str | None, obj: str | None, *
     sid = checked_id(subject, "subject")
     pred = checked_text(predicate, "predicate")
     slabel = checked_text(subject_label, "subject label") if subject_label is not None else None
-    olabel = checked_text(object_label, "object label") if object_label is not None else None
+    olabel = checked_text(object_label, "object label", literal=literal) if object_label is not None else None
     stypes = tuple(checked_text(t, "subject type") for t in subject_types) or None
     otypes = tuple(checked_text(t, "object type") for t in object_types) or None
     if literal and olabel is None:
-        value = checked_text(obj, "object")
+        value = checked_text(obj, "object", literal=True)
         ob = EntityRecord(synthetic_literal_id(value), value, otypes, True)
     else:
         ob = EntityRecord(checked_id(obj, "object"), olabel, otypes, literal)

@@ -52,7 +52,11 @@ class GraphStore:
             if not create:
                 raise NotInitialisedError(
                     f"no HubLink database at {self.path}; run `kgqa init --db {self.path}` first")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the database {self.path}: {exc.strerror or exc} "
+                                 f"({exc.filename or self.path.parent})") from None
         try:
             pool = {"buffer_pool_size": buffer_pool_mib * 2**20} if buffer_pool_mib else {}
             self._db = kuzu.Database(str(self.path), read_only=read_only, **pool)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -91,7 +92,8 @@ MAX_TEXT_CHARS = 131_072
 
 
 def checked(records: Iterable[Record], source: str) -> Iterator[Record]:
-    """Pass records through, refusing texts over MAX_TEXT_CHARS and a file without any record."""
+    """Pass records through, refusing texts over MAX_TEXT_CHARS, control characters (see
+    `control_character`) and a file without any record."""
     n = 0
     for rec in records:
         n += 1
@@ -99,16 +101,36 @@ def checked(records: Iterable[Record], source: str) -> Iterator[Record]:
         fields = [("subject", entities[0]), ("object", entities[-1])] if isinstance(rec, TripleRecord) \
             else [("entity", entities[0])]
         for name, ent in fields:
-            for text in (ent.id, ent.label or ""):
-                if len(text) > MAX_TEXT_CHARS:
-                    raise InputError(f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}",
-                                     source=source, line=rec.line, field=name)
-        if isinstance(rec, TripleRecord) and len(rec.predicate) > MAX_TEXT_CHARS:
-            raise InputError(f"{len(rec.predicate):,} characters; the limit is {MAX_TEXT_CHARS:,}",
-                             source=source, line=rec.line, field="predicate")
+            texts = [(f"{name} id", ent.id, False), (f"{name} label", ent.label or "", ent.is_literal)]
+            texts += [(f"{name} type", t, False) for t in ent.types or ()]
+            for field, text, literal in texts:
+                _check_text(text, field, literal, source, rec.line)
+        if isinstance(rec, TripleRecord):
+            _check_text(rec.predicate, "predicate", False, source, rec.line)
         yield rec
     if n == 0:
         raise InputError("the file is empty (no triples or entities)", source=source)
+
+
+#: C0 control characters and DEL; a literal's value may hold tabs and newlines.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_IN_LITERAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def control_character(text: str, literal: bool = False) -> str | None:
+    """The first control character of `text` that an id, label or predicate may not hold (for a
+    literal value: any but tab and newline), or None."""
+    bad = (_CONTROL_IN_LITERAL if literal else _CONTROL).search(text)
+    return bad.group() if bad else None
+
+
+def _check_text(text: str, field: str, literal: bool, source: str, line: int) -> None:
+    if len(text) > MAX_TEXT_CHARS:
+        raise InputError(f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}",
+                         source=source, line=line, field=field)
+    bad = control_character(text, literal)
+    if bad is not None:
+        raise InputError(f"control character {bad!r} is not allowed", source=source, line=line, field=field)
 
 
 def write_records(store: GraphStore, records: Iterable[Record], *, batch_size: int = 5000,

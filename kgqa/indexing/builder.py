@@ -12,8 +12,8 @@ import numpy as np
 
 from kgqa.config import IndexParams
 from kgqa.embeddings.base import Embedder
-from kgqa.errors import EntityNotFoundError, IndexMismatchError, InputError
-from kgqa.graph.reader import entities_by_ids
+from kgqa.errors import ConfirmationRequired, EntityNotFoundError, IndexMismatchError, InputError
+from kgqa.graph.reader import entities_by_ids, graph_stats
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import HubRootSearch, both_directions
 from kgqa.indexing.metadata import IndexInfo, check_compatible, read_info, write_info
@@ -124,7 +124,10 @@ def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, p
             report.counts = vstore.counts()
             report.timings["total"] = time.perf_counter() - started
             return report
-    _check_inputs(store, params, first_build=info is None or rebuild)
+    other_params = info is not None and _differing(info, params)
+    _check_inputs(store, params, first_build=info is None or rebuild or other_params)
+    if other_params and not rebuild and not dry_run:
+        refuse_other_params(info, params, vstore)
     before = vstore.counts() if vstore.ready() else IndexCounts(0, 0, 0, 0)  # (a rebuild deletes them all)
     if not dry_run:
         # the same model as the index's (checked above): its stored dimension, so the model loads
@@ -224,12 +227,46 @@ def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) 
     if not store.scalar("graph/count_triples"):
         raise InputError("the graph is empty: load triples with `kgqa load FILE` before building the index")
     register_udfs(store, _context(params))
-    if not store.run("indexing/hub_root_candidates"):
-        criteria = [f"types {', '.join(params.hub_types)}"] if params.hub_types else []
+    roots = store.run("indexing/hub_root_candidates")
+    if not roots or not any(deg for _, _, deg in roots):
+        criteria = [f"--hub-type {' '.join(params.hub_types)}"] if params.hub_types else []
         if params.min_out_degree is not None:
-            criteria.append(f"out-degree >= {params.min_out_degree}")
-        raise InputError(f"no entity matches the hub-root criteria ({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
-                         "see `kgqa stats` for the graph's types")
+            criteria.append(f"--min-out-degree {params.min_out_degree}")
+        types = graph_stats(store, top=10).top_types
+        listed = ", ".join(f"{t} ({n:,})" for t, n in types) or "none (no entity has a type)"
+        what = (f"no entity matches the hub-root criteria" if not roots else
+                f"the {len(roots):,} entities matching the hub-root criteria have no outgoing triple (so no path), "
+                f"criteria")
+        raise InputError(f"{what} ({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
+                         f"the graph's top types by count: {listed}", field="hub-root criteria")
+
+
+def refuse_other_params(info: IndexInfo, params: IndexParams, vstore: HubVectorStore) -> None:
+    """ConfirmationRequired when `params` differ from those the stored index was built with: such a
+    build would replace the index (hubs the new criteria do not select are removed). The message
+    shows both parameter sets and what the stored index holds; `rebuild=True` allows it."""
+    differ = _differing(info, params)
+    if not differ:
+        return
+    given = params.fingerprint()
+    stored = {k: info.params.get(k) for k in given}
+    c = vstore.counts() if vstore.ready() else IndexCounts(0, 0, 0, 0)
+    raise ConfirmationRequired(
+        f"the index was built with other parameters (differing: {', '.join(differ)});\n"
+        f"  stored: {_params_line(stored)}\n  given:  {_params_line(given)}\n"
+        f"building with the given parameters would replace the index and remove up to its {c.hubs:,} hubs, "
+        f"{c.paths:,} paths and {c.vectors:,} vectors.\n"
+        "To bring the index up to date with its own parameters run `kgqa index update`; "
+        "to replace it, add --rebuild (or --replace)")
+
+
+def _differing(info: IndexInfo, params: IndexParams) -> list[str]:
+    """The fingerprint parameters (not the verbaliser) in which `params` differ from the stored index's."""
+    return [k for k, v in params.fingerprint().items() if info.params.get(k) != v]
+
+
+def _params_line(params: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
 def _process_batch(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, params: IndexParams,

@@ -5,6 +5,7 @@ whose signature differs are copied, hubs the source no longer has are removed.""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from kgqa.errors import ConfigError, IndexMismatchError, IndexMissingError
@@ -37,8 +38,11 @@ class SyncReport:
 
 
 def sync_index(source: HubVectorStore, target: HubVectorStore, *, rebuild: bool = False,
-               batch_size: int = 200, on_progress: ProgressFn = no_progress) -> SyncReport:
-    """Make `target` hold the same hubs, paths, HubVectors and embeddings as `source`."""
+               batch_size: int = 200, on_progress: ProgressFn = no_progress,
+               confirm: Callable[[IndexCounts, int], None] | None = None) -> SyncReport:
+    """Make `target` hold the same hubs, paths, HubVectors and embeddings as `source`. Before
+    anything is written, `confirm(target counts, hubs to remove)` is called when the sync would
+    remove hubs from the target (all of them with `rebuild`); it raises to stop the sync."""
     if source is target or (source.name == target.name and source.name == "kuzu"):
         raise ConfigError("the source and the target of a sync must be different stores")
     started = time.perf_counter()
@@ -52,6 +56,11 @@ def sync_index(source: HubVectorStore, target: HubVectorStore, *, rebuild: bool 
         except IndexMismatchError as exc:
             raise IndexMismatchError(f"the {target.name} store holds another index: {exc}; "
                                      "to replace it, run `kgqa index sync` with --rebuild") from None
+    if confirm is not None and have is not None and target.ready():
+        held = target.signatures()
+        removing = len(held) if rebuild else len(set(held) - set(source.signatures()))
+        if removing:
+            confirm(target.counts(), removing)
     if rebuild:
         target.drop()
     target.ensure_schema(info.dim)

@@ -76,8 +76,8 @@ def start(data_dir: str | os.PathLike[str]) -> ServerStatus:
     if current.running:
         return current
     pgserver = _pgserver()
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         pgserver.get_server(path, cleanup_mode=None)
     except Exception as exc:  # pgserver raises subprocess and runtime errors of several kinds
         raise StoreError(f"cannot start the local Postgres in {path}: {exc} (see {path / 'log'})") from exc

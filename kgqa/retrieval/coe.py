@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from kgqa import deadline
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError
@@ -100,6 +101,7 @@ class CoERetriever(BaseRetriever):
         visited: set[str] = set()
         i, failed, hops_in_step, answered = 0, 0, 0, False
         while i < len(plan) and failed < MAX_FAILED_TRIES:
+            deadline.check("chain of explorations")
             step = plan[i]
             outcome = self._explore(question, step, current, visited, cfg, notes)
             decision = self._evaluate(question, plan, i, outcome, hops, hops_in_step, cfg, notes)

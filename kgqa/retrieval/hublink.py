@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgqa import deadline
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.reader import entities_by_ids, resolve_entity
@@ -84,6 +85,7 @@ class HubLinkRetriever(BaseRetriever):
         else:
             hubs, partials, sims = self._direct(pq, params, timings)
         t2 = time.perf_counter()
+        deadline.check("answer generation")
         final = self.roles.final_answer(question, partials)
         candidates = [st for p in partials for st in p.triples]
         if params.filter_output_triples:
@@ -125,7 +127,9 @@ class HubLinkRetriever(BaseRetriever):
         for _level in range(params.max_retrieval_level):
             if not frontier:
                 break
+            deadline.check("hub traversal")
             roots, frontier = search.find(frontier)
+            deadline.check("hub traversal")
             if not roots:
                 continue
             via = {r.entity_id: r.path for r in roots}
@@ -149,6 +153,7 @@ class HubLinkRetriever(BaseRetriever):
         k = max(4 * params.paths_per_hub, 2 * params.hubs_to_keep)
         hit_sims: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
         for qi, vec in enumerate(pq.embeddings):
+            deadline.check("hub search")
             for th, _text, sim in self.vstore.nearest_texts(vec, k):
                 hit_sims[th][qi] = max(hit_sims[th][qi], sim)
         pre: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
@@ -168,8 +173,10 @@ class HubLinkRetriever(BaseRetriever):
                     via: dict[str, tuple]) -> _Scored:
         """GETHUBPATHSFORHUB for many hubs at once: exact similarities, best level per path,
         diversity ranking, the top `paths_per_hub` paths of each hub."""
+        deadline.check("hub scoring")
         table = HitTable.from_scored(self.vstore.score_hubs(hub_ids, pq.embeddings),
                                      acronym_components(pq.components))
+        deadline.check("hub scoring")
         coverage_mode = params.scoring == "coverage"
         comps = component_indices(len(pq.embeddings))
         by_hub: dict[str, list[HubPath]] = defaultdict(list)

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from kgqa import deadline
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError
@@ -97,6 +98,7 @@ class SimGragRetriever(BaseRetriever):
             for tier in group.tiers:
                 found: list[tuple[Match, Pattern]] = []
                 for desc, pattern in tier:
+                    deadline.check("pattern matching")
                     if budget[0] <= 0:
                         break
                     result = self.match(pattern, cfg, budget)
@@ -214,6 +216,7 @@ class SimGragRetriever(BaseRetriever):
         for j, u, w in order:
             todo = sorted(x for x in reach[u] if x not in adjacency)
             for i in range(0, len(todo), 2000):
+                deadline.check("subgraph search")
                 chunk = todo[i:i + 2000]
                 for x in chunk:
                     adjacency[x] = []

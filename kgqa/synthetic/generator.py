@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgqa.answering.words import number_words
-from kgqa.errors import InputError
+from kgqa.errors import ConfigError
 from kgqa.synthetic import vocabulary as V
 
 GRAPH_FILE = "graph.csv"
@@ -131,9 +131,9 @@ def generate(out_dir: str | Path, triples: int, seed: int = 0, questions: int = 
     """Write `graph.csv` (about `triples` triples, the loader's CSV format) and `questions.csv`
     (the evaluation format, golden triples known) into `out_dir`."""
     if not MIN_TRIPLES <= triples <= MAX_TRIPLES:
-        raise InputError(f"--triples must be between {MIN_TRIPLES} and {MAX_TRIPLES}, got {triples}")
+        raise ConfigError(f"--triples must be between {MIN_TRIPLES} and {MAX_TRIPLES}, got {triples}")
     if questions < 0:
-        raise InputError(f"--questions must be >= 0, got {questions}")
+        raise ConfigError(f"--questions must be >= 0, got {questions}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)

@@ -39,12 +39,12 @@ BEGIN
         RAISE EXCEPTION 'kgqa: queries[%] has dimension % but the index stores dimension %', _bad.i, _bad.d, _dim
             USING ERRCODE = 'data_exception';
     END IF;
-    IF hubs_to_keep IS NULL OR hubs_to_keep < 1 THEN
-        RAISE EXCEPTION 'kgqa: hubs_to_keep must be an integer >= 1, got %', coalesce(hubs_to_keep::text, 'NULL')
+    IF hubs_to_keep IS NULL OR hubs_to_keep < 1 OR hubs_to_keep > 1000 THEN
+        RAISE EXCEPTION 'kgqa: hubs_to_keep must be an integer between 1 and 1000, got %', coalesce(hubs_to_keep::text, 'NULL')
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    IF paths_per_hub IS NULL OR paths_per_hub < 1 THEN
-        RAISE EXCEPTION 'kgqa: paths_per_hub must be an integer >= 1, got %', coalesce(paths_per_hub::text, 'NULL')
+    IF paths_per_hub IS NULL OR paths_per_hub < 1 OR paths_per_hub > 1000 THEN
+        RAISE EXCEPTION 'kgqa: paths_per_hub must be an integer between 1 and 1000, got %', coalesce(paths_per_hub::text, 'NULL')
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     IF diversity_penalty IS NULL OR diversity_penalty < 0 OR diversity_penalty > 1 THEN

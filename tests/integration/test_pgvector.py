@@ -280,7 +280,7 @@ def test_sync_copies_without_reembedding(pg_server, pg_demo, tmp_path):
         assert ws._embedder is None
     # Postgres -> Kùzu with the CLI, with an embedding model that cannot even be loaded
     env = {"KGQA_EMBEDDING_MODEL": str(tmp_path / "no-such-model")}
-    out = invoke("--db", str(pg_demo.db), "index", "sync", "--from", "pgvector", "--to", "kuzu", "--rebuild",
+    out = invoke("--db", str(pg_demo.db), "index", "sync", "--from", "pgvector", "--to", "kuzu", "--rebuild", "--yes",
                  "--pg-dsn", pg_demo.dsn, env=env)
     assert out.exit_code == 0, out.output
     assert f"copied {counts.hubs} hubs from pgvector to kuzu" in out.output and "(0 embedded)" in out.output
@@ -347,7 +347,7 @@ def test_dimension_mismatch_is_a_clear_error(pg_demo):
     ("kgqa.rank_hubs(ARRAY[NULL]::vector[])", "22004", r"queries\[1\] is NULL"),
     ("kgqa.rank_hubs(ARRAY['[1,2,3]']::vector[])", "22000", r"queries\[1\] has dimension 3 but the index stores dimension 384"),
     ("kgqa.rank_hubs(ARRAY[ARRAY[{v}]])", "22023", "one-dimensional"),
-    ("kgqa.rank_hubs(ARRAY[{v}], 0)", "22023", "hubs_to_keep must be an integer >= 1, got 0"),
+    ("kgqa.rank_hubs(ARRAY[{v}], 0)", "22023", "hubs_to_keep must be an integer between 1 and 1000, got 0"),
     ("kgqa.rank_triples(ARRAY[{v}], 5, 10, 1.5)", "22023", r"diversity_penalty must be within \[0, 1\]"),
     ("kgqa.nearest_texts({v}, 0)", "22023", r"k must be an integer within \[1, 1000\]"),
 ])

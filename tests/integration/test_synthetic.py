@@ -10,7 +10,7 @@ import pytest
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
-from kgqa.errors import InputError
+from kgqa.errors import ConfigError
 from kgqa.synthetic.generator import generate
 
 
@@ -27,7 +27,7 @@ def test_same_seed_same_files_other_seed_other_graph(tmp_path):
 
 @pytest.mark.parametrize("triples, questions", [(10, 5), (100_000_000, 5), (1_000, -1)])
 def test_bad_sizes_are_refused(tmp_path, triples, questions):
-    with pytest.raises(InputError):
+    with pytest.raises(ConfigError):
         generate(tmp_path, triples, questions=questions)
 
 

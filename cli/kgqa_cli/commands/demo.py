@@ -6,6 +6,8 @@ import click
 
 from kgqa.config import IndexParams, RetrievalParams
 from kgqa.demo import DEMO_QUESTIONS, demo_graph_path
+from kgqa.errors import ConfigError
+from kgqa.graph.edits import triples_in_file
 from kgqa_cli.commands.ask import render
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.progress import progress_line
@@ -21,6 +23,10 @@ def demo(state: CliState, db_opt: str) -> None:
     show = not state.quiet
     graph = demo_graph_path()
     with state.open(create=True) as ws:
+        held, demo_triples = ws.stats().triples, len(triples_in_file(graph))
+        if held and held != demo_triples:  # never mix the demo into a user's graph
+            raise ConfigError(f"{db_opt} holds another graph ({held:,} triples); the demo needs its own "
+                              "database: give --db a new path (default .kgqa/demo.kuzu)")
         click.echo(f"$ kgqa --db {db_opt} load {graph.name}")
         with progress_line(show) as progress:
             rep = ws.load(graph, on_progress=progress)

@@ -7,9 +7,13 @@ from pathlib import Path
 import click
 
 from kgqa.config import STRATEGIES, RetrievalParams
+from kgqa.api import Workspace
+from kgqa.errors import BatchError, ConfigError
 from kgqa.evaluation.dataset import read_questions
 from kgqa.evaluation.report import evaluate, format_table, format_text_table, query_scores, write_html, write_scores
 from kgqa.embeddings import get_embedder
+from kgqa.indexing.label_index import RETRIEVER_PARTS, check_ready
+from kgqa.indexing.metadata import check_compatible, read_info
 from kgqa.evaluation.runner import read_run, run_questions
 from kgqa.evaluation.text_metrics import TextScorer
 from kgqa.llm.registry import PROVIDERS
@@ -54,12 +58,18 @@ def eval_group() -> None:
 @click.option("--limit", type=int, default=None, help="Only the first N questions.")
 @click.option("--param", "retriever_params", multiple=True, metavar="KEY=VALUE",
               help="A retriever parameter, e.g. top_n=150 (difar), k=3 (simgrag); repeatable.")
+@click.option("--keep-going", is_flag=True, help="Exit 0 when some (not all) questions failed.")
 @pass_state
 def run(state: CliState, questions: str, out: str | None, strategy: str, retriever: str, llm: str,
         token_budget: int | None, hubs_to_keep: int | None, paths_per_hub: int | None, diversity_penalty: float | None,
         path_weight_alpha: float | None, max_retrieval_level: int | None, no_components: bool,
-        no_triple_filter: bool, scoring: str | None, limit: int | None, retriever_params: tuple[str, ...]) -> None:
-    """Answer every question of QUESTIONS (thesis CSV format) and write one JSON line each."""
+        no_triple_filter: bool, scoring: str | None, limit: int | None, retriever_params: tuple[str, ...],
+        keep_going: bool) -> None:
+    """Answer every question of QUESTIONS (thesis CSV format) and write one JSON line each. Stops
+    before the first question when the retriever's index is missing; exits non-zero when every
+    question failed, or when some failed (unless --keep-going)."""
+    if limit is not None and limit < 0:
+        raise ConfigError(f"--limit must be >= 0, got {limit}")
     qs = read_questions(questions)[:limit]
     params = RetrievalParams().with_overrides(
         strategy=strategy, hubs_to_keep=hubs_to_keep, paths_per_hub=paths_per_hub,
@@ -72,6 +82,7 @@ def run(state: CliState, questions: str, out: str | None, strategy: str, retriev
     if params.extra:
         info["retriever_params"] = params.extra
     with state.open() as ws, progress_line(not state.quiet) as progress:
+        require_index(ws, retriever)
         load_seconds = ws.warm_up()  # the model loads once per process; not charged to the first question
 
         def ask(q):
@@ -85,6 +96,18 @@ def run(state: CliState, questions: str, out: str | None, strategy: str, retriev
         usage = {"total_tokens": summary.llm_tokens, "calls": summary.llm_calls,
                  "cache_hits": summary.llm_cache_hits, "estimated_cost_usd": summary.llm_cost_usd}
         click.echo(f"LLM: {usage_line(usage)}; {summary.llm_tokens / n:,.0f} tokens per question answered")
+    tried = summary.answered + summary.failed
+    if summary.failed and (summary.failed == tried or not keep_going):
+        raise BatchError(f"{summary.failed} of {tried} questions failed (their errors are in {out_path})"
+                         + ("" if summary.failed == tried else "; --keep-going accepts a partial run"))
+
+
+def require_index(ws: Workspace, retriever: str) -> None:
+    """IndexMissingError (or a mismatch error) unless the index `retriever` needs is built."""
+    if retriever == "hublink":
+        check_compatible(read_info(ws.vstore), ws.settings.embedding_model)
+    elif retriever in RETRIEVER_PARTS:
+        check_ready(ws.store, ws.settings.embedding_model, RETRIEVER_PARTS[retriever], retriever)
 
 
 @eval_group.command("report")

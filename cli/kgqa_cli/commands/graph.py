@@ -7,6 +7,7 @@ import json
 import click
 
 from kgqa.api import Workspace
+from kgqa.errors import BatchError, KgqaError, NotInitialisedError, StoreBusyError
 from kgqa.graph.loaders import FORMATS
 from kgqa_cli.commands.index import show_report
 from kgqa_cli.context import CliState, pass_state
@@ -26,24 +27,56 @@ def init(state: CliState, db_opt: str | None) -> None:
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Input format (default: from the file extension).")
 @click.option("--update-index", is_flag=True,
               help="Then rebuild the hubs the load touched (`kgqa index update --dirty`).")
+@click.option("--keep-going", is_flag=True, help="Exit 0 when some (not all) of several files failed.")
 @store_options
 @pass_state
-def load(state: CliState, file: str, fmt: str | None, update_index: bool) -> None:
-    """Load triples from FILE (ORKG JSON, CSV/TSV, N-Triples, Turtle). Loading twice adds nothing;
-    a malformed record aborts the load with nothing applied. With an index, the hubs the new
-    triples touch are marked dirty in the same transaction."""
+def load(state: CliState, files: tuple[str, ...], fmt: str | None, update_index: bool, keep_going: bool) -> None:
+    """Load triples from FILES (ORKG JSON, CSV/TSV, N-Triples, Turtle). Loading twice adds nothing;
+    a malformed record aborts that file's load with nothing of it applied (the other files still
+    load). With an index, the hubs the new triples touch are marked dirty in the same transaction.
+    Exits non-zero when every file failed, or when some failed (unless --keep-going)."""
+    failures: list[KgqaError] = []
+    marked = 0
     with state.open(create=True) as ws:
-        with progress_line(not state.quiet) as progress:
-            report = ws.load(file, fmt, on_progress=progress)
-        click.echo(f"loaded {report.source} ({report.format}): {report.records} records, "
-                   f"+{report.entities_added} entities, +{report.triples_added} triples "
-                   f"(now {report.entities_total} entities, {report.triples_total} triples)")
-        after_change(state, ws, report.hubs_marked, update_index)
+        for file in files:
+            try:
+                with progress_line(not state.quiet) as progress:
+                    report = ws.load(file, fmt, on_progress=progress)
+            except (StoreBusyError, NotInitialisedError):
+                raise  # the database, not the file: the other files would fail alike
+            except KgqaError as exc:
+                if len(files) == 1:
+                    raise
+                click.echo(f"error: {exc}", err=True)
+                failures.append(exc)
+                continue
+            marked += report.hubs_marked
+            click.echo(f"loaded {report.source} ({report.format}): {report.records} records, "
+                       f"+{report.entities_added} entities, +{report.triples_added} triples "
+                       f"(now {report.entities_total} entities, {report.triples_total} triples)")
+        if len(failures) < len(files):
+            after_change(state, ws, marked, update_index)
+    if failures:
+        fail_batch(failures, len(files), "files", keep_going)
+
+
+def fail_batch(failures: list[KgqaError], total: int, what: str, keep_going: bool) -> None:
+    """After a batch: every item failed -> BatchError with the first error's exit code; some
+    failed -> BatchError (exit 10) unless `keep_going` (then a note on stderr)."""
+    if len(failures) == total:
+        error = BatchError(f"all {total} {what} failed; the first: {failures[0]}")
+        error.exit_code = failures[0].exit_code
+        raise error
+    message = f"{len(failures)} of {total} {what} failed (see the errors above)"
+    if keep_going:
+        click.echo(f"note: {message}", err=True)
+        return
+    raise BatchError(message + "; --keep-going accepts a partial result")
 
 
 def after_change(state: CliState, ws: Workspace, marked: int, update_index: bool) -> None:

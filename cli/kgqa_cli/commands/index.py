@@ -1,4 +1,4 @@
-"""`kgqa index build|update|status|sync`: the HubLink index."""
+"""`kgqa index build|update|status|sync|drop`: the HubLink index."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from kgqa.indexing.builder import BuildReport
 from kgqa.indexing.label_index import RETRIEVER_PARTS, label_index_status
 from kgqa.llm.registry import VERBALISERS
 from kgqa.vectorstores.registry import STORES
+from kgqa.vectorstores.base import IndexCounts
 from kgqa_cli.commands.seeds import build_label_index
+from kgqa_cli.confirm import confirm_removal, removal_text, yes_option
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.options import store_options
 from kgqa_cli.progress import progress_line
@@ -38,7 +40,9 @@ def index() -> None:
               help="Hub levels followed from the start entities.")
 @click.option("--no-boundary-triples", is_flag=True,
               help="Drop the triple that reaches another hub root (thesis Alg. 5) instead of ending a path with it.")
-@click.option("--rebuild", is_flag=True, help="Drop the index and build it from scratch (e.g. new model).")
+@click.option("--rebuild", "--replace", "rebuild", is_flag=True,
+              help="Drop the index and build it from scratch (a new model, or other parameters); asks first.")
+@yes_option
 @click.option("--llm", type=click.Choice(sorted(VERBALISERS)), default=None,
               help="Path verbaliser: offline (template sentences) or anthropic (LLM sentences, batched and "
                    "cached). Default: the one the index was built with, else offline.")
@@ -54,12 +58,17 @@ def index() -> None:
 @pass_state
 def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | None, criteria: str,
           start_ids: tuple[str, ...], max_path_length: int | None, max_depth: int,
-          no_boundary_triples: bool, rebuild: bool, llm: str | None, dry_run: bool, hubs_per_batch: int | None,
+          no_boundary_triples: bool, rebuild: bool, yes: bool, llm: str | None, dry_run: bool, hubs_per_batch: int | None,
           as_json: bool, retriever: str) -> None:
     """Build the index, or bring it up to date: only hubs whose paths changed are rebuilt."""
     if retriever != "hublink":  # the hub options do not apply
         build_label_index(state, retriever, rebuild=rebuild, as_json=as_json)
         return
+    if rebuild and not dry_run:
+        with state.open(read_only=True) as ws:
+            held, store = ws.index_status().counts, ws.vstore.name
+        if held.hubs:
+            confirm_removal(f"--rebuild drops the index first: this removes {removal_text(held, store)}", yes)
     if not hub_types and min_out_degree is None:
         hub_types = ("Paper",)
     params = IndexParams(hub_types=hub_types, min_out_degree=min_out_degree, criteria_mode=criteria,
@@ -172,13 +181,19 @@ def status(state: CliState, as_json: bool) -> None:
 @click.option("--pg-dsn", default=None, metavar="DSN",
               help="Postgres DSN of the pgvector store (default: $KGQA_PG_DSN, else `kgqa pg start`'s server).")
 @click.option("--rebuild", is_flag=True, help="Empty the target first (e.g. it holds another model's index).")
+@yes_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @pass_state
-def sync(state: CliState, target: str, source: str, pg_dsn: str | None, rebuild: bool, as_json: bool) -> None:
-    """Copy the index into another store (e.g. Kùzu -> Postgres) without re-embedding anything."""
+def sync(state: CliState, target: str, source: str, pg_dsn: str | None, rebuild: bool, yes: bool,
+         as_json: bool) -> None:
+    """Copy the index into another store (e.g. Kùzu -> Postgres) without re-embedding anything.
+    A sync that would remove hubs from the target says how many and asks first (or needs --yes)."""
     state.store, state.pg_dsn = source, pg_dsn or state.pg_dsn
+
+    def confirm(held: IndexCounts, removing: int) -> None:
+        confirm_removal(f"the sync removes {removal_text(held, target, removing)}", yes)
     with state.open() as ws, progress_line(not state.quiet) as progress:
-        report = ws.sync_index(target, rebuild=rebuild, on_progress=progress)
+        report = ws.sync_index(target, rebuild=rebuild, on_progress=progress, confirm=confirm)
     if as_json:
         click.echo(json.dumps(dict(report.__dict__, counts=report.counts.__dict__), indent=2))
         return
@@ -191,3 +206,21 @@ def sync(state: CliState, target: str, source: str, pg_dsn: str | None, rebuild:
     c = report.counts
     click.echo(f"{target} index: {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} unique texts "
                f"[{report.seconds:.1f}s]")
+
+
+@index.command()
+@yes_option
+@store_options
+@pass_state
+def drop(state: CliState, yes: bool) -> None:
+    """Delete the HubLink index of the store (hubs, paths, vectors, texts); the graph stays.
+    Says how much it removes and asks first (or needs --yes)."""
+    with state.open() as ws:
+        st, store = ws.index_status(), ws.vstore.name
+        if st.info is None:
+            click.echo(f"no index in the {store} store: nothing to drop")
+            return
+        confirm_removal(f"this removes {removal_text(st.counts, store)}", yes)
+        removed = ws.drop_index()
+    click.echo(f"dropped the {store} index: {removed.hubs} hubs, {removed.paths} paths, {removed.vectors} vectors, "
+               f"{removed.texts} unique texts removed")

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
 from kgqa.postgres import server
 from kgqa_cli.context import CliState, pass_state
+
+#: Exit code of `kgqa pg status` when the server is not running (as `pg_ctl status` does).
+NOT_RUNNING = 3
 
 
 def _show(st: server.ServerStatus, as_json: bool, verb: str) -> None:
@@ -50,6 +54,8 @@ def stop(state: CliState, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
-    """Whether the local Postgres runs, and its DSN."""
+    """Whether the local Postgres runs, and its DSN. Exit code 3 when it is not running."""
     st = server.status(state.settings().pg_data_dir)
     _show(st, as_json, "running" if st.running else "not running")
+    if not st.running:
+        sys.exit(NOT_RUNNING)

@@ -11,7 +11,7 @@ import click
 from kgqa.errors import InputError
 from kgqa.graph.edits import triple_record
 from kgqa.graph.loaders import FORMATS
-from kgqa_cli.commands.graph import after_change
+from kgqa_cli.commands.graph import after_change, fail_batch
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.options import store_options
 
@@ -77,11 +77,14 @@ def add(state: CliState, file: str | None, fmt: str | None, subject: str | None,
 
 @triples.command()
 @_triple_options
+@click.option("--keep-going", is_flag=True, help="With FILE: exit 0 when some (not all) of its triples were not found.")
 @pass_state
 def delete(state: CliState, file: str | None, fmt: str | None, subject: str | None, predicate: str | None,
-           obj: str | None, literal: bool, update_index: bool) -> None:
+           obj: str | None, literal: bool, update_index: bool, keep_going: bool) -> None:
     """Delete a triple (--subject/--predicate/--object) or the triples FILE states. Entities stay.
-    An unknown entity is an error (nothing is deleted); a triple not in the graph is reported."""
+    An unknown entity is an error (nothing is deleted); a triple not in the graph is reported.
+    With FILE, exits non-zero when none of its triples was in the graph, or some were not (unless
+    --keep-going)."""
     single = _one_or_file(file, subject, predicate, obj)
     with state.open() as ws:
         if single:
@@ -93,4 +96,6 @@ def delete(state: CliState, file: str | None, fmt: str | None, subject: str | No
                    + (f" ({report.not_found} not in the graph)" if report.not_found else "")
                    + f"; now {report.triples_total} triples")
         after_change(state, ws, report.hubs_marked, update_index)
-
+    if not single and report.not_found:
+        missing = [InputError(f"{report.not_found} triples of {file} are not in the graph")] * report.not_found
+        fail_batch(missing, report.requested, "triples to delete", keep_going)

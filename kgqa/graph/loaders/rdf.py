@@ -353,6 +353,9 @@ class TurtleLoader:
                              line=_bad_utf8_line(path)) from None
         except (SyntaxError, ValueError) as exc:
             raise InputError(f"invalid Turtle: {exc}", source=source) from None
+        except (IndexError, KeyError, TypeError, AttributeError) as exc:  # rdflib on truncated input
+            raise InputError(f"invalid Turtle (is the file cut short?); the parser failed with "
+                             f"{type(exc).__name__}: {exc}", source=source) from None
         triples = [(_from_rdflib(s), _from_rdflib(p), _from_rdflib(o)) for s, p, o in graph]
         del graph
         ids = skolemise(triples)

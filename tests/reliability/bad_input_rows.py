@@ -1,0 +1,208 @@
+"""The bad-input table: one row per (front end, command, bad input, expected exit code, message
+fragment). Each table is one front end; the HTTP API of `kgqa serve` will be one more table of the
+same rows (`Row.via = "http"`, `code` its status code), run by its own runner in
+test_bad_input_table.py. Placeholders: {dir} (the row's working directory), {db} (its copy of the
+indexed base database)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+HEADER = b"subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+ABSENT = HEADER + b"P1,venue,V2,,,,,false\nP2,venue,V2,,,,,false\n"   # triples the graph does not hold
+
+
+@dataclass(frozen=True)
+class Row:
+    """One bad input and what must happen: exit code `code` and `fragment` in the output, nothing
+    stored changed."""
+
+    command: str                      # the command (or endpoint) as a user names it
+    what: str                         # the bad input, in a few words
+    args: tuple[str, ...]             # argv after `kgqa` (placeholders filled per row)
+    code: int                         # expected exit code
+    fragment: str                     # expected in stdout + stderr (case-insensitive)
+    files: dict[str, bytes] = field(default_factory=dict)   # written into {dir} first
+    env: dict[str, str] = field(default_factory=dict)
+    via: str = "cli"                  # cli: in-process CliRunner; process: a real subprocess
+    needs_pg: bool = False            # {pg} is the DSN of a Postgres holding the base index
+
+    @property
+    def id(self) -> str:
+        return f"{self.command}: {self.what}"
+
+
+def r(command: str, what: str, args: str | tuple[str, ...], code: int, fragment: str, **kw) -> Row:
+    return Row(command, what, tuple(args.split()) if isinstance(args, str) else args, code, fragment, **kw)
+
+
+CLI_ROWS: list[Row] = [
+    # -- init / stats ------------------------------------------------------------------------------
+    r("init", "database under a regular file", ("--db", "{dir}/graph.csv/x.kuzu", "init"), 4, "graph.csv"),
+    r("stats", "no database there", ("--db", "{dir}/none.kuzu", "stats"), 4, "kgqa init"),
+    # -- load ----------------------------------------------------------------------------------------
+    r("load", "missing file", "load {dir}/missing.csv", 3, "cannot open"),
+    r("load", "a directory", "load {dir}", 2, "is a directory"),
+    r("load", "unknown extension", "load {dir}/x.xyz", 3, "cannot detect the input format", files={"x.xyz": b"a b c"}),
+    r("load", "unknown --format", "load {dir}/graph.csv --format xml", 2, "invalid value"),
+    r("load", "NUL in an id (CSV)", "load {dir}/nul.csv", 3, "line 2, field 'object id': control character '\\x00'",
+      files={"nul.csv": b"subject,predicate,object\nA,p,B\x00C\n"}),
+    r("load", "escape character in a label (CSV)", "load {dir}/esc.csv", 3, "field 'subject label': control character",
+      files={"esc.csv": HEADER + b"P1,venue,V1,Graph \x1b[31mQA,Paper,ICSA,Venue,false\n"}),
+    r("load", "bell in a literal (N-Triples)", "load {dir}/bell.nt", 3, "control character '\\x07'",
+      files={"bell.nt": b'<http://ex.org/a> <http://ex.org/p> "x\\u0007y" .\n'}),
+    r("load", "NUL in a predicate (ORKG JSON)", "load {dir}/nul.json", 3, "field 'predicate'",
+      files={"nul.json": b'[{"entity_subject": {"uid": "R1", "text": "a"}, "predicate": {"uid": "P1", "text": "p\\u0000q"},'
+                         b' "entity_object": {"uid": "R2", "text": "b"}}]'}),
+    r("load", "control character in a type (Turtle)", "load {dir}/t.ttl", 3, "control character",
+      files={"t.ttl": b'@prefix ex: <http://ex.org/> .\nex:a a ex:T ; <http://www.w3.org/2000/01/rdf-schema#label> "l\\u0001" .\n'}),
+    r("load", "truncated JSON", "load {dir}/cut.json", 3, "line 1", files={"cut.json": b'[{"entity_subject": {"uid": "R1"'}),
+    r("load", "missing cells (TSV)", "load {dir}/short.tsv", 3, "line 2",
+      files={"short.tsv": b"subject\tpredicate\tobject\nA\tp\n"}),
+    r("load", "binary data", "load {dir}/bin.csv", 3, "UTF-8", files={"bin.csv": bytes(range(128, 256)) * 4}),
+    r("load", "empty file", "load {dir}/empty.nt", 3, "empty", files={"empty.nt": b""}),
+    r("load", "bad Turtle", "load {dir}/bad.ttl", 3, "bad.ttl", files={"bad.ttl": b"@prefix ex <http://ex.org/> .\nex:a ex:b"}),
+    r("load", "Turtle cut short", "load {dir}/cut.ttl", 3, "cut short", files={"cut.ttl": b"@"}),
+    r("load", "unterminated literal", "load {dir}/open.nt", 3, "line 1",
+      files={"open.nt": b'<http://ex.org/a> <http://ex.org/p> "open .\n'}),
+    r("load", "every one of two files bad", "load {dir}/empty.csv {dir}/missing.csv", 3, "all 2 files failed",
+      files={"empty.csv": b""}),
+    r("load", "one of two files bad (graph already holds the good one)", "load {dir}/graph.csv {dir}/empty.csv", 10,
+      "1 of 2 files failed", files={"empty.csv": b""}),
+    # -- index build ---------------------------------------------------------------------------------
+    r("index build", "criterion matching no entity", "index build --hub-type NoSuchType", 3,
+      "no entity matches the hub-root criteria (--hub-type NoSuchType); the graph's top types by count: Paper (6)"),
+    r("index build", "no-match criteria combined", "index build --hub-type Nope --min-out-degree 99 --criteria all", 3,
+      "--hub-type Nope and --min-out-degree 99"),
+    r("index build", "other parameters than the stored index", "index build --max-path-length 1", 2,
+      "remove up to its 6 hubs"),
+    r("index build", "criterion matching only entities without paths", "index build --hub-type Venue", 3,
+      "the 2 entities matching the hub-root criteria have no outgoing triple"),
+    r("index build", "other start entities", "index build --start V1", 2, "differing: start_ids"),
+    r("index build", "--rebuild off a terminal without --yes", "index build --rebuild", 2, "add --yes"),
+    r("index build", "--replace off a terminal without --yes", "index build --replace --max-path-length 1", 2,
+      "this removes 6 hubs"),
+    r("index build", "hubs per batch 0", "index build --hubs-per-batch 0", 2, "hubs_per_batch must be an integer between 1"),
+    r("index build", "path length over the limit", "index build --max-path-length 31", 2, "max_path_length must be <= 30"),
+    r("index build", "depth over the limit", "index build --max-depth 101", 2, "max_indexing_depth"),
+    r("index build", "out-degree 0", "index build --min-out-degree 0", 2, "min_out_degree"),
+    r("index build", "unknown start entity", "index build --start NOPE", 6, "NOPE"),
+    r("index build", "not a number", "index build --hubs-per-batch many", 2, "not a valid integer"),
+    # -- index update / status / sync / drop -------------------------------------------------------
+    r("index update", "batch size over the limit", "index update --hubs-per-batch 100000", 2, "between 1 and 10,000"),
+    r("index update", "another embedding model", "index update", 5, "--rebuild", env={"KGQA_EMBEDDING_MODEL": "other"}),
+    r("index update", "no index", ("--db", "{dir}/fresh.kuzu", "index", "update"), 4, "kgqa init"),
+    r("index status", "no database there", ("--db", "{dir}/none.kuzu", "index", "status"), 4, "kgqa init"),
+    r("index sync", "same store twice", "index sync --to kuzu --from kuzu", 2, "different stores"),
+    r("index sync", "unreachable Postgres", "index sync --to pgvector --pg-dsn postgresql:///nodb?host=/nonexistent", 4,
+      "postgres"),
+    r("index drop", "off a terminal without --yes", "index drop", 2, "this removes 6 hubs"),
+    r("index drop", "bad --store", "index drop --store mongo", 2, "invalid value"),
+    # -- triples -------------------------------------------------------------------------------------
+    r("triples add", "NUL in the subject", ("triples", "add", "-s", "B\x00C", "-p", "venue", "-o", "V1"), 3,
+      "field 'subject': control character '\\x00'"),
+    r("triples add", "escape in a label", ("triples", "add", "-s", "P1", "-p", "venue", "-o", "V1", "--subject-label",
+                                           "a\x1bb"), 3, "subject label"),
+    r("triples add", "vertical tab in a literal", ("triples", "add", "-s", "P1", "-p", "note", "-o", "a\x0bb",
+                                                   "--literal"), 3, "control character '\\x0b'"),
+    r("triples add", "file with NUL", "triples add {dir}/nul.csv", 3, "nul.csv, line 2",
+      files={"nul.csv": b"subject,predicate,object\nP1,venue,V\x009\n"}),
+    r("triples add", "missing --object", "triples add -s P1 -p venue", 3, "missing --object"),
+    r("triples add", "empty type", ("triples", "add", "-s", "P1", "-p", "venue", "-o", "V1", "--subject-type", " "), 3,
+      "empty subject type"),
+    r("triples delete", "no triple of the file in the graph", "triples delete {dir}/absent.csv", 3,
+      "all 2 triples to delete failed", files={"absent.csv": ABSENT}),
+    r("triples delete", "unknown entity", "triples delete -s P1 -p venue -o NOPE", 6, "NOPE"),
+    r("triples delete", "invalid IRI", ("triples", "delete", "-s", "<a b>", "-p", "venue", "-o", "V1"), 3, "invalid IRI"),
+    # -- ask -------------------------------------------------------------------------------------------
+    r("ask", "--hubs 100000000", ("ask", "x", "--hubs", "100000000"), 2, "between 1 and 1,000, got 100000000"),
+    r("ask", "--paths-per-hub 1001", ("ask", "x", "--paths-per-hub", "1001"), 2, "paths_per_hub"),
+    r("ask", "top_n over 10,000", ("ask", "x", "--retriever", "difar", "--param", "top_n=10001"), 2,
+      "top_n must be an integer between 1 and 10,000"),
+    r("ask", "k not an integer", ("ask", "x", "--retriever", "simgrag", "--param", "k=1.5"), 2, "k must be an integer"),
+    r("ask", "diversity penalty 2", ("ask", "x", "--diversity-penalty", "2"), 2, "diversity_penalty"),
+    r("ask", "max level 11", ("ask", "x", "--max-level", "11"), 2, "max_retrieval_level"),
+    r("ask", "negative alpha", ("ask", "x", "--alpha", "-1"), 2, "path_weight_alpha"),
+    r("ask", "token budget 0", ("ask", "x", "--token-budget", "0"), 2, "token budget"),
+    r("ask", "empty question", ("ask", "   "), 3, "empty"),
+    r("ask", "unknown topic entity", ("ask", "Which papers?", "--topic-entity", "NOPE"), 6, "NOPE"),
+    r("ask", "retriever without its index", ("ask", "Which papers?", "--retriever", "difar"), 5, "no difar index"),
+    r("ask", "question timeout 0", ("ask", "x"), 2, "KGQA_QUESTION_TIMEOUT", env={"KGQA_QUESTION_TIMEOUT": "0"}),
+    r("ask", "question timeout not a number", ("ask", "x"), 2, "KGQA_QUESTION_TIMEOUT must be a number",
+      env={"KGQA_QUESTION_TIMEOUT": "soon"}),
+    r("ask", "question past its time budget", ("ask", "Which papers were published at ICSA?", "--topic-entity", "V1"), 9,
+      "time budget of 1e-06 s", env={"KGQA_QUESTION_TIMEOUT": "0.000001"}),
+    r("ask", "no index", ("--db", "{dir}/graph.csv.kuzu", "ask", "x"), 4, "kgqa init"),
+    # -- eval --------------------------------------------------------------------------------------
+    r("eval", "retriever without its index", "eval {dir}/questions.csv --retriever difar", 5, "no difar index"),
+    r("eval", "missing questions file", "eval {dir}/nope.csv", 3, "nope.csv"),
+    r("eval", "every question past its time budget", "eval {dir}/questions.csv --out {dir}/run.jsonl", 10,
+      "2 of 2 questions failed", env={"KGQA_QUESTION_TIMEOUT": "0.000001"}),
+    r("eval", "every topic entity unknown", "eval {dir}/bad_topics.csv --out {dir}/run.jsonl --keep-going", 10,
+      "2 of 2 questions failed", files={"bad_topics.csv": b"uid,question,topic_entity_id,golden_triples\n"
+                                                          b"q1,Which papers?,NOPE1,[]\nq2,Which venues?,NOPE2,[]\n"}),
+    r("eval", "negative --limit", "eval {dir}/questions.csv --limit -1", 2, "--limit"),
+    r("eval", "--hubs over the limit", "eval {dir}/questions.csv --hubs 5000", 2, "between 1 and 1,000"),
+    r("eval report", "missing run file", "eval report {dir}/nope.jsonl {dir}/questions.csv", 3, "nope.jsonl"),
+    # -- pg ----------------------------------------------------------------------------------------------
+    r("pg status", "server not running", "pg status", 3, "not running"),
+    r("pg start", "data directory under a regular file", ("--db", "{dir}/graph.csv/x.kuzu", "pg", "start"), 4,
+      "cannot start the local Postgres"),
+    r("pg stop", "bad --json value", "pg stop --json=yes", 2, "does not take a value"),
+    # -- sql (DuckDB) and cypher -----------------------------------------------------------------------
+    r("sql", "k = 0", ("sql", "-c", "SELECT * FROM kgqa_retrieve('Which papers?', 0)"), 3, "k must be an integer"),
+    r("sql", "syntax error", ("sql", "-c", "SELEC 1"), 3, "SQL error"),
+    r("sql", "empty question", ("sql", "-c", "SELECT * FROM kgqa_ask('  ')"), 3, "empty"),
+    r("sql", "--hubs over the limit", ("sql", "--hubs", "5000", "-c", "SELECT 1"), 2, "between 1 and 1,000"),
+    r("sql install", "unreachable Postgres", "sql install --pg-dsn postgresql:///nodb?host=/nonexistent", 4, "postgres"),
+    r("cypher", "unknown function", ("cypher", "-c", "RETURN no_such_function(1)"), 3, "Cypher error"),
+    r("cypher", "empty question", ("cypher", "-c", "RETURN kgqa_answer('   ')"), 3, "the question is empty"),
+    r("cypher", "k = -1", ("cypher", "-c", "RETURN kgqa_retrieve_triples('Which papers?', -1)"), 3, "k must be"),
+    r("cypher", "a write", ("cypher", "-c", "MATCH (e:Entity) DETACH DELETE e"), 3, "read-only"),
+    # -- build-kg, bench, demo ---------------------------------------------------------------------
+    r("build-kg", "missing text file", "build-kg {dir}/nope.txt", 3, "nope.txt"),
+    r("build-kg", "binary text file", "build-kg {dir}/bin.txt", 3, "UTF-8", files={"bin.txt": bytes(range(128, 256))}),
+    r("bench generate", "too few triples", "bench generate --triples 5 --out {dir}/syn", 2, "100"),
+    r("bench generate", "not a number", "bench generate --triples lots", 2, "not a number"),
+    r("bench generate", "negative question count", "bench generate --triples 1000 --questions -1 --out {dir}/syn", 2,
+      "questions"),
+    r("demo", "a database that holds another graph", ("demo", "--db", "{db}"), 2, "holds another graph"),
+]
+
+#: A few rows as real processes (the console entry point, exit status as the shell sees it).
+PROCESS_ROWS: list[Row] = [
+    r("load", "NUL in an id (process)", "load {dir}/nul.csv", 3, "control character",
+      files={"nul.csv": b"subject,predicate,object\nA,p,B\x00C\n"}, via="process"),
+    r("index build", "criterion matching no entity (process)", "index build --hub-type NoSuchType", 3,
+      "top types by count", via="process"),
+    r("index build", "other parameters (process)", "index build --min-out-degree 3", 2, "--rebuild", via="process"),
+    r("pg status", "server not running (process)", "pg status", 3, "not running", via="process"),
+    r("ask", "--hubs 100000000 (process)", ("ask", "x", "--hubs", "100000000"), 2, "between 1 and 1,000", via="process"),
+]
+
+#: Rows against a Postgres that holds the base index (pgvector store, SQL layer installed).
+PG_CLI_ROWS: list[Row] = [
+    r("index sync", "would remove another graph's hubs, no --yes", "index sync --to pgvector --pg-dsn {pg}", 2,
+      "the sync removes 2 hubs", needs_pg=True),
+    r("index sync", "--rebuild without --yes", "index sync --to pgvector --rebuild --pg-dsn {pg}", 2, "add --yes",
+      needs_pg=True),
+    r("index drop", "pgvector, no --yes", "index drop --store pgvector --pg-dsn {pg}", 2, "from the pgvector store",
+      needs_pg=True),
+    r("index build", "pgvector, other parameters", "index build --store pgvector --pg-dsn {pg} --max-path-length 1", 2,
+      "--rebuild", needs_pg=True),
+    r("ask", "pgvector, --hubs 5000", "ask x --hubs 5000 --store pgvector --pg-dsn {pg}", 2, "between 1 and 1,000",
+      needs_pg=True),
+]
+
+#: The SQL functions of the Postgres layer (`kgqa sql install`): (call, SQLSTATE, message fragment).
+#: {v} is one stored embedding.
+SQL_ROWS: list[tuple[str, str, str]] = [
+    ("kgqa.rank_hubs(ARRAY[{v}], 1001)", "22023", "hubs_to_keep must be an integer between 1 and 1000"),
+    ("kgqa.rank_hubs(ARRAY[{v}], NULL)", "22023", "hubs_to_keep must be an integer between 1 and 1000, got NULL"),
+    ("kgqa.rank_triples(ARRAY[{v}], 5, 0)", "22023", "paths_per_hub must be an integer between 1 and 1000"),
+    ("kgqa.rank_triples(ARRAY[{v}], 5, 1001)", "22023", "paths_per_hub"),
+    ("kgqa.rank_hubs(NULL::vector[])", "22023", "queries must be a non-empty vector[]"),
+    ("kgqa.rank_hubs(ARRAY[{v}], 5, 10, NULL)", "22023", "diversity_penalty"),
+    ("kgqa.nearest_texts(NULL::vector, 5)", "22004", "query must be a vector, got NULL"),
+    ("kgqa.nearest_texts({v}, 1001)", "22023", "k must be an integer within [1, 1000]"),
+]
