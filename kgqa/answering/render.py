@@ -72,9 +72,25 @@ def _clause(plan: QuestionPlan, finite: bool = False) -> str:
     inv = _inverted(rest) if first in ("do", "does", "did") else None
     if inv:  # "which papers did X publish" -> "the papers that X published"
         return f"the {plan.asked} that {inv[1]} {_inflect(inv[0], inv[2])} {inv[3]}".strip()
-    glue = "" if not rest or first in ("that", "which", "who") or first in _PREPOSITIONS or (
-        not finite and _verbish(first) and first.endswith(("ed", "en"))) or first.endswith("ing") else "that "
+    participle = not finite and _verbish(first) and first.endswith(("ed", "en"))
+    glue = "" if not rest or first in ("that", "which", "who") or first in _PREPOSITIONS or participle \
+        or first.endswith("ing") else "that "
+    if participle:
+        rest = _relative_finite_verb(rest)
     return f"the {plan.asked} {glue}{rest}".strip()
+
+
+def _relative_finite_verb(rest: str) -> str:
+    """"published at X in 2020 were not evaluated ..." -> "published at X in 2020 that were not ...":
+    the finite verb after a participle phrase starts a relative clause."""
+    toks = _TOKENS.findall(rest)
+    for i in range(1, len(toks)):
+        w = toks[i].lower()
+        if toks[i].startswith(("'", '"')) or w in ("that", "which", "who"):
+            return rest
+        if w in _AUX or (w in VERB_FORMS and not w.endswith(("ed", "ing", "en"))):
+            return " ".join(toks[:i] + ["that"] + toks[i:])
+    return rest
 
 
 def _cap(s: str) -> str:
