@@ -42,6 +42,8 @@ _YES_NO = re.compile(r"^(does|do|did|is|are|was|were|has|have|had|can)\b")
 _RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:[a-z]+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b")
 _WH = re.compile(r"\b(?:(in|at|for|from|on|by|to)\s+)?(which|what|who|whom|how many|how much)\s+|"
                  r"^()(list|name|give me|show me|show|find|return)\s+(?:all\s+|every\s+)?")
+_ORDER_TAIL = re.compile(r"\s*,?\s*\b(ordered|sorted|ranked|arranged|(newest|oldest|latest|earliest|most recent) "
+                         r"first|from (oldest|newest))\b.*$", re.IGNORECASE)
 _DETERMINERS = frozenset("a an the their its his her any no".split())
 _NOUN_SKIP = frozenset("the a an different distinct unique kind kinds type types most least frequent common "
                        "popular".split())
@@ -207,7 +209,7 @@ def _asked(question: str) -> tuple[str, str, str, str]:
                       ("list", "name", "give", "show", "me", "find", "return", "all", "every", "the")), len(tokens))
         noun = [t.group() for t in tokens[start:start + 1]]
         rest = first[tokens[start].end():].strip() if start < len(tokens) else ""
-        rest = re.sub(r"\s*,?\s*\b(ordered|sorted|ranked|arranged)\b.*$", "", rest)
+        rest = _ORDER_TAIL.sub("", rest)
         return "", " ".join(noun).lower(), rest, ""
     tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first[m.end():]))
     noun: list[str] = []
@@ -237,7 +239,7 @@ def _asked(question: str) -> tuple[str, str, str, str]:
     if noun and noun[0].lower() == "number" and i < len(tokens) and tokens[i].group().lower() == "of":
         return (*_asked_number(first, m, tokens, i), _lead(first, m.start()))
     start = m.end() + (tokens[i].start() if i < len(tokens) else len(first[m.end():]))
-    rest = first[start:].strip()
+    rest = _ORDER_TAIL.sub("", first[start:].strip())
     return prep, " ".join(noun).lower(), rest, _lead(first, m.start())
 
 

@@ -143,6 +143,17 @@ def test_mismatch_is_reported_for_a_wrong_count_or_order():
     assert mismatches("Beta Study, Gamma Study and Alpha Study.", ranked.as_dict())
 
 
+@pytest.mark.parametrize("question,expect", [
+    ("how many papers investigate technical debt?", r"^There are three papers \(3\) that investigate technical debt"),
+    ("Which papers investigate Technical Debt, newest first?", r"^The papers that investigate Technical Debt, ranked in descending"),
+    ("How many research objects did the team investigate?", r"^The team investigated one research object \(1\)"),
+    ("Which papers with a contribution have no input data?", r"^The papers with a contribution that have no input data are"),
+])
+def test_restatements(question, expect):
+    text, _ = compose(question, PAPERS)
+    assert re.search(expect, text), text
+
+
 def test_no_partial_facts_give_an_honest_sentence():
     text, result = compose("Which venue published 'Alpha Study'?", PAPERS[:1])
     assert result.items == [] and "no venue" in text
