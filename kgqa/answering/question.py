@@ -134,8 +134,8 @@ def analyse(question: str) -> QuestionPlan:
     elif cmp_m:
         plan.operation = "compare"
         cut = cmp_m.start()
-        plan.sides = (question[: _orig_index(question, unquoted, text, cut)],
-                      question[_orig_index(question, unquoted, text, cmp_m.end()):])
+        plan.sides = (question[: _orig_index(question, unquoted, cut)],
+                      question[_orig_index(question, unquoted, cmp_m.end()):])
         plan.flags["count"] = bool(_COUNT.search(unquoted))
     elif _MIN.search(unquoted) and not _MAX.search(unquoted.replace("at least", "")):
         plan.operation = "min"
@@ -150,13 +150,11 @@ def analyse(question: str) -> QuestionPlan:
     return plan
 
 
-def _orig_index(question: str, unquoted: str, text: str, index: int) -> int:
-    """Map an index in the quote-masked text back to the question (by the word count before it)."""
+def _orig_index(question: str, unquoted: str, index: int) -> int:
+    """Map an index in the quote-masked text back to the question, by the number of words before it
+    (a quoted title is one word in both)."""
     words_before = len(unquoted[:index].split())
-    masked = _QUOTED.sub(lambda m: "'x'", question)
-    # quotes are one token in `unquoted`; count tokens of the original with quotes kept whole
     tokens = list(re.finditer(r"'[^']{2,}'|\"[^\"]{2,}\"|\S+", question))
-    del masked, text
     if words_before >= len(tokens):
         return len(question)
     return tokens[words_before].start() if words_before else 0
