@@ -281,7 +281,7 @@ def _negation(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     silent = sorted({s for i in out.items for s in i.sources if s not in out.explicit})
     values = sorted({out.explicit[s] for s in explicit})
     if explicit:
-        text += f" The {out.key_attr} is explicitly given as {join_items([repr(v) for v in values])} {cite(explicit)}."
+        text += f" {_cap(out.key_attr)} is stated explicitly as {join_items([repr(v) for v in values])} {cite(explicit)}."
     if silent and out.key_attr:
         text += f" No {out.key_attr} fact is stated at all for {cite(silent)}."
     elif silent and plan.negated:

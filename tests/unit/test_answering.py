@@ -114,7 +114,7 @@ PAPERS = [
     ("How many papers investigate Technical Debt per publication year?", "group", 3,
      r"one paper in 2017 \[1\] and two papers in 2020 \[2\]\[3\]"),
     ("Which papers investigate Technical Debt and indicate that no input data was used?", "negation", None,
-     r"'Alpha Study' \[1\] and 'Gamma Study' \[3\].*explicitly given as 'No input data used' \[1\].*No .* fact is stated at all for \[3\]"),
+     r"'Alpha Study' \[1\] and 'Gamma Study' \[3\].*stated explicitly as 'No input data used' \[1\].*No .* fact is stated at all for \[3\]"),
     ("What are the evaluation methods applied in papers that investigate Technical Debt?", "list", None,
      r"are Case Study \[1\]\[3\] and Data Science \[2\]\.$"),
 ])
