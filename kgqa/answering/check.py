@@ -28,6 +28,7 @@ def mismatches(text: str, result: dict[str, Any] | None) -> list[str]:
     """What the text fails to state of the result (empty when it agrees or nothing is checkable)."""
     if not result:
         return []
+    text = re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", text)  # citation numbers are not stated values
     op, value, items, groups = (result.get("operation"), result.get("value"), result.get("items") or [],
                                 result.get("groups") or {})
     out: list[str] = []

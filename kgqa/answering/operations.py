@@ -11,6 +11,7 @@ from kgqa.answering.facts import Evidence, asked_attributes, best_attributes, nu
 from kgqa.answering.question import QuestionPlan
 from kgqa.answering.result import AnswerResult
 from kgqa.answering.words import in_text
+from kgqa.retrieval.coverage import is_negative_value
 
 
 @dataclass
@@ -31,7 +32,7 @@ class Outcome:
     items: list[Item]
     asked_attrs: list[str] | None
     key_attr: str = ""
-    side_items: tuple[list[Item], list[Item]] = ((), ())  # type: ignore[assignment]
+    side_items: tuple[list[Item], list[Item]] = field(default_factory=lambda: ([], []))
     side_names: tuple[str, str] = ("", "")
     explicit: dict[int, str] = field(default_factory=dict)   # negation: source -> explicit "no" value
     group_items: dict[str, list[Item]] = field(default_factory=dict)
@@ -86,7 +87,6 @@ def perform(plan: QuestionPlan, ev: Evidence) -> Outcome:
 
 
 def _negative(text: str) -> bool:
-    from kgqa.retrieval.coverage import is_negative_value
     return is_negative_value(text) or bool(re.search(r"\b(not|no)\b", text.lower()))
 
 

@@ -42,6 +42,8 @@ _YES_NO = re.compile(r"^(does|do|did|is|are|was|were|has|have|had|can)\b")
 _RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:[a-z]+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b")
 _WH = re.compile(r"\b(?:(in|at|for|from|on|by|to)\s+)?(which|what|who|whom|how many|how much)\s+|"
                  r"^()(list|name|give me|show me|show|find|return)\s+(?:all\s+|every\s+)?")
+_ORDER_TAIL = re.compile(r"\s*,?\s*\b(ordered|sorted|ranked|arranged|(newest|oldest|latest|earliest|most recent) "
+                         r"first|from (oldest|newest))\b.*$", re.IGNORECASE)
 _DETERMINERS = frozenset("a an the their its his her any no".split())
 _NOUN_SKIP = frozenset("the a an different distinct unique kind kinds type types most least frequent common "
                        "popular".split())
@@ -132,8 +134,8 @@ def analyse(question: str) -> QuestionPlan:
     elif cmp_m:
         plan.operation = "compare"
         cut = cmp_m.start()
-        plan.sides = (question[: _orig_index(question, unquoted, text, cut)],
-                      question[_orig_index(question, unquoted, text, cmp_m.end()):])
+        plan.sides = (question[: _orig_index(question, unquoted, cut)],
+                      question[_orig_index(question, unquoted, cmp_m.end()):])
         plan.flags["count"] = bool(_COUNT.search(unquoted))
     elif _MIN.search(unquoted) and not _MAX.search(unquoted.replace("at least", "")):
         plan.operation = "min"
@@ -148,13 +150,11 @@ def analyse(question: str) -> QuestionPlan:
     return plan
 
 
-def _orig_index(question: str, unquoted: str, text: str, index: int) -> int:
-    """Map an index in the quote-masked text back to the question (by the word count before it)."""
+def _orig_index(question: str, unquoted: str, index: int) -> int:
+    """Map an index in the quote-masked text back to the question, by the number of words before it
+    (a quoted title is one word in both)."""
     words_before = len(unquoted[:index].split())
-    masked = _QUOTED.sub(lambda m: "'x'", question)
-    # quotes are one token in `unquoted`; count tokens of the original with quotes kept whole
     tokens = list(re.finditer(r"'[^']{2,}'|\"[^\"]{2,}\"|\S+", question))
-    del masked, text
     if words_before >= len(tokens):
         return len(question)
     return tokens[words_before].start() if words_before else 0
@@ -207,7 +207,7 @@ def _asked(question: str) -> tuple[str, str, str, str]:
                       ("list", "name", "give", "show", "me", "find", "return", "all", "every", "the")), len(tokens))
         noun = [t.group() for t in tokens[start:start + 1]]
         rest = first[tokens[start].end():].strip() if start < len(tokens) else ""
-        rest = re.sub(r"\s*,?\s*\b(ordered|sorted|ranked|arranged)\b.*$", "", rest)
+        rest = _ORDER_TAIL.sub("", rest)
         return "", " ".join(noun).lower(), rest, ""
     tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first[m.end():]))
     noun: list[str] = []
@@ -237,7 +237,7 @@ def _asked(question: str) -> tuple[str, str, str, str]:
     if noun and noun[0].lower() == "number" and i < len(tokens) and tokens[i].group().lower() == "of":
         return (*_asked_number(first, m, tokens, i), _lead(first, m.start()))
     start = m.end() + (tokens[i].start() if i < len(tokens) else len(first[m.end():]))
-    rest = first[start:].strip()
+    rest = _ORDER_TAIL.sub("", first[start:].strip())
     return prep, " ".join(noun).lower(), rest, _lead(first, m.start())
 
 

@@ -13,6 +13,8 @@ from kgqa.retrieval.components import VERB_FORMS
 
 _AUX = frozenset("is are was were has have had does do did".split())
 _TOKENS = re.compile(r"'[^']*'|\"[^\"]*\"|\S+")
+_IRREGULAR_PAST = {"write": "wrote", "make": "made", "do": "did", "give": "gave", "find": "found", "take": "took",
+                   "get": "got", "have": "had", "co-write": "co-wrote", "run": "ran", "build": "built", "see": "saw"}
 _PREPOSITIONS = frozenset("of in by for with from on at to among about".split())
 _GROUP_TAIL = re.compile(r"\s*,?\s*\b(?:(?:per|for each|for every)\s+(?:the\s+)?[\w\-]+(?:\s+years?)?|"
                          r"(?:distributed|grouped|broken down)(?:\s+(?:by|across|over|between|among)\s+"
@@ -49,6 +51,8 @@ def _inverted(rest: str) -> tuple[str, str, str, str] | None:
             while j < len(toks) and _verbish(toks[j]) and toks[j].lower() not in _PREPOSITIONS:
                 j += 1
             return toks[0].lower(), " ".join(toks[1:i]), " ".join(toks[i:j]), " ".join(toks[j:])
+    if toks[0].lower() in ("do", "does", "did") and not toks[-1].startswith(("'", '"')):
+        return toks[0].lower(), " ".join(toks[1:-1]), toks[-1], ""  # "did X write": the last word is the verb
     return None
 
 
@@ -57,8 +61,8 @@ def _inflect(aux: str, verbs: str) -> str:
     if aux == "does":
         first = first + ("es" if first.endswith(("s", "sh", "ch", "x")) else "s")
     elif aux == "did":
-        first = first if first.endswith("ed") else (first[:-1] + "ied" if first.endswith("y") else
-                                                   first + ("d" if first.endswith("e") else "ed"))
+        first = _IRREGULAR_PAST.get(first.lower()) or (first if first.endswith("ed") else (
+            first[:-1] + "ied" if first.endswith("y") else first + ("d" if first.endswith("e") else "ed")))
     elif aux != "do":
         return f"{aux} {verbs}"
     return f"{first} {others}".strip()
@@ -72,9 +76,25 @@ def _clause(plan: QuestionPlan, finite: bool = False) -> str:
     inv = _inverted(rest) if first in ("do", "does", "did") else None
     if inv:  # "which papers did X publish" -> "the papers that X published"
         return f"the {plan.asked} that {inv[1]} {_inflect(inv[0], inv[2])} {inv[3]}".strip()
-    glue = "" if not rest or first in ("that", "which", "who") or first in _PREPOSITIONS or (
-        not finite and _verbish(first) and first.endswith(("ed", "en"))) or first.endswith("ing") else "that "
+    participle = not finite and _verbish(first) and first.endswith(("ed", "en"))
+    glue = "" if not rest or first in ("that", "which", "who") or first in _PREPOSITIONS or participle \
+        or first.endswith("ing") else "that "
+    if participle or first in _PREPOSITIONS:
+        rest = _relative_finite_verb(rest)
     return f"the {plan.asked} {glue}{rest}".strip()
+
+
+def _relative_finite_verb(rest: str) -> str:
+    """"published at X in 2020 were not evaluated ..." -> "published at X in 2020 that were not ...":
+    the finite verb after a participle phrase starts a relative clause."""
+    toks = _TOKENS.findall(rest)
+    for i in range(1, len(toks)):
+        w = toks[i].lower()
+        if toks[i].startswith(("'", '"')) or w in ("that", "which", "who"):
+            return rest
+        if w in _AUX or (w in VERB_FORMS and not w.endswith(("ed", "ing", "en"))):
+            return " ".join(toks[:i] + ["that"] + toks[i:])
+    return rest
 
 
 def _cap(s: str) -> str:
@@ -261,7 +281,7 @@ def _negation(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     silent = sorted({s for i in out.items for s in i.sources if s not in out.explicit})
     values = sorted({out.explicit[s] for s in explicit})
     if explicit:
-        text += f" The {out.key_attr} is explicitly given as {join_items([repr(v) for v in values])} {cite(explicit)}."
+        text += f" {_cap(out.key_attr)} is stated explicitly as {join_items([repr(v) for v in values])} {cite(explicit)}."
     if silent and out.key_attr:
         text += f" No {out.key_attr} fact is stated at all for {cite(silent)}."
     elif silent and plan.negated:

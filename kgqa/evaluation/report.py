@@ -162,6 +162,7 @@ tr:nth-child(even){{background:#f3f3f3}}</style></head><body>
 <h1>{html.escape(title)}</h1><p>Mode: <b>{html.escape(mode)}</b>; {ev.overall.get('n', 0):.0f} questions;
 mean runtime {ev.overall.get('runtime_s', 0):.2f} s/question; mean LLM tokens {ev.overall.get('llm_tokens', 0):.0f}.</p>
 <pre>{html.escape(format_table(ev, mode))}</pre>
+{f"<h2>Answer text</h2><pre>{html.escape(format_text_table(ev, mode))}</pre>" if ev.text else ""}
 {_bars('This run (macro averages)', overall)}{_bars('Thesis HubLink (T), dev set', thesis)}
 {_bars('F1 by retrieval operation', f1_ops)}{_bars('Hits@10 by retrieval operation', hits_ops)}
 {_bars('Distribution of per-question F1 (questions)', [(k, float(v)) for k, v in buckets],

@@ -364,3 +364,25 @@ def test_cli_index_ask_and_eval_with_anthropic(stub, tmp_path):
     assert KEY not in str(denied.exception)
     missing = kgqa("ask", "Which venue is ICSA?", "--llm", "anthropic", ANTHROPIC_API_KEY="")
     assert isinstance(missing.exception, ConfigError) and "ANTHROPIC_API_KEY" in str(missing.exception)
+
+
+# -- the final answer asks for the detected operation and is checked against the structured result --
+COUNT_Q = "How many papers did Priya Raghunathan publish?"
+
+
+def test_final_answer_prompt_carries_the_operation_and_a_wrong_count_is_noted(llm_ws, stub):
+    stub.rule(lambda body: "There are three papers [1][2]." if kind_of(body) == "final_answer" else None)
+    a = llm_ws.ask(COUNT_Q, RetrievalParams(strategy="direct"), llm="anthropic")
+    final = next(r for r in stub.requests if r["kind"] == "final_answer")
+    prompt = final["body"]["messages"][0]["content"]
+    assert "Operation: count" in prompt and '"value": 2' in prompt
+    assert a.result["operation"] == "count" and a.result["value"] == 2
+    assert any(n == "final answer vs structured result: the answer does not state the count 2" for n in a.notes), a.notes
+
+
+def test_final_answer_that_agrees_with_the_result_has_no_mismatch_note(llm_ws, stub):
+    stub.rule(lambda body: "Priya Raghunathan published two papers [1][2]." if kind_of(body) == "final_answer"
+              else None)
+    a = llm_ws.ask(COUNT_Q, RetrievalParams(strategy="direct"), llm="anthropic")
+    assert a.answer.startswith("Priya Raghunathan published two papers")
+    assert not [n for n in a.notes if "structured result" in n]

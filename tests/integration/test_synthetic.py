@@ -22,7 +22,7 @@ def test_same_seed_same_files_other_seed_other_graph(tmp_path):
     assert a.questions_file.read_bytes() == b.questions_file.read_bytes()
     assert a.graph_file.read_bytes() != c.graph_file.read_bytes()
     assert 2_000 <= a.triples < 2_000 + 40  # the last paper is completed, nothing more
-    assert a.questions == 30 and len(a.by_kind) == 7
+    assert a.questions == 30 and len(a.by_kind) == 10
 
 
 @pytest.mark.parametrize("triples, questions", [(10, 5), (100_000_000, 5), (1_000, -1)])
