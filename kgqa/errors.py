@@ -100,3 +100,10 @@ class LLMReplyError(LLMError):
 
 class TokenBudgetExceeded(LLMError):
     """A request would take the question past its token budget (callers decline or fall back)."""
+
+
+class ServiceUnavailableError(KgqaError):
+    """A running `kgqa serve` could not take the request (gone, busy, or refused the token); callers
+    may answer in-process instead."""
+
+    exit_code = 9
