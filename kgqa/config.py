@@ -165,6 +165,11 @@ class Settings:
         return cls(db_path=Path(path), embedding_model=model, trace=bool(trace), **overrides)
 
 
+def serve_token(explicit: str | None = None) -> str | None:
+    """The bearer token of `kgqa serve` and of its clients: `explicit`, else $KGQA_SERVE_TOKEN, else None."""
+    return explicit or os.environ.get("KGQA_SERVE_TOKEN") or None
+
+
 def _positive(name: str, value: int | None, *, allow_none: bool = False, minimum: int = 1,
               maximum: int | None = None) -> None:
     """An integer within [minimum, maximum] (the documented range, docs/limits.md), else ConfigError."""

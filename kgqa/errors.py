@@ -119,3 +119,10 @@ class BatchError(KgqaError):
     the message says how many of how many."""
 
     exit_code = 10
+
+
+class ServiceUnavailableError(KgqaError):
+    """A running `kgqa serve` could not take the request (gone, busy, or refused the token); callers
+    may answer in-process instead."""
+
+    exit_code = 11

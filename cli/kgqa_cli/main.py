@@ -7,7 +7,7 @@ import sys
 import click
 
 from kgqa.errors import KgqaError
-from kgqa_cli.commands import ask, bench, cypher, demo, evaluate, graph, index, pg, seeds, sql, triples
+from kgqa_cli.commands import ask, bench, cypher, demo, evaluate, graph, index, pg, seeds, serve, sql, triples
 from kgqa_cli.context import CliState
 
 
@@ -36,6 +36,7 @@ cli.add_command(sql.sql)
 cli.add_command(cypher.cypher)
 cli.add_command(seeds.build_kg)
 cli.add_command(bench.bench)
+cli.add_command(serve.serve)
 
 
 def main() -> None:

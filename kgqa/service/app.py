@@ -1,0 +1,133 @@
+"""The ASGI app of `kgqa serve` (FastAPI): /v1/ask, /v1/retrieve, /v1/health, /v1/stats, /openapi.json.
+
+Every reply is JSON. Library errors become status codes here (kgqa/service/errors.py); nothing a
+request does can stop the service."""
+
+from __future__ import annotations
+
+import hmac
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from kgqa import __version__
+from kgqa.api import Workspace
+from kgqa.retrieval.base import Answer
+from kgqa.retrieval.options import params_from_options
+from kgqa.service.errors import error_reply, validation_reply
+from kgqa.service.pool import PoolFullError, WorkspacePool
+from kgqa.service.schema import AskRequest
+from kgqa.service.state import ServiceState, remove_state, write_state
+from kgqa.service.stats import ServiceStats
+
+#: Seconds a client is asked to wait after a 503 (queue full).
+RETRY_AFTER_S = 1
+
+
+def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceState | None = None,
+               on_ready: Callable[[], None] | None = None) -> FastAPI:
+    """The service over `pool`. `token`: bearer token required on every endpoint but /v1/health.
+    `state`: written to the state file once serving starts and removed at shutdown (after the drain)."""
+    stats = ServiceStats()
+    ws0 = pool.primary
+    index = ws0.index_status()       # the database is open read-only: the index cannot change meanwhile
+    db_path = str(state.db_path if state else ws0.settings.db_path)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if state is not None:
+            write_state(state)
+        if on_ready is not None:
+            on_ready()
+        try:
+            yield
+        finally:
+            if state is not None:
+                remove_state(state.db_path, state.pid)
+            pool.close()
+
+    app = FastAPI(title="HubLink KGQA service", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,   # their pages load scripts from a CDN; the schema is enough
+                  description="Sourced answers from a knowledge graph: the `kgqa ask` options as JSON fields.")
+
+    def authorise(request: Request) -> None:
+        if token is None:
+            return
+        given = request.headers.get("authorization", "")
+        scheme, _, value = given.partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), token.encode()):
+            raise _Unauthorised()
+
+    @app.exception_handler(_Unauthorised)
+    async def unauthorised(request: Request, exc: _Unauthorised) -> JSONResponse:
+        stats.record_error(401)
+        return JSONResponse({"error": {"type": "Unauthorised", "message": "a valid 'Authorization: Bearer "
+                                       "<token>' header is required"}}, status_code=401,
+                            headers={"WWW-Authenticate": "Bearer"})
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        stats.record_error(422)
+        return validation_reply(exc.errors())
+
+    async def answer(endpoint: str, work: Callable[[Workspace], dict[str, Any]]) -> JSONResponse:
+        start = time.perf_counter()
+        try:
+            body = await pool.run(work)
+        except PoolFullError as exc:
+            stats.record_error(503)
+            return JSONResponse({"error": {"type": "Busy", "message": f"the service is busy ({exc}); "
+                                           f"retry after {RETRY_AFTER_S} s"}}, status_code=503,
+                                headers={"Retry-After": str(RETRY_AFTER_S)})
+        except Exception as exc:   # noqa: BLE001 - every failure becomes a JSON reply, never a crash
+            reply = error_reply(exc)
+            stats.record_error(reply.status_code)
+            return reply
+        stats.record(endpoint, time.perf_counter() - start)
+        return JSONResponse({**body, "served_by": "service"})
+
+    def ask_in(ws: Workspace, req: AskRequest) -> Answer:
+        options = req.options()
+        return ws.ask(req.question, params_from_options(options), llm=options.llm, retriever=options.retriever,
+                      token_budget=options.token_budget)
+
+    @app.post("/v1/ask", dependencies=[Depends(authorise)],
+              summary="Answer a question; the reply is `kgqa ask --json`'s output plus served_by.")
+    async def ask(req: AskRequest) -> JSONResponse:
+        return await answer("ask", lambda ws: ask_in(ws, req).as_dict())
+
+    @app.post("/v1/retrieve", dependencies=[Depends(authorise)],
+              summary="Retrieve only: the supporting triples and the ranked hubs.")
+    async def retrieve(req: AskRequest) -> JSONResponse:
+        def work(ws: Workspace) -> dict[str, Any]:
+            a = ask_in(ws, req)
+            return {"question": a.question, "triples": a.triples, "hubs": a.hubs}
+        return await answer("retrieve", work)
+
+    @app.get("/v1/health", summary="Liveness; open even when a token is set (it tells nothing about the graph).")
+    async def health() -> dict[str, Any]:
+        return {"status": "ok", "pid": state.pid if state else None, "db_path": db_path,
+                "store": ws0.settings.store, "index": index.info is not None, "in_flight": pool.in_flight}
+
+    @app.get("/v1/stats", dependencies=[Depends(authorise)],
+             summary="Index, model, uptime, questions answered and latency percentiles.")
+    async def service_stats() -> dict[str, Any]:
+        info = index.info
+        return {"db_path": db_path, "model": ws0.settings.embedding_model, "store": ws0.settings.store,
+                "index": None if info is None else {
+                    "status": info.status, "params": info.params, "dim": info.dim,
+                    "hubs": index.counts.hubs, "paths": index.counts.paths, "vectors": index.counts.vectors,
+                    "ann_index": index.ann_index, "dirty_hubs": index.dirty_hubs},
+                "workers": pool.workers, "queue": pool.queue_size, "in_flight": pool.in_flight,
+                "model_load_s": round(pool.warm_up_s, 3), **stats.as_dict()}
+
+    return app
+
+
+class _Unauthorised(Exception):
+    """The request lacks the bearer token."""

@@ -1,0 +1,123 @@
+"""Read-only workspaces shared by the service's requests: one per worker thread, each with its own Kùzu
+database handle and connection (a Kùzu connection is used by one thread at a time), all sharing one
+embedding model behind a lock. Admission is bounded: at most `workers + queue` requests are taken in;
+the next is refused (the HTTP layer answers 503 with Retry-After)."""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+import numpy as np
+
+from kgqa.api import Workspace
+from kgqa.config import Settings
+from kgqa.embeddings.base import Embedder
+
+T = TypeVar("T")
+
+
+class PoolFullError(Exception):
+    """Every worker is busy and the queue is full."""
+
+
+class LockedEmbedder:
+    """One embedder shared by threads; calls are serialised (the tokenizer is not thread-safe)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        """The vector dimension."""
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """The inner embedder's vectors, one call at a time."""
+        with self._lock:
+            return self.inner.embed(texts)
+
+
+class WorkspacePool:
+    """`workers` read-only workspaces on one database, and a bounded queue in front of them."""
+
+    def __init__(self, settings: Settings, workers: int = 1, queue_size: int = 16) -> None:
+        if workers < 1 or queue_size < 0:
+            raise ValueError("workers must be >= 1 and queue_size >= 0")
+        self.workers, self.queue_size = workers, queue_size
+        self._free: queue.Queue[Workspace] = queue.Queue()
+        self._all: list[Workspace] = []
+        try:
+            for _ in range(workers):
+                ws = Workspace(settings, read_only=True)
+                self._all.append(ws)
+                self._free.put(ws)
+        except BaseException:
+            self.close()
+            raise
+        self.embedder = LockedEmbedder(self._all[0].embedder)
+        for ws in self._all:
+            ws._embedder = self.embedder
+        self._executor: ThreadPoolExecutor | None = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kgqa-worker")
+        self._admitted = 0   # changed on the event loop's thread only
+        self.warm_up_s = 0.0
+
+    @property
+    def primary(self) -> Workspace:
+        """A workspace for quick reads outside the pool (status); not for concurrent use."""
+        return self._all[0]
+
+    @property
+    def in_flight(self) -> int:
+        """Requests admitted and not yet finished (running or queued)."""
+        return self._admitted
+
+    def warm_up(self) -> float:
+        """Load the model and run one embedding; returns the seconds it took."""
+        self.warm_up_s = self._all[0].warm_up()
+        return self.warm_up_s
+
+    def prime(self) -> None:
+        """Read what every question needs from the graph (predicates, hub ids and types) into each
+        workspace's cache now, so the first request is as fast as the next; no-op without an index."""
+        for ws in self._all:
+            if ws.index_status().info is None:
+                return
+            ws.facts.predicates()
+            ws.facts.hub_ids()
+            ws.facts.hub_types()
+
+    async def run(self, fn: Callable[[Workspace], T]) -> T:
+        """Run `fn(workspace)` on a worker thread, or raise PoolFullError when the queue is full."""
+        if self._admitted >= self.workers + self.queue_size:
+            raise PoolFullError(f"{self._admitted} requests in progress or queued")
+        self._admitted += 1
+        try:
+            if self._executor is None:
+                raise PoolFullError("the service is shutting down")
+            return await asyncio.get_running_loop().run_in_executor(self._executor, self._with_workspace, fn)
+        finally:
+            self._admitted -= 1
+
+    def _with_workspace(self, fn: Callable[[Workspace], T]) -> T:
+        ws = self._free.get()
+        try:
+            return fn(ws)
+        finally:
+            self._free.put(ws)
+
+    def close(self) -> None:
+        """Wait for running work, then close every workspace (idempotent)."""
+        executor = getattr(self, "_executor", None)
+        if executor is not None:
+            executor.shutdown(wait=True)
+            self._executor = None
+        for ws in self._all:
+            ws.close()
+        self._all.clear()

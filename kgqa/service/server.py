@@ -1,0 +1,92 @@
+"""Running the service: open the workspaces, load the model, bind, serve with uvicorn until SIGTERM or
+SIGINT, drain the requests in flight, remove the state file, return normally (exit code 0)."""
+
+from __future__ import annotations
+
+import ipaddress
+import signal
+import socket
+from collections.abc import Callable
+
+from kgqa.config import Settings
+from kgqa.errors import ConfigError, StoreBusyError
+from kgqa.processes import pid_alive
+from kgqa.service.state import new_state, read_state, remove_state
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8750
+#: Seconds SIGTERM waits for requests in flight before cancelling them.
+DRAIN_TIMEOUT_S = 60
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` names the loopback interface."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port (port 0: a free one), or a ConfigError saying why not."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(settings: Settings, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, workers: int = 1,
+          queue_size: int = 16, token: str | None = None, info: Callable[[str], None] = print) -> None:
+    """Serve the database of `settings` until SIGTERM/SIGINT; returns after the drain."""
+    import uvicorn   # the server stack is imported only by the command that runs it
+
+    from kgqa.service.app import create_app
+    from kgqa.service.pool import WorkspacePool
+
+    if workers < 1:
+        raise ConfigError(f"--workers must be >= 1, got {workers}")
+    if queue_size < 0:
+        raise ConfigError(f"--queue must be >= 0, got {queue_size}")
+    running = read_state(settings.db_path)
+    if running is not None and pid_alive(running.pid):
+        raise StoreBusyError(f"a service already runs for {settings.db_path} at {running.url} (pid {running.pid}); "
+                             "stop it first")
+    pool = WorkspacePool(settings, workers, queue_size)
+    try:
+        info(f"loading the model ({settings.embedding_model}) ...")
+        pool.warm_up()
+        pool.prime()
+        sock = bind(host, port)
+    except BaseException:
+        pool.close()
+        raise
+    bound = sock.getsockname()[1]
+    state = new_state(settings.db_path, host, bound, token)
+    if not is_loopback(host) and not token:
+        info(f"warning: listening on {host} without a token; anyone who can reach it may ask (use --token)")
+    app = create_app(pool, token=token, state=state, on_ready=lambda: info(
+        f"serving {settings.db_path} at {state.url} ({workers} worker{'s' if workers > 1 else ''}, model loaded "
+        f"in {pool.warm_up_s:.1f}s{', token required' if token else ''}); SIGTERM or Ctrl-C drains and stops"))
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            timeout_graceful_shutdown=DRAIN_TIMEOUT_S)
+    server = uvicorn.Server(config)
+    # uvicorn re-raises the signal it stopped on once it has drained; a no-op handler makes that a
+    # normal return, so a drained stop exits 0.
+    previous = {sig: signal.signal(sig, lambda *_: None) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        server.run(sockets=[sock])
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        sock.close()
+        pool.close()
+        remove_state(settings.db_path, state.pid)
