@@ -24,6 +24,7 @@ STATUS: list[tuple[type[BaseException], int]] = [
     (e.InputError, 422),
     (e.ConfigError, 422),
     (e.StoreBusyError, 503),
+    (e.QuestionTimeoutError, 504),   # the question's time budget (KGQA_QUESTION_TIMEOUT) ran out
     (e.TokenBudgetExceeded, 422),
     (e.LLMError, 502),
     (e.KgqaError, 500),
