@@ -78,6 +78,9 @@ def perform(plan: QuestionPlan, ev: Evidence) -> Outcome:
         return _negation(plan, ev)
     items, attrs = answer_items(plan, ev)
     if op == "count":
+        if plan.negated:  # "how many papers have no input data": count what lacks the property
+            lacking = _negation(plan, ev)
+            items, attrs = lacking.items, lacking.asked_attrs
         return Outcome(AnswerResult("count", len(items), [i.text for i in items]), items, attrs)
     op = "list" if len(items) > 1 else "value"
     value = items[0].text if len(items) == 1 else None

@@ -103,6 +103,8 @@ PAPERS = [
     ("How many papers investigate the research object Technical Debt?", "count", 3,
      r"^There are three papers \(3\) that investigate the research object Technical Debt \[1\]\[2\]\[3\]\.$"),
     ("how many papers investigate technical debt", "count", 3, r"three papers \(3\)"),
+    ("How many papers investigate Technical Debt and have not used input data?", "count", 2,
+     r"two papers \(2\) .*\[1\]\[3\]\.$"),
     ("Which papers investigate Technical Debt? Rank the papers in descending order of their publication year.",
      "rank", None, r"1\. 'Beta Study' \(2020\) \[2\], 2\. 'Gamma Study' \(2020\) \[3\] and 3\. 'Alpha Study' \(2017\) \[1\]"),
     ("which papers investigate technical debt? sort them by publication year ascending",
