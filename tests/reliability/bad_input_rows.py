@@ -24,7 +24,7 @@ class Row:
     fragment: str                     # expected in stdout + stderr (case-insensitive)
     files: dict[str, bytes] = field(default_factory=dict)   # written into {dir} first
     env: dict[str, str] = field(default_factory=dict)
-    via: str = "cli"                  # cli: in-process CliRunner; process: a real subprocess
+    via: str = "cli"                  # cli: in-process CliRunner; process: a real subprocess; (http: the service)
     needs_pg: bool = False            # {pg} is the DSN of a Postgres holding the base index
 
     @property
@@ -156,6 +156,10 @@ CLI_ROWS: list[Row] = [
     r("sql", "syntax error", ("sql", "-c", "SELEC 1"), 3, "SQL error"),
     r("sql", "empty question", ("sql", "-c", "SELECT * FROM kgqa_ask('  ')"), 3, "empty"),
     r("sql", "--hubs over the limit", ("sql", "--hubs", "5000", "-c", "SELECT 1"), 2, "between 1 and 1,000"),
+    r("sql", "question past its time budget", ("sql", "-c", "SELECT * FROM kgqa_ask('Which papers were published at ICSA?')"),
+      9, "time budget", env={"KGQA_QUESTION_TIMEOUT": "0.000001"}),
+    r("cypher", "question past its time budget", ("cypher", "-c", "RETURN kgqa_answer('Which papers were published at ICSA?')"),
+      9, "time budget", env={"KGQA_QUESTION_TIMEOUT": "0.000001"}),
     r("sql install", "unreachable Postgres", "sql install --pg-dsn postgresql:///nodb?host=/nonexistent", 4, "postgres"),
     r("cypher", "unknown function", ("cypher", "-c", "RETURN no_such_function(1)"), 3, "Cypher error"),
     r("cypher", "empty question", ("cypher", "-c", "RETURN kgqa_answer('   ')"), 3, "the question is empty"),
