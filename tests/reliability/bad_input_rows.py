@@ -167,6 +167,8 @@ CLI_ROWS: list[Row] = [
     r("cypher", "a write", ("cypher", "-c", "MATCH (e:Entity) DETACH DELETE e"), 3, "read-only"),
     # -- build-kg, bench, demo ---------------------------------------------------------------------
     r("build-kg", "missing text file", "build-kg {dir}/nope.txt", 3, "nope.txt"),
+    r("build-kg", "NUL in a text file", "build-kg {dir}/nul.txt", 3, "nul.txt, line 2: control character '\\x00'",
+      files={"nul.txt": b"ICSA 2019 had many papers.\nGraph QA at Scale was \x00published there.\n"}),
     r("build-kg", "binary text file", "build-kg {dir}/bin.txt", 3, "UTF-8", files={"bin.txt": bytes(range(128, 256))}),
     r("bench generate", "too few triples", "bench generate --triples 5 --out {dir}/syn", 2, "100"),
     r("bench generate", "not a number", "bench generate --triples lots", 2, "not a number"),
