@@ -21,7 +21,8 @@ from kgqa.graph.writer import LoadReport, load_file
 from kgqa.indexing.builder import TEMPLATE_VERBALISER, BuildReport, build_index
 from kgqa.indexing.dirty import clear_dirty, count_dirty, dirty_hubs, dirty_tracker
 from kgqa.indexing.label_index import LabelIndexReport, build_label_index
-from kgqa.indexing.metadata import META_KEY, IndexInfo, check_compatible, read_info, stored_params
+from kgqa.indexing.metadata import META_KEY, IndexInfo, read_info, stored_params
+from kgqa.indexing.readiness import require_index
 from kgqa.indexing.sync import SyncReport, sync_index
 from kgqa.llm.client import LLMClient
 from kgqa.llm.registry import NEEDS_CLIENT, get_roles, get_verbaliser
@@ -191,8 +192,8 @@ class Workspace:
         """Answer a question from the graph, with sources and supporting triples. `llm_tokens`
         reports this question's LLM calls, tokens, cache hits and estimated cost."""
         stale: list[str] = []
-        if retriever == "hublink":  # the other retrievers check their own (label) index
-            info = check_compatible(read_info(self.vstore), self.settings.embedding_model)
+        info = require_index(self.store, self.vstore, self.settings.embedding_model, retriever)
+        if info is not None:  # HubLink: the hub index (the others: their label index parts)
             self.vstore.dim = info.dim
             if info.status != "complete":
                 stale.append("the index is incomplete (a build or update was interrupted); "

@@ -254,8 +254,8 @@ def refuse_other_params(info: IndexInfo, params: IndexParams, vstore: HubVectorS
     raise ConfirmationRequired(
         f"the index was built with other parameters (differing: {', '.join(differ)});\n"
         f"  stored: {_params_line(stored)}\n  given:  {_params_line(given)}\n"
-        f"building with the given parameters would replace the index and remove up to its {c.hubs:,} hubs, "
-        f"{c.paths:,} paths and {c.vectors:,} vectors.\n"
+        f"building with the given parameters replaces the index: its {c.hubs:,} hubs, {c.paths:,} paths and "
+        f"{c.vectors:,} vectors are removed and the hubs the given parameters select are built anew.\n"
         "To bring the index up to date with its own parameters run `kgqa index update`; "
         "to replace it, add --rebuild (or --replace)")
 

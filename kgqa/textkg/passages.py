@@ -32,9 +32,18 @@ def read_text(path: str | Path) -> str:
     if not p.is_file():
         raise InputError("no such file", source=str(p))
     try:
-        return p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason})", source=str(p)) from exc
+    bad = _CONTROL.search(text)  # they would end up in entity labels
+    if bad:
+        raise InputError(f"control character {bad.group()!r} is not allowed in text", source=str(p),
+                         line=text.count("\n", 0, bad.start()) + 1)
+    return text
+
+
+#: C0 control characters and DEL, except tab, line feed and carriage return.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def split_sentences(text: str, source: str) -> list[Passage]:

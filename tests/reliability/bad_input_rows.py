@@ -24,7 +24,7 @@ class Row:
     fragment: str                     # expected in stdout + stderr (case-insensitive)
     files: dict[str, bytes] = field(default_factory=dict)   # written into {dir} first
     env: dict[str, str] = field(default_factory=dict)
-    via: str = "cli"                  # cli: in-process CliRunner; process: a real subprocess
+    via: str = "cli"                  # cli: in-process CliRunner; process: a real subprocess; (http: the service)
     needs_pg: bool = False            # {pg} is the DSN of a Postgres holding the base index
 
     @property
@@ -75,13 +75,15 @@ CLI_ROWS: list[Row] = [
     r("index build", "no-match criteria combined", "index build --hub-type Nope --min-out-degree 99 --criteria all", 3,
       "--hub-type Nope and --min-out-degree 99"),
     r("index build", "other parameters than the stored index", "index build --max-path-length 1", 2,
-      "remove up to its 6 hubs"),
+      "its 6 hubs, 15 paths and 75 vectors are removed"),
     r("index build", "criterion matching only entities without paths", "index build --hub-type Venue", 3,
       "the 2 entities matching the hub-root criteria have no outgoing triple"),
     r("index build", "other start entities", "index build --start V1", 2, "differing: start_ids"),
     r("index build", "--rebuild off a terminal without --yes", "index build --rebuild", 2, "add --yes"),
     r("index build", "--replace off a terminal without --yes", "index build --replace --max-path-length 1", 2,
       "this removes 6 hubs"),
+    r("index build", "label index --rebuild without --yes", "index build --retriever difar --rebuild", 2,
+      "this removes 15 embedded texts"),
     r("index build", "hubs per batch 0", "index build --hubs-per-batch 0", 2, "hubs_per_batch must be an integer between 1"),
     r("index build", "path length over the limit", "index build --max-path-length 31", 2, "max_path_length must be <= 30"),
     r("index build", "depth over the limit", "index build --max-depth 101", 2, "max_indexing_depth"),
@@ -126,7 +128,7 @@ CLI_ROWS: list[Row] = [
     r("ask", "token budget 0", ("ask", "x", "--token-budget", "0"), 2, "token budget"),
     r("ask", "empty question", ("ask", "   "), 3, "empty"),
     r("ask", "unknown topic entity", ("ask", "Which papers?", "--topic-entity", "NOPE"), 6, "NOPE"),
-    r("ask", "retriever without its index", ("ask", "Which papers?", "--retriever", "difar"), 5, "no difar index"),
+    r("ask", "retriever without its index", ("ask", "Which papers?", "--retriever", "simgrag"), 5, "no simgrag index"),
     r("ask", "question timeout 0", ("ask", "x"), 2, "KGQA_QUESTION_TIMEOUT", env={"KGQA_QUESTION_TIMEOUT": "0"}),
     r("ask", "question timeout not a number", ("ask", "x"), 2, "KGQA_QUESTION_TIMEOUT must be a number",
       env={"KGQA_QUESTION_TIMEOUT": "soon"}),
@@ -134,7 +136,7 @@ CLI_ROWS: list[Row] = [
       "time budget of 1e-06 s", env={"KGQA_QUESTION_TIMEOUT": "0.000001"}),
     r("ask", "no index", ("--db", "{dir}/graph.csv.kuzu", "ask", "x"), 4, "kgqa init"),
     # -- eval --------------------------------------------------------------------------------------
-    r("eval", "retriever without its index", "eval {dir}/questions.csv --retriever difar", 5, "no difar index"),
+    r("eval", "retriever without its index", "eval {dir}/questions.csv --retriever coe", 5, "no coe index"),
     r("eval", "missing questions file", "eval {dir}/nope.csv", 3, "nope.csv"),
     r("eval", "every question past its time budget", "eval {dir}/questions.csv --out {dir}/run.jsonl", 10,
       "2 of 2 questions failed", env={"KGQA_QUESTION_TIMEOUT": "0.000001"}),
@@ -154,6 +156,10 @@ CLI_ROWS: list[Row] = [
     r("sql", "syntax error", ("sql", "-c", "SELEC 1"), 3, "SQL error"),
     r("sql", "empty question", ("sql", "-c", "SELECT * FROM kgqa_ask('  ')"), 3, "empty"),
     r("sql", "--hubs over the limit", ("sql", "--hubs", "5000", "-c", "SELECT 1"), 2, "between 1 and 1,000"),
+    r("sql", "question past its time budget", ("sql", "-c", "SELECT * FROM kgqa_ask('Which papers were published at ICSA?')"),
+      9, "time budget", env={"KGQA_QUESTION_TIMEOUT": "0.000001"}),
+    r("cypher", "question past its time budget", ("cypher", "-c", "RETURN kgqa_answer('Which papers were published at ICSA?')"),
+      9, "time budget", env={"KGQA_QUESTION_TIMEOUT": "0.000001"}),
     r("sql install", "unreachable Postgres", "sql install --pg-dsn postgresql:///nodb?host=/nonexistent", 4, "postgres"),
     r("cypher", "unknown function", ("cypher", "-c", "RETURN no_such_function(1)"), 3, "Cypher error"),
     r("cypher", "empty question", ("cypher", "-c", "RETURN kgqa_answer('   ')"), 3, "the question is empty"),
@@ -161,6 +167,8 @@ CLI_ROWS: list[Row] = [
     r("cypher", "a write", ("cypher", "-c", "MATCH (e:Entity) DETACH DELETE e"), 3, "read-only"),
     # -- build-kg, bench, demo ---------------------------------------------------------------------
     r("build-kg", "missing text file", "build-kg {dir}/nope.txt", 3, "nope.txt"),
+    r("build-kg", "NUL in a text file", "build-kg {dir}/nul.txt", 3, "nul.txt, line 2: control character '\\x00'",
+      files={"nul.txt": b"ICSA 2019 had many papers.\nGraph QA at Scale was \x00published there.\n"}),
     r("build-kg", "binary text file", "build-kg {dir}/bin.txt", 3, "UTF-8", files={"bin.txt": bytes(range(128, 256))}),
     r("bench generate", "too few triples", "bench generate --triples 5 --out {dir}/syn", 2, "100"),
     r("bench generate", "not a number", "bench generate --triples lots", 2, "not a number"),

@@ -29,7 +29,8 @@ class Base:
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory, embedder) -> Base:
-    """A six-paper graph with its HubLink index (hub type Paper), built once per module."""
+    """A six-paper graph with its HubLink index (hub type Paper) and DiFaR's label index, built once
+    per module."""
     root = tmp_path_factory.mktemp("reliability-base")
     (root / "graph.csv").write_text(GRAPH_CSV, encoding="utf-8")
     db = root / "base.kuzu"
@@ -37,6 +38,7 @@ def base(tmp_path_factory, embedder) -> Base:
         ws._embedder = embedder
         ws.load(root / "graph.csv")
         ws.build_index(IndexParams(hub_types=("Paper",)))
+        ws.build_label_index("difar")  # DiFaR's triple texts; simgrag and coe have no label index here
     return Base(root, db, kuzu_state(db))
 
 

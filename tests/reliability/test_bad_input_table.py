@@ -7,6 +7,7 @@ Postgres also check the pgvector index, and the SQL functions get their own tabl
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import psycopg
 import pytest
@@ -23,14 +24,21 @@ from kgqa.postgres.database import with_database
 pytestmark = pytest.mark.slow
 
 
+#: How a row is run, by `Row.via`: (filled args, env) -> (exit or status code, output). The HTTP API
+#: of `kgqa serve` adds "http": args (METHOD, PATH, JSON body) sent to a service on the row's
+#: database copy, the status code compared with `Row.code`, the JSON error with `Row.fragment`.
+RUNNERS: dict[str, Callable[[list[str], dict[str, str]], tuple[int, str]]] = {
+    "cli": run_in_process,
+    "process": run_process,
+}
+
+
 def run_row(row: Row, sandbox, pg_dsn: str | None = None) -> tuple[int, str]:
     for name, content in row.files.items():
         (sandbox.dir / name).write_bytes(content)
     args = [sandbox.fill(a).replace("{pg}", pg_dsn or "") for a in row.args]
     env = {k: sandbox.fill(v) for k, v in row.env.items()}
-    if row.via == "process":
-        return run_process(args, env)
-    return run_in_process(args, env)
+    return RUNNERS[row.via](args, env)
 
 
 def check(row: Row, code: int, output: str) -> None:

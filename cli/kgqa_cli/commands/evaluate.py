@@ -7,15 +7,13 @@ from pathlib import Path
 import click
 
 from kgqa.config import STRATEGIES, RetrievalParams
-from kgqa.api import Workspace
 from kgqa.errors import BatchError, ConfigError
 from kgqa.evaluation.dataset import read_questions
 from kgqa.evaluation.report import evaluate, format_table, format_text_table, query_scores, write_html, write_scores
 from kgqa.embeddings import get_embedder
-from kgqa.indexing.label_index import RETRIEVER_PARTS, check_ready
-from kgqa.indexing.metadata import check_compatible, read_info
 from kgqa.evaluation.runner import read_run, run_questions
 from kgqa.evaluation.text_metrics import TextScorer
+from kgqa.indexing.readiness import require_index
 from kgqa.llm.registry import PROVIDERS
 from kgqa.retrieval.registry import RETRIEVERS
 from kgqa_cli.commands.seeds import parse_params
@@ -82,7 +80,7 @@ def run(state: CliState, questions: str, out: str | None, strategy: str, retriev
     if params.extra:
         info["retriever_params"] = params.extra
     with state.open() as ws, progress_line(not state.quiet) as progress:
-        require_index(ws, retriever)
+        require_index(ws.store, ws.vstore, ws.settings.embedding_model, retriever)  # before any question
         load_seconds = ws.warm_up()  # the model loads once per process; not charged to the first question
 
         def ask(q):
@@ -100,14 +98,6 @@ def run(state: CliState, questions: str, out: str | None, strategy: str, retriev
     if summary.failed and (summary.failed == tried or not keep_going):
         raise BatchError(f"{summary.failed} of {tried} questions failed (their errors are in {out_path})"
                          + ("" if summary.failed == tried else "; --keep-going accepts a partial run"))
-
-
-def require_index(ws: Workspace, retriever: str) -> None:
-    """IndexMissingError (or a mismatch error) unless the index `retriever` needs is built."""
-    if retriever == "hublink":
-        check_compatible(read_info(ws.vstore), ws.settings.embedding_model)
-    elif retriever in RETRIEVER_PARTS:
-        check_ready(ws.store, ws.settings.embedding_model, RETRIEVER_PARTS[retriever], retriever)
 
 
 @eval_group.command("report")

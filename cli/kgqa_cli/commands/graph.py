@@ -62,17 +62,19 @@ def load(state: CliState, files: tuple[str, ...], fmt: str | None, update_index:
         if len(failures) < len(files):
             after_change(state, ws, marked, update_index)
     if failures:
-        fail_batch(failures, len(files), "files", keep_going)
+        fail_batch(len(failures), len(files), "files", keep_going, failures[0])
 
 
-def fail_batch(failures: list[KgqaError], total: int, what: str, keep_going: bool) -> None:
-    """After a batch: every item failed -> BatchError with the first error's exit code; some
-    failed -> BatchError (exit 10) unless `keep_going` (then a note on stderr)."""
-    if len(failures) == total:
-        error = BatchError(f"all {total} {what} failed; the first: {failures[0]}")
-        error.exit_code = failures[0].exit_code
+def fail_batch(failed: int, total: int, what: str, keep_going: bool, first: KgqaError | None = None) -> None:
+    """After a batch with `failed` of `total` items failed: every one -> BatchError carrying the first
+    error's exit code (10 without one); some -> BatchError (exit 10) unless `keep_going` (then a note
+    on stderr)."""
+    if failed == total:
+        error = BatchError(f"all {total} {what} failed" + (f"; the first: {first}" if first is not None else ""))
+        if first is not None:
+            error.exit_code = first.exit_code
         raise error
-    message = f"{len(failures)} of {total} {what} failed (see the errors above)"
+    message = f"{failed} of {total} {what} failed (see the errors above)"
     if keep_going:
         click.echo(f"note: {message}", err=True)
         return

@@ -8,7 +8,7 @@ import click
 
 from kgqa.config import IndexParams
 from kgqa.indexing.builder import BuildReport
-from kgqa.indexing.label_index import RETRIEVER_PARTS, label_index_status
+from kgqa.indexing.label_index import RETRIEVER_PARTS, label_index_counts, label_index_status
 from kgqa.llm.registry import VERBALISERS
 from kgqa.vectorstores.registry import STORES
 from kgqa.vectorstores.base import IndexCounts
@@ -62,6 +62,13 @@ def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | Non
           as_json: bool, retriever: str) -> None:
     """Build the index, or bring it up to date: only hubs whose paths changed are rebuilt."""
     if retriever != "hublink":  # the hub options do not apply
+        if rebuild:
+            with state.open(read_only=True) as ws:
+                held = label_index_counts(ws.store)
+            texts = held["triple_texts"] + held["label_texts"] + held["predicate_texts"]
+            if texts:
+                confirm_removal(f"--rebuild drops the label index first: this removes {texts:,} embedded texts "
+                                "(triples, entity and predicate labels) of every retriever", yes)
         build_label_index(state, retriever, rebuild=rebuild, as_json=as_json)
         return
     if rebuild and not dry_run:

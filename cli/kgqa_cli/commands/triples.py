@@ -97,5 +97,5 @@ def delete(state: CliState, file: str | None, fmt: str | None, subject: str | No
                    + f"; now {report.triples_total} triples")
         after_change(state, ws, report.hubs_marked, update_index)
     if not single and report.not_found:
-        missing = [InputError(f"{report.not_found} triples of {file} are not in the graph")] * report.not_found
-        fail_batch(missing, report.requested, "triples to delete", keep_going)
+        fail_batch(report.not_found, report.requested, "triples to delete", keep_going,
+                   InputError(f"{report.not_found} triples of {file} are not in the graph", source=file))
