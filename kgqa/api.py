@@ -71,7 +71,8 @@ class Workspace:
     def embedder(self) -> Embedder:
         """The embedding model (loaded on first use)."""
         if self._embedder is None:
-            self._embedder = get_embedder(self.settings.embedding_model, self.settings.embedding_batch_size)
+            s = self.settings
+            self._embedder = get_embedder(s.embedding_model, s.embedding_batch_size, s.embedder, s.cache_dir)
         return self._embedder
 
     def load(self, path: str | Path, fmt: str | None = None, on_progress: ProgressFn = no_progress) -> LoadReport:
@@ -179,7 +180,7 @@ class Workspace:
         reports this question's LLM calls, tokens, cache hits and estimated cost."""
         stale: list[str] = []
         if retriever == "hublink":  # the other retrievers check their own (label) index
-            info = check_compatible(read_info(self.vstore), self.settings.embedding_model)
+            info = check_compatible(read_info(self.vstore), self.embedder.name)
             self.vstore.dim = info.dim
             if info.status != "complete":
                 stale.append("the index is incomplete (a build or update was interrupted); "

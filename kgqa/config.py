@@ -118,6 +118,8 @@ class Settings:
     buffer_pool_mib: int | None = None  # Kùzu's page cache (None: Kùzu's default, 80% of RAM)
     store: str = DEFAULT_STORE          # where the HubLink index lives: kuzu | pgvector
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
+    embedder: str = "auto"              # embedding backend: auto | onnx | onnx-int8 | torch (docs/embedders.md)
+    cache_dir: Path | None = None       # exported ONNX models (None: see cache_dir())
 
     @property
     def data_dir(self) -> Path:
@@ -154,7 +156,19 @@ class Settings:
             _positive("KGQA_BUFFER_POOL_MIB", overrides["buffer_pool_mib"], allow_none=True, minimum=64)
         overrides["store"] = overrides.get("store") or os.environ.get("KGQA_STORE") or DEFAULT_STORE
         overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None
+        overrides["embedder"] = overrides.get("embedder") or os.environ.get("KGQA_EMBEDDER", "").strip() or "auto"
+        overrides["cache_dir"] = overrides.get("cache_dir") or cache_dir()
         return cls(db_path=Path(path), embedding_model=model, trace=bool(trace), **overrides)
+
+
+def cache_dir() -> Path:
+    """The user cache for exported embedding models: $KGQA_CACHE_DIR, else $XDG_CACHE_HOME/kgqa, else
+    ~/.cache/kgqa."""
+    explicit = os.environ.get("KGQA_CACHE_DIR", "").strip()
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return (Path(base).expanduser() if base else Path.home() / ".cache") / "kgqa"
 
 
 def _positive(name: str, value: int | None, *, allow_none: bool = False, minimum: int = 1) -> None:

@@ -100,3 +100,7 @@ class LLMReplyError(LLMError):
 
 class TokenBudgetExceeded(LLMError):
     """A request would take the question past its token budget (callers decline or fall back)."""
+
+
+class OnnxModelMissingError(EmbeddingError):
+    """The ONNX embedder's model file is not cached and cannot be exported here (no torch)."""
