@@ -10,7 +10,7 @@ import os
 import warnings
 from pathlib import Path
 
-from kgqa.embeddings.model_files import ModelFiles
+from kgqa.embeddings.model_files import ModelFiles, read_model_files
 from kgqa.embeddings.onnx_cache import onnx_file, write_atomically
 from kgqa.errors import ConfigError, EmbeddingError, OnnxModelMissingError
 
@@ -24,6 +24,16 @@ EXPORT_MODULES = ("torch", "transformers", "onnx")
 def can_export() -> bool:
     """Whether this environment can create an ONNX file (torch, transformers and onnx installed)."""
     return all(importlib.util.find_spec(m) is not None for m in EXPORT_MODULES)
+
+
+def export_model(name: str, cache_dir: Path, variant: str = "fp32", *, force: bool = False) -> Path:
+    """Export model `name` to ONNX (`variant` fp32 or int8) into the cache, unless it is there already
+    (`force`: again); returns the file."""
+    files = read_model_files(name)
+    if files is None:
+        raise ConfigError(f"the ONNX embedder supports local mean-pooling sentence-transformers models with a "
+                          f"tokenizer.json; '{name}' is not one")
+    return ensure_onnx(cache_dir, files, variant, force=force)
 
 
 def ensure_onnx(cache_dir: Path, files: ModelFiles, variant: str = "fp32", *, force: bool = False) -> Path:
