@@ -11,7 +11,7 @@ from kgqa.config import AnnParams
 from kgqa.graph.store import GraphStore
 from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples,
                                     encode_triples)
-from kgqa.vectorstores.vector_cache import Columns, HubVectorCache, stack_vectors
+from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
 
 class KuzuHubVectorStore:
@@ -159,11 +159,16 @@ class KuzuHubVectorStore:
         while the database is open read-only), one matrix product."""
         if not hub_ids:
             return ScoredVectors.empty(len(queries))
-        read = self._cache.columns if self._cache is not None else self._read_hub_vectors
-        hubs, paths, levels, texts, text_hashes, raws = read(hub_ids)
+        if self._cache is not None:
+            return self._cache.score(hub_ids, queries)
+        hubs, paths, levels, texts, text_hashes, raws = self._read_hub_vectors(hub_ids)
         if not text_hashes:
             return ScoredVectors.empty(len(queries))
-        embedded, matrix = stack_vectors(text_hashes, raws)
+        first: dict[str, int] = {}
+        for i, h in enumerate(text_hashes):
+            first.setdefault(h, i)
+        matrix = np.frombuffer(b"".join(raws[i] for i in first.values()), dtype="<f4").reshape(len(first), -1)
+        embedded = {h: j for j, h in enumerate(first)}
         return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes, embedded, matrix, queries)
 
     def _read_hub_vectors(self, hub_ids: list[str]) -> Columns:
