@@ -131,7 +131,7 @@ def main() -> None:
 
     total = sum(walls)
     lines = [f"Warm `ask`, traversal, offline mode, {len(questions)} ORKG dev questions x {args.passes} passes; "
-             f"embedder {ws.embedder.label} ({load_s:.2f} s to load); {os.cpu_count()} cores, "
+             f"embedder {getattr(ws.embedder, 'label', 'torch-fp32')} ({load_s:.2f} s to load); {os.cpu_count()} cores, "
              f"{platform.machine()}, shared machine (other work running).", "",
              "| phase | mean ms/question | share | p50 ms | p95 ms |", "|---|---:|---:|---:|---:|"]
     for p in (*PHASES, "scoring and the rest"):
