@@ -74,7 +74,8 @@ class Workspace:
     def embedder(self) -> Embedder:
         """The embedding model (loaded on first use)."""
         if self._embedder is None:
-            self._embedder = get_embedder(self.settings.embedding_model, self.settings.embedding_batch_size)
+            s = self.settings
+            self._embedder = get_embedder(s.embedding_model, s.embedding_batch_size, s.embedder, s.cache_dir)
         return self._embedder
 
     def load(self, path: str | Path, fmt: str | None = None, on_progress: ProgressFn = no_progress) -> LoadReport:
@@ -192,7 +193,7 @@ class Workspace:
         """Answer a question from the graph, with sources and supporting triples. `llm_tokens`
         reports this question's LLM calls, tokens, cache hits and estimated cost."""
         stale: list[str] = []
-        info = require_index(self.store, self.vstore, self.settings.embedding_model, retriever)
+        info = require_index(self.store, self.vstore, self.embedder.name, retriever)
         if info is not None:  # HubLink: the hub index (the others: their label index parts)
             self.vstore.dim = info.dim
             if info.status != "complete":

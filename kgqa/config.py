@@ -120,6 +120,8 @@ class Settings:
     store: str = DEFAULT_STORE          # where the HubLink index lives: kuzu | pgvector
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
     question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT   # time budget of one question (docs/limits.md)
+    embedder: str = "auto"              # embedding backend: auto | onnx | onnx-int8 | torch (docs/embedders.md)
+    cache_dir: Path | None = None       # exported ONNX models (None: see cache_dir())
 
     def __post_init__(self) -> None:
         _positive("embedding_batch_size", self.embedding_batch_size, maximum=4_096)
@@ -162,7 +164,19 @@ class Settings:
         overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None
         if overrides.get("question_timeout_s") is None:
             overrides["question_timeout_s"] = _env_number("KGQA_QUESTION_TIMEOUT", float, DEFAULT_QUESTION_TIMEOUT)
+        overrides["embedder"] = overrides.get("embedder") or os.environ.get("KGQA_EMBEDDER", "").strip() or "auto"
+        overrides["cache_dir"] = overrides.get("cache_dir") or cache_dir()
         return cls(db_path=Path(path), embedding_model=model, trace=bool(trace), **overrides)
+
+
+def cache_dir() -> Path:
+    """The user cache for exported embedding models: $KGQA_CACHE_DIR, else $XDG_CACHE_HOME/kgqa, else
+    ~/.cache/kgqa."""
+    explicit = os.environ.get("KGQA_CACHE_DIR", "").strip()
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return (Path(base).expanduser() if base else Path.home() / ".cache") / "kgqa"
 
 
 def serve_token(explicit: str | None = None) -> str | None:

@@ -126,3 +126,7 @@ class ServiceUnavailableError(KgqaError):
     may answer in-process instead."""
 
     exit_code = 11
+
+
+class OnnxModelMissingError(EmbeddingError):
+    """The ONNX embedder's model file is not cached and cannot be exported here (no torch)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,15 @@ from kgqa.demo import demo_graph_path
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 ORKG_GRAPH = SHARED / "bench" / "orkg" / "graph_gv3.json"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def onnx_cache_dir(tmp_path_factory):
+    """One ONNX export per test session, shared with the CLI subprocesses (KGQA_CACHE_DIR), outside
+    the user's own cache; a KGQA_CACHE_DIR set by the caller is kept (and reused across runs)."""
+    if not os.environ.get("KGQA_CACHE_DIR"):
+        os.environ["KGQA_CACHE_DIR"] = str(tmp_path_factory.mktemp("kgqa-cache"))
+    return Path(os.environ["KGQA_CACHE_DIR"])
 
 
 @pytest.fixture(scope="session")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
 
-from kgqa.api import Workspace
 from kgqa.config import Settings
+
+if TYPE_CHECKING:  # the library's front door imports most of it: loaded when a command opens a workspace
+    from kgqa.api import Workspace
 
 
 @dataclass
@@ -27,6 +30,8 @@ class CliState:
 
     def open(self, *, create: bool = False, read_only: bool = False) -> Workspace:
         """Open (or create) the workspace; read-only lets several readers share the database."""
+        from kgqa.api import Workspace
+
         return Workspace(self.settings(), create=create, read_only=read_only)
 
     def info(self, message: str) -> None:

@@ -1,18 +1,59 @@
-"""Embedding models behind one small protocol, with a registry by name."""
+"""Embedding models behind one small protocol, with one place that picks the backend.
+
+Backends: "torch" (sentence-transformers) and "onnx" (ONNX Runtime, no torch at query time; fp32 gives
+the torch vectors, "onnx-int8" is a quantised variant). "auto" uses ONNX fp32 for a model it supports
+when its ONNX file is cached or can be exported here, and torch otherwise."""
 
 from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
 
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError
 
+BACKENDS = ("auto", "onnx", "onnx-int8", "torch")
 
-def get_embedder(name: str, batch_size: int = 64) -> Embedder:
-    """The embedder registered under `name` (a sentence-transformers model name or path)."""
-    from kgqa.embeddings.sentence_transformer import SentenceTransformerEmbedder
 
+def get_embedder(name: str, batch_size: int = 64, backend: str = "auto",
+                 cache_dir: Path | None = None) -> Embedder:
+    """The embedder for model `name` (a sentence-transformers model name or path) on `backend`.
+    Nothing is loaded until the first `embed` (or `load`)."""
     if not name:
         raise ConfigError("an embedding model name is required")
+    if backend not in BACKENDS:
+        raise ConfigError(f"unknown embedder backend '{backend}' (KGQA_EMBEDDER); known: {', '.join(BACKENDS)}")
+    if backend != "torch":
+        from kgqa.embeddings.model_files import read_model_files
+        from kgqa.embeddings.onnx_cache import onnx_file
+        from kgqa.embeddings.onnx_export import can_export
+
+        files = read_model_files(name)
+        if files is None and backend != "auto":
+            raise ConfigError(f"the ONNX embedder supports local mean-pooling sentence-transformers models with a "
+                              f"tokenizer.json; '{name}' is not one (use KGQA_EMBEDDER=torch)")
+        if files is not None:
+            cache = cache_dir or default_cache_dir()
+            if backend != "auto" or onnx_file(cache, files, "fp32").is_file() or can_export():
+                from kgqa.embeddings.onnx_runtime import OnnxEmbedder
+
+                variant = "int8" if backend == "onnx-int8" else "fp32"
+                return OnnxEmbedder(name, files, cache, variant=variant, batch_size=batch_size)
+    if importlib.util.find_spec("sentence_transformers") is None:
+        from kgqa.errors import OnnxModelMissingError
+
+        raise OnnxModelMissingError(f"neither an ONNX export of '{name}' nor torch and sentence-transformers are "
+                                    "available; run `kgqa model export` where torch is installed")
+    from kgqa.embeddings.sentence_transformer import SentenceTransformerEmbedder
+
     return SentenceTransformerEmbedder(name, batch_size=batch_size)
 
 
-__all__ = ["Embedder", "get_embedder"]
+def default_cache_dir() -> Path:
+    """The user cache for exported models ($KGQA_CACHE_DIR, else $XDG_CACHE_HOME/kgqa, else ~/.cache/kgqa)."""
+    from kgqa.config import cache_dir
+
+    return cache_dir()
+
+
+__all__ = ["BACKENDS", "Embedder", "get_embedder"]

@@ -16,7 +16,7 @@ from kgqa.errors import ConfirmationRequired, EntityNotFoundError, IndexMismatch
 from kgqa.graph.reader import entities_by_ids, graph_stats
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import HubRootSearch, both_directions
-from kgqa.indexing.metadata import IndexInfo, check_compatible, read_info, write_info
+from kgqa.indexing.metadata import IndexInfo, check_compatible, embedder_labels, read_info, write_info
 from kgqa.indexing.paths import enumerate_paths, signature, with_path_texts
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.types import Direction, EntityWithDirection
@@ -136,7 +136,8 @@ def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, p
         if rebuild:
             vstore.drop()
         vstore.ensure_schema(dim)
-        write_info(vstore, IndexInfo(embedder.name, dim, fingerprint, "building", info.stats if info else {}))
+        writers = embedder_labels(None if rebuild else info, embedder)
+        write_info(vstore, IndexInfo(embedder.name, dim, fingerprint, "building", info.stats if info else {}, writers))
 
     ctx = _context(params)
     register_udfs(store, ctx)
@@ -211,7 +212,7 @@ def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, p
     write_info(vstore, IndexInfo(embedder.name, dim, fingerprint, "complete", {
         "hubs": report.counts.hubs, "paths": report.counts.paths, "vectors": report.counts.vectors,
         "texts": report.counts.texts, "last_build_seconds": round(report.timings["total"], 3),
-        "last_build_rebuilt": report.hubs_rebuilt}))
+        "last_build_rebuilt": report.hubs_rebuilt}, writers))
     return report
 
 

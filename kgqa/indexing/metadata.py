@@ -32,6 +32,7 @@ class IndexInfo:
     params: dict[str, Any]
     status: str
     stats: dict[str, Any]
+    embedder: str | None = None   # backend and precision that wrote it ("torch-fp32", "onnx-fp32"); None: torch
 
 
 def read_info(store: MetaStore) -> IndexInfo | None:
@@ -40,13 +41,23 @@ def read_info(store: MetaStore) -> IndexInfo | None:
     if not meta:
         return None
     return IndexInfo(meta["embedding_model"], int(meta["dim"]), meta.get("params", {}),
-                     meta.get("status", "unknown"), meta.get("stats", {}))
+                     meta.get("status", "unknown"), meta.get("stats", {}), meta.get("embedder"))
 
 
 def write_info(store: MetaStore, info: IndexInfo) -> None:
     """Store the index metadata."""
     store.meta_set(META_KEY, {"embedding_model": info.embedding_model, "dim": info.dim,
-                              "params": info.params, "status": info.status, "stats": info.stats})
+                              "params": info.params, "status": info.status, "stats": info.stats,
+                              "embedder": info.embedder or "torch-fp32"})
+
+
+def embedder_labels(info: IndexInfo | None, embedder: Any) -> str:
+    """The backends that wrote an index's vectors once `embedder` has written to it: its own label
+    plus those already recorded (an index from before labels were recorded was written by torch)."""
+    labels = {getattr(embedder, "label", "torch-fp32")}
+    if info is not None:
+        labels.update((info.embedder or "torch-fp32").split(","))
+    return ",".join(sorted(labels))
 
 
 def check_compatible(info: IndexInfo | None, model: str, dim: int | None = None) -> IndexInfo:

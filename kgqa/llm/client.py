@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import anthropic
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kgqa.config import Settings
 from kgqa.errors import ConfigError, LLMError, LLMReplyError
@@ -20,6 +18,9 @@ from kgqa.llm.cache import CachedReply, ResponseCache, request_key
 from kgqa.llm.cost import estimate_cost, estimate_tokens
 from kgqa.llm.jsonreply import ReplyFormatError
 from kgqa.llm.prompts import REPAIR
+
+if TYPE_CHECKING:  # the SDK takes about 1-3 s to import: loaded only when a request is sent
+    import anthropic
 
 T = TypeVar("T")
 DEFAULT_ENDPOINT = "https://api.anthropic.com"
@@ -88,6 +89,8 @@ class LLMClient:
                               "(or use --llm offline)")
         sdk = None
         if llm.api_key:
+            import anthropic
+
             sdk = anthropic.Anthropic(api_key=llm.api_key, base_url=llm.base_url, max_retries=llm.max_retries,
                                       timeout=llm.timeout_s)
         cache_file = settings.llm_cache_file
@@ -184,6 +187,8 @@ class LLMClient:
         """One SDK call (the SDK retries); SDK errors become LLMError with a clear message."""
         extra = {"extra_body": {"temperature": request.temperature}} if request.temperature is not None else {}
         assert self._sdk is not None
+        import anthropic
+
         try:
             return self._sdk.messages.create(model=self.model, system=request.system, messages=request.messages,
                                              max_tokens=request.max_tokens, **extra)

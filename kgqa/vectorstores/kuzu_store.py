@@ -11,6 +11,7 @@ from kgqa.config import AnnParams
 from kgqa.graph.store import GraphStore
 from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples,
                                     encode_triples)
+from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
 
 class KuzuHubVectorStore:
@@ -22,6 +23,8 @@ class KuzuHubVectorStore:
         self.store = store
         self.dim = dim
         self.ann = ann or AnnParams()
+        # read-only: no process can write while it is open, so hub vectors read once stay valid
+        self._cache = HubVectorCache(self._read_hub_vectors) if store.read_only else None
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -152,17 +155,24 @@ class KuzuHubVectorStore:
         return {r[0]: r[1] for r in self.store.run("retrieval/hubs_by_ids", {"ids": hub_ids})}
 
     def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> ScoredVectors:
-        """Exact similarities of all vectors of the given hubs: columns from Kùzu, one matrix product."""
-        hubs, paths, levels, texts, text_hashes, raws = (self.store.run_columns("retrieval/hub_vectors", {"hubs": hub_ids})
-                                                         if hub_ids else ([], [], [], [], [], []))
+        """Exact similarities of all vectors of the given hubs: columns from Kùzu (kept in memory
+        while the database is open read-only), one matrix product."""
+        if not hub_ids:
+            return ScoredVectors.empty(len(queries))
+        if self._cache is not None:
+            return self._cache.score(hub_ids, queries)
+        hubs, paths, levels, texts, text_hashes, raws = self._read_hub_vectors(hub_ids)
         if not text_hashes:
             return ScoredVectors.empty(len(queries))
         first: dict[str, int] = {}
         for i, h in enumerate(text_hashes):
             first.setdefault(h, i)
         matrix = np.frombuffer(b"".join(raws[i] for i in first.values()), dtype="<f4").reshape(len(first), -1)
-        return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes,
-                                          {h: j for j, h in enumerate(first)}, matrix, queries)
+        embedded = {h: j for j, h in enumerate(first)}
+        return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes, embedded, matrix, queries)
+
+    def _read_hub_vectors(self, hub_ids: list[str]) -> Columns:
+        return tuple(self.store.run_columns("retrieval/hub_vectors", {"hubs": hub_ids}))  # type: ignore[return-value]
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """HNSW search; similarity = 1 - cosine distance."""

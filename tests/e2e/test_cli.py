@@ -59,11 +59,15 @@ def test_cli_workflow_and_errors(tmp_path):
 
 
 def test_every_command_is_in_the_readme():
+    import click
+
     from kgqa_cli.main import cli
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     names = []
-    for name, cmd in cli.commands.items():
+    ctx = click.Context(cli)
+    for name in cli.list_commands(ctx):
+        cmd = cli.get_command(ctx, name)
         names += [f"{name} {sub}" for sub in getattr(cmd, "commands", {})] or [name]
     for n in names:
         assert re.search(rf"kgqa (--\S+ \S+ )*{n}\b", readme), f"`kgqa {n}` is not documented in README.md"

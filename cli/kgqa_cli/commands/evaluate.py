@@ -80,7 +80,7 @@ def run(state: CliState, questions: str, out: str | None, strategy: str, retriev
     if params.extra:
         info["retriever_params"] = params.extra
     with state.open() as ws, progress_line(not state.quiet) as progress:
-        require_index(ws.store, ws.vstore, ws.settings.embedding_model, retriever)  # before any question
+        require_index(ws.store, ws.vstore, ws.embedder.name, retriever)  # before any question
         load_seconds = ws.warm_up()  # the model loads once per process; not charged to the first question
 
         def ask(q):

@@ -1,0 +1,93 @@
+"""Hub vectors kept in memory across questions while the database cannot change (opened read-only:
+Kùzu lets no writer in while it is open), so a warm question reads only hubs it has not seen and
+scores them without one Python step per vector."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from kgqa.vectorstores.base import ScoredVectors
+
+#: Columns of `retrieval/hub_vectors`: hub, path_hash, level, text, text_hash, raw float32 bytes.
+Columns = tuple[list, list, list, list, list, list]
+
+
+@dataclass
+class _HubRows:
+    hub_ids: list[str]
+    paths: list[str]
+    levels: list[str]
+    texts: list[str]
+    text_ids: np.ndarray   # rows of the cache's text matrix
+
+
+class HubVectorCache:
+    """Per-hub rows and one matrix of distinct text vectors; dropped whole past `limit` rows."""
+
+    def __init__(self, read: Callable[[list[str]], Columns], limit: int = 2_000_000) -> None:
+        self._read = read
+        self._limit = limit
+        self._clear()
+
+    def _clear(self) -> None:
+        self._hubs: dict[str, _HubRows] = {}
+        self._text_id: dict[str, int] = {}
+        self._blocks: list[np.ndarray] = []
+        self._matrix: np.ndarray | None = None
+        self._rows = 0
+
+    def score(self, hub_ids: list[str], queries: np.ndarray) -> ScoredVectors:
+        """Every vector of `hub_ids` (hub by hub, in the order given) with its similarities."""
+        hubs = list(dict.fromkeys(hub_ids))
+        missing = [h for h in hubs if h not in self._hubs]
+        if missing:
+            self._add(missing)
+        parts = [self._hubs[h] for h in hubs]
+        if not any(len(p.paths) for p in parts):
+            return ScoredVectors.empty(len(queries))
+        ids = np.concatenate([p.text_ids for p in parts])
+        distinct, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")         # distinct texts in order of first appearance
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        matrix = self._all_vectors()[distinct[order]]
+        sims = matrix @ np.asarray(queries, dtype=np.float32).T  # unit vectors: cosine
+        out = ScoredVectors([], [], [], [], rank[inverse].astype(np.int64), sims)
+        for p in parts:
+            out.hub_ids.extend(p.hub_ids)
+            out.path_hashes.extend(p.paths)
+            out.levels.extend(p.levels)
+            out.texts.extend(p.texts)
+        return out
+
+    def _add(self, hub_ids: list[str]) -> None:
+        hubs, paths, levels, texts, text_hashes, raws = self._read(hub_ids)
+        if self._rows + len(hubs) > self._limit:
+            self._clear()
+        new_raws = []
+        ids = []
+        for th, raw in zip(text_hashes, raws):
+            i = self._text_id.get(th)
+            if i is None:
+                i = self._text_id[th] = len(self._text_id)
+                new_raws.append(raw)
+            ids.append(i)
+        if new_raws:
+            self._blocks.append(np.frombuffer(b"".join(new_raws), dtype="<f4").reshape(len(new_raws), -1))
+            self._matrix = None
+        by_hub: dict[str, list[int]] = {h: [] for h in hub_ids}  # hubs without vectors stay known
+        for row, hub in enumerate(hubs):
+            by_hub[hub].append(row)
+        for hub, rows in by_hub.items():
+            self._hubs[hub] = _HubRows([hub] * len(rows), [paths[r] for r in rows], [levels[r] for r in rows],
+                                       [texts[r] for r in rows], np.asarray([ids[r] for r in rows], dtype=np.int64))
+        self._rows += len(hubs)
+
+    def _all_vectors(self) -> np.ndarray:
+        if self._matrix is None:
+            self._matrix = np.concatenate(self._blocks).astype(np.float32, copy=False)
+            self._blocks = [self._matrix]
+        return self._matrix
