@@ -144,6 +144,7 @@ def open_sql_session(settings: Settings, params: RetrievalParams | None = None, 
     """A DuckDB session answering with the workspace of `settings` (opened on first question)."""
     from kgqa.api import Workspace
 
+    # Read-only: the session never writes the graph, and so it runs beside `kgqa serve` or other readers.
     service = QuestionService(lambda: Workspace(settings, read_only=True), params, llm=llm)
     log = PgAnswerLog(settings) if settings.store == "pgvector" or settings.pg_dsn else None
     return DuckSession(service, answer_log=log, runs=runs)
