@@ -235,9 +235,9 @@ def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) 
             criteria.append(f"--min-out-degree {params.min_out_degree}")
         types = graph_stats(store, top=10).top_types
         listed = ", ".join(f"{t} ({n:,})" for t, n in types) or "none (no entity has a type)"
-        what = (f"no entity matches the hub-root criteria" if not roots else
+        what = ("no entity matches the hub-root criteria" if not roots else
                 f"the {len(roots):,} entities matching the hub-root criteria have no outgoing triple (so no path), "
-                f"criteria")
+                "criteria")
         raise InputError(f"{what} ({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
                          f"the graph's top types by count: {listed}", field="hub-root criteria")
 

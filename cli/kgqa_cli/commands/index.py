@@ -10,8 +10,8 @@ from kgqa.config import IndexParams
 from kgqa.indexing.builder import BuildReport
 from kgqa.indexing.label_index import RETRIEVER_PARTS, label_index_counts, label_index_status
 from kgqa.llm.registry import VERBALISERS
-from kgqa.vectorstores.registry import STORES
 from kgqa.vectorstores.base import IndexCounts
+from kgqa.vectorstores.registry import STORES
 from kgqa_cli.commands.seeds import build_label_index
 from kgqa_cli.confirm import confirm_removal, removal_text, yes_option
 from kgqa_cli.context import CliState, pass_state
