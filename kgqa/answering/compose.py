@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kgqa.answering.facts import collect
+from kgqa.answering.facts import best_attributes, collect, meeting_constraints
 from kgqa.answering.operations import perform
 from kgqa.answering.question import analyse
 from kgqa.answering.render import render
@@ -14,5 +14,7 @@ def compose(question: str, partials: list[PartialAnswer]) -> tuple[str, AnswerRe
     """The cited answer sentences and the structured result, over the partial answers' facts only."""
     plan = analyse(question)
     evidence = collect(question, partials)
+    if plan.operation != "compare":  # the sides of a comparison meet different constraints
+        evidence = meeting_constraints(evidence, best_attributes(plan.negated, evidence.attributes()))
     outcome = perform(plan, evidence)
     return render(plan, outcome, evidence), outcome.result
