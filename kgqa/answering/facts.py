@@ -127,3 +127,23 @@ def numeric(value: str) -> float | None:
         return float(value.strip())
     except ValueError:
         return None
+
+
+def meeting_constraints(evidence: Evidence, skip: list[str]) -> Evidence:
+    """Only the sources that state every constraint of the question that some source states: for
+    each attribute with a value written in the question (years and numbers aside, they bound ranges),
+    a source must state one of those values. Attributes in `skip` (a negated one) are not required.
+    Unchanged when no source would remain."""
+    required: dict[str, set[str]] = {}
+    for f in evidence.facts:
+        if f.constraint and numeric(f.value) is None and f.attribute not in skip:
+            required.setdefault(f.attribute, set()).add(f.value.casefold())
+    if not required:
+        return evidence
+    keep = {s for s in evidence.labels
+            if all(any(f.source == s and f.attribute == a and f.value.casefold() in values for f in evidence.facts)
+                   for a, values in required.items())}
+    if not keep or len(keep) == len(evidence.labels):
+        return evidence
+    return Evidence([f for f in evidence.facts if f.source in keep],
+                    {s: label for s, label in evidence.labels.items() if s in keep}, evidence.types, evidence.question)

@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from kgqa.answering.check import mismatches
 from kgqa.answering.compose import compose
+from kgqa.answering.result import OPERATIONS
 from kgqa.config import Settings
 from kgqa.errors import LLMReplyError, TokenBudgetExceeded
 from kgqa.llm.base import (
@@ -42,6 +43,7 @@ from kgqa.llm.prompts import (
 from kgqa.llm.render import label, numbered, render_fact, render_path, render_triple
 
 T = TypeVar("T")
+_OPERATION_LINE = re.compile(r"^\s*operation:\s*([a-z]+)\s*\n", re.IGNORECASE)
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 MAX_COMPONENTS = 8
 
@@ -216,6 +218,13 @@ class AnthropicRoles:
         except (TokenBudgetExceeded, LLMReplyError) as exc:
             self._event("over_budget" if isinstance(exc, TokenBudgetExceeded) else "malformed")
             return self.offline.final_answer(question, partials)
+        override = _OPERATION_LINE.match(text)
+        if override and override.group(1).lower() in OPERATIONS and override.group(1).lower() != result["operation"]:
+            detected, op = result["operation"], override.group(1).lower()
+            result = compose(question, partials, op)[1].as_dict()
+            with self._lock:
+                self.mismatches.append(f"operation {op} named by the LLM instead of the detected {detected}")
+        text = _OPERATION_LINE.sub("", text, count=1).strip() or text
         cited = [n for n in cited_numbers(text) if 1 <= n <= len(partials)]
         with self._lock:
             self.mismatches += mismatches(text, result)

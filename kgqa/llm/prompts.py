@@ -86,7 +86,9 @@ FINAL_ANSWER = Prompt(
         "items lacking the property, and whether that is stated explicitly or not stated at all). A "
         "structured result computed from the same facts is given; state its numbers and values unless the "
         "partial answers show it is wrong. With several constraints, say which sources meet each. Use only "
-        "the partial answers; if they do not answer the question, say so. Reply with the answer text only."),
+        "the partial answers; if they do not answer the question, say so. Reply with the answer text only; "
+        "only if the question asks for another operation than the one given, start the reply with a line "
+        "`Operation: NAME` naming it."),
     template="Question: {question}\nOperation: {operation}\nStructured result: {result}\nPartial answers:\n{partials}",
     inputs=("question", "operation", "result", "partials"),
     max_tokens=700,

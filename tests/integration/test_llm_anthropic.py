@@ -386,3 +386,13 @@ def test_final_answer_that_agrees_with_the_result_has_no_mismatch_note(llm_ws, s
     a = llm_ws.ask(COUNT_Q, RetrievalParams(strategy="direct"), llm="anthropic")
     assert a.answer.startswith("Priya Raghunathan published two papers")
     assert not [n for n in a.notes if "structured result" in n]
+
+
+def test_the_llm_may_name_another_operation(llm_ws, stub):
+    stub.rule(lambda body: "Operation: list\nPriya Raghunathan published 'A' [1] and 'B' [2]."
+              if kind_of(body) == "final_answer" else None)
+    a = llm_ws.ask(COUNT_Q, RetrievalParams(strategy="direct"), llm="anthropic")
+    assert a.result["operation"] == "list" and len(a.result["items"]) == 2
+    assert a.answer.startswith("Priya Raghunathan published")  # the operation line is not part of the answer
+    assert "final answer vs structured result: operation list named by the LLM instead of the detected count" \
+        in a.notes

@@ -159,3 +159,13 @@ def test_restatements(question, expect):
 def test_no_partial_facts_give_an_honest_sentence():
     text, result = compose("Which venue published 'Alpha Study'?", PAPERS[:1])
     assert result.items == [] and "no venue" in text
+
+
+def test_sources_that_miss_a_stated_constraint_are_left_out():
+    stray = _paper("P4", "Delta Study", [("publication year", "2019"), ("Evaluation method", "Case Study"),
+                                         ("Research Object", "Software Ecosystems")], via="Contribution 1")
+    text, result = compose("How many papers investigate the research object Technical Debt?", PAPERS + [stray])
+    assert result.value == 3 and "Delta" not in " ".join(result.items) and "[4]" not in text
+    text, result = compose("How many papers investigate Software Ecosystems compared to Technical Debt?",
+                           PAPERS + [stray])
+    assert result.groups == {"Software Ecosystems": 1, "Technical Debt": 3}  # sides are not filtered
