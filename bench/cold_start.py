@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from tables import emit
+
 QUESTION = ("Which papers were published at ICSA in 2019?", "--topic-entity", "R659055")
 COMMANDS = {"kgqa --help": ("--help",), "kgqa stats": ("stats",), "kgqa ask (cold, in-process)": ("ask", *QUESTION)}
 
@@ -55,10 +57,7 @@ def main() -> None:
     for label in COMMANDS:
         cells = [f"{statistics.median(times[(n, label)]):.2f} | {min(times[(n, label)]):.2f}" for n in trees]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    emit(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from tables import emit
+
 from kgqa.api import Workspace
 from kgqa.config import Settings
 from kgqa.evaluation.dataset import read_questions
@@ -147,10 +149,7 @@ def main() -> None:
         lines.append(f"| {name} | {1000 * seconds / n:.1f} |")
     lines += ["", "Retrieval metrics (must not change with a speed-up): "
               + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items()) + f"; answers digest `{digest}`"]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    emit(lines, args.out)
     ws.close()
 
 
