@@ -33,3 +33,12 @@ def test_cache_scores_like_kuzu(demo_workspace):
     cache.score(hubs, queries)
     assert len(reads) == 2  # warm: nothing read again
     assert len(cache.score(["no-such-hub"], queries)) == 0
+
+
+def test_cache_past_its_limit_starts_again(demo_workspace):
+    vstore = demo_workspace.vstore
+    hubs = sorted(vstore.signatures())
+    queries = demo_workspace.embedder.embed(["ICSA 2019"])
+    cache = HubVectorCache(vstore._read_hub_vectors, limit=len(vstore.score_hubs(hubs[:2], queries)) + 1)
+    cache.score(hubs[:2], queries)
+    assert _rows(cache.score(hubs[:4], queries)) == _rows(vstore.score_hubs(hubs[:4], queries))
