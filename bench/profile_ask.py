@@ -101,7 +101,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", required=True)
     ap.add_argument("--questions", default=str(SHARED / "questions_dev_gv3.csv"))
-    ap.add_argument("--passes", type=int, default=3)
+    ap.add_argument("--passes", type=int, default=1,
+                    help="passes over the questions (after the first, question texts are embedded from memory)")
     ap.add_argument("--out", default=None, help="also write the table (markdown) here")
     args = ap.parse_args()
 
@@ -110,7 +111,8 @@ def main() -> None:
     started = time.perf_counter()
     ws.warm_up()
     load_s = time.perf_counter() - started
-    ws.ask(questions[0].question, topic_entity=questions[0].topic_entity)  # first-question caches
+    # first-question caches (a question not in the set: the embedder remembers texts it has embedded)
+    ws.ask("Which papers are in this graph?", topic_entity=questions[0].topic_entity)
 
     clock = PhaseClock()
     instrument(clock, type(ws.embedder))
