@@ -14,8 +14,11 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+from tables import emit
 
 QUESTION = ("Which papers were published at ICSA in 2019?", "--topic-entity", "R659055")
 COMMANDS = {"kgqa --help": ("--help",), "kgqa stats": ("stats",), "kgqa ask (cold, in-process)": ("ask", *QUESTION)}
@@ -23,7 +26,9 @@ COMMANDS = {"kgqa --help": ("--help",), "kgqa stats": ("stats",), "kgqa ask (col
 
 def run(args: tuple[str, ...], env: dict[str, str]) -> float:
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *args], env=env, capture_output=True, text=True)
+    # cwd: a folder without a kgqa package, or `python -m` would import the one in the current folder
+    proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *args], env=env, capture_output=True, text=True,
+                          cwd=tempfile.gettempdir())
     wall = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"kgqa {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-500:]}")
@@ -37,7 +42,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
-    base = dict(os.environ, KGQA_DB=args.db, HF_HUB_OFFLINE="1")
+    base = dict(os.environ, KGQA_DB=str(Path(args.db).resolve()), HF_HUB_OFFLINE="1")
     trees = {}
     for spec in args.tree:
         name, path = spec.split("=", 1)
@@ -55,10 +60,7 @@ def main() -> None:
     for label in COMMANDS:
         cells = [f"{statistics.median(times[(n, label)]):.2f} | {min(times[(n, label)]):.2f}" for n in trees]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    emit(lines, args.out)
 
 
 if __name__ == "__main__":

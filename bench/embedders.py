@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tables import emit
+
 from kgqa.config import cache_dir
 from kgqa.embeddings import get_embedder
 from kgqa.embeddings.onnx_runtime import cpu_count
@@ -72,10 +74,7 @@ def main() -> None:
         cos = (vectors[backend] * base).sum(axis=1)
         lines.append(f"| {label} | {rate:.0f} | {rate / results['torch'][1]:.2f} | {load_s:.1f} | "
                      f"{cos.mean():.6f} | {cos.min():.6f} |")
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    emit(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from tables import emit
+
 from kgqa.api import Workspace
 from kgqa.config import Settings
 from kgqa.evaluation.dataset import read_questions
@@ -99,7 +101,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", required=True)
     ap.add_argument("--questions", default=str(SHARED / "questions_dev_gv3.csv"))
-    ap.add_argument("--passes", type=int, default=3)
+    ap.add_argument("--passes", type=int, default=1,
+                    help="passes over the questions (after the first, question texts are embedded from memory)")
     ap.add_argument("--out", default=None, help="also write the table (markdown) here")
     args = ap.parse_args()
 
@@ -108,7 +111,8 @@ def main() -> None:
     started = time.perf_counter()
     ws.warm_up()
     load_s = time.perf_counter() - started
-    ws.ask(questions[0].question, topic_entity=questions[0].topic_entity)  # first-question caches
+    # first-question caches (a question not in the set: the embedder remembers texts it has embedded)
+    ws.ask("Which papers are in this graph?", topic_entity=questions[0].topic_entity)
 
     clock = PhaseClock()
     instrument(clock, type(ws.embedder))
@@ -147,10 +151,7 @@ def main() -> None:
         lines.append(f"| {name} | {1000 * seconds / n:.1f} |")
     lines += ["", "Retrieval metrics (must not change with a speed-up): "
               + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items()) + f"; answers digest `{digest}`"]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    emit(lines, args.out)
     ws.close()
 
 

@@ -88,6 +88,14 @@ def _export(model_dir: Path, dest: Path) -> None:
 
 
 def _quantise(source: Path, dest: Path) -> None:
+    import logging
+
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(source), str(dest), weight_type=QuantType.QInt8)
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # the quantiser logs a pre-processing hint on the root logger
+    try:
+        quantize_dynamic(str(source), str(dest), weight_type=QuantType.QInt8)
+    finally:
+        root.setLevel(level)

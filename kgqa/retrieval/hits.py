@@ -37,9 +37,8 @@ class HitTable:
         n_queries = scored.sims.shape[1]
         if not len(scored):
             return cls([], [], [], np.zeros((0, n_queries), np.float32), {}, {})
-        row_text: dict[int, str] = {}
-        for r, text in zip(scored.text_rows.tolist(), scored.texts):
-            row_text.setdefault(r, text)
+        distinct_rows, first_rows = np.unique(scored.text_rows, return_index=True)  # each text's first vector
+        row_text = {r: scored.texts[i] for r, i in zip(distinct_rows.tolist(), first_rows.tolist())}
         text_sims = scored.sims.copy() if acronyms else scored.sims
         for qi, acronym in (acronyms or {}).items():
             word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(acronym)}(?![A-Za-z0-9])")
@@ -61,8 +60,9 @@ class HitTable:
             (level_rank[lvl] for lvl in scored.levels), dtype=np.int64, count=len(scored))
         order = np.lexsort((tie, -sims.max(axis=1), codes))
         first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]  # in path-code order
+        best_sims = sims[first].tolist()
         best_hit = [VectorHit(scored.hub_ids[i], scored.path_hashes[i], scored.levels[i], scored.texts[i],
-                              tuple(float(x) for x in sims[i])) for i in first.tolist()]
+                              tuple(best_sims[j])) for j, i in enumerate(first.tolist())]
         path_hubs = [h.hub_id for h in best_hit]
         hub_index: dict[str, int] = {}
         hub_codes = np.fromiter((hub_index.setdefault(hub, len(hub_index)) for hub in path_hubs),

@@ -180,9 +180,10 @@ class HubLinkRetriever(BaseRetriever):
         coverage_mode = params.scoring == "coverage"
         comps = component_indices(len(pq.embeddings))
         by_hub: dict[str, list[HubPath]] = defaultdict(list)
+        path_comps = table.path_best[:, comps].tolist() if coverage_mode else []  # one conversion, not one per path
         for k, hit in enumerate(table.best_hit):
             if coverage_mode:  # mean over components of the path's best similarity to each
-                component_sims = tuple(float(x) for x in table.path_best[k, comps])
+                component_sims = tuple(path_comps[k])
                 score = sum(component_sims) / len(component_sims)
             else:  # thesis: the path's single best match (its best level)
                 component_sims, score = (), max(hit.similarities)

@@ -4,6 +4,7 @@ scores them without one Python step per vector."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ class HubVectorCache:
     def __init__(self, read: Callable[[list[str]], Columns], limit: int = 2_000_000) -> None:
         self._read = read
         self._limit = limit
+        self._lock = threading.Lock()  # a service may ask from several threads
         self._clear()
 
     def _clear(self) -> None:
@@ -42,18 +44,23 @@ class HubVectorCache:
     def score(self, hub_ids: list[str], queries: np.ndarray) -> ScoredVectors:
         """Every vector of `hub_ids` (hub by hub, in the order given) with its similarities."""
         hubs = list(dict.fromkeys(hub_ids))
-        missing = [h for h in hubs if h not in self._hubs]
-        if missing:
-            self._add(missing)
-        parts = [self._hubs[h] for h in hubs]
-        if not any(len(p.paths) for p in parts):
+        with self._lock:
+            missing = [h for h in hubs if h not in self._hubs]
+            if missing:
+                self._add(missing, may_clear=True)
+                missing = [h for h in hubs if h not in self._hubs]  # the cache was emptied to make room
+                if missing:
+                    self._add(missing, may_clear=False)
+            parts = [self._hubs[h] for h in hubs]
+            vectors = self._all_vectors() if any(len(p.paths) for p in parts) else None
+        if vectors is None:
             return ScoredVectors.empty(len(queries))
         ids = np.concatenate([p.text_ids for p in parts])
         distinct, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
         order = np.argsort(first, kind="stable")         # distinct texts in order of first appearance
         rank = np.empty_like(order)
         rank[order] = np.arange(len(order))
-        matrix = self._all_vectors()[distinct[order]]
+        matrix = vectors[distinct[order]]
         sims = matrix @ np.asarray(queries, dtype=np.float32).T  # unit vectors: cosine
         out = ScoredVectors([], [], [], [], rank[inverse].astype(np.int64), sims)
         for p in parts:
@@ -63,9 +70,9 @@ class HubVectorCache:
             out.texts.extend(p.texts)
         return out
 
-    def _add(self, hub_ids: list[str]) -> None:
+    def _add(self, hub_ids: list[str], *, may_clear: bool) -> None:
         hubs, paths, levels, texts, text_hashes, raws = self._read(hub_ids)
-        if self._rows + len(hubs) > self._limit:
+        if may_clear and self._rows + len(hubs) > self._limit:
             self._clear()
         new_raws = []
         ids = []

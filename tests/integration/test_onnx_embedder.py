@@ -150,6 +150,9 @@ def test_ask_without_torch(onnx_embedder, tmp_path):
         proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", "-q", *args], capture_output=True,
                               text=True, env=dict(os.environ, HF_HUB_OFFLINE="1", **base), timeout=900)
         assert proc.returncode == 0, proc.stderr
+    status = subprocess.run([sys.executable, "-m", "kgqa_cli.main", "index", "status", "--json"], capture_output=True,
+                            text=True, env=dict(os.environ, HF_HUB_OFFLINE="1", **base), timeout=300)
+    assert json.loads(status.stdout)["embedder"] == "torch-fp32"  # the index records which backend wrote it
     question = ("ask", "Which papers were published at ICSA in 2019?", "--topic-entity", "F01", "--json")
     with_torch = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *question], capture_output=True, text=True,
                                 env=dict(os.environ, HF_HUB_OFFLINE="1", **base), timeout=600)

@@ -162,6 +162,7 @@ def status(state: CliState, as_json: bool) -> None:
             "dirty_hubs": st.dirty_hubs}
     if st.info:
         data.update(embedding_model=st.info.embedding_model, dim=st.info.dim, status=st.info.status,
+                    embedder=st.info.embedder or "torch-fp32",
                     params=st.info.params, last_build=st.info.stats)
     data["label_index"] = labels  # the seed retrievers' index (`index build --retriever difar|simgrag|coe`)
     if as_json:
@@ -175,7 +176,8 @@ def status(state: CliState, as_json: bool) -> None:
         return
     click.echo(f"store: {store}\nstatus: {st.info.status}\nhubs: {data['hubs']}\npaths: {data['paths']}\n"
                f"vectors: {data['vectors']}\nunique texts: {data['texts']}\n"
-               f"embedding model: {st.info.embedding_model} (dim {st.info.dim})\n"
+               f"embedding model: {st.info.embedding_model} (dim {st.info.dim}; written by "
+               f"{data['embedder']})\n"
                f"ANN index: {'yes' if st.ann_index else 'no'}\n"
                f"dirty hubs: {st.dirty_hubs}" + (" (run `kgqa index update --dirty`)" if st.dirty_hubs else "")
                + f"\nparameters: {json.dumps(st.info.params)}")
