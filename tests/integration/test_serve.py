@@ -78,6 +78,18 @@ def test_ask_over_http_and_through_the_cli_equal_in_process(service, demo_db):
     assert without_seconds(text_local) == without_seconds(text_client) and "Sources:" in text_client
 
 
+def test_sql_session_asks_the_service(service, demo_db):
+    before = service.request("GET", "/v1/stats", token=TOKEN)[1]["by_endpoint"].get("ask", 0)
+    status, served, _ = service.request("POST", "/v1/ask", {"question": QUESTION, "max_triples": 3}, token=TOKEN)
+    assert status == 200 and len(served["triples"]) <= 3
+    out = kgqa(demo_db, "sql", "--format", "json", "-c", f"SELECT answer FROM kgqa_ask('{QUESTION}')",
+               KGQA_SERVE_TOKEN=TOKEN)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)[0]["answer"] == served["answer"]
+    after = service.request("GET", "/v1/stats", token=TOKEN)[1]["by_endpoint"]["ask"]
+    assert after == before + 2                              # the HTTP question and the SQL session's
+
+
 def test_cli_without_the_token_answers_in_process(service, demo_db):
     out = kgqa(demo_db, "ask", QUESTION, "--hubs", "5", "--json")
     assert out.returncode == 0 and json.loads(out.stdout)["served_by"] == "in-process"
@@ -146,7 +158,7 @@ def test_stats_and_openapi(service):
     fields = schema["components"]["schemas"]["AskRequest"]["properties"]
     assert {"question", "strategy", "topic_entity", "hubs", "paths_per_hub", "diversity_penalty", "alpha",
             "max_level", "components", "triple_filter", "scoring", "llm", "token_budget", "retriever",
-            "params"} == set(fields)
+            "params", "max_triples"} == set(fields)
 
 
 def test_no_index_is_409(tmp_path):
