@@ -140,11 +140,16 @@ class PgAnswerLog:
 
 
 def open_sql_session(settings: Settings, params: RetrievalParams | None = None, *, llm: str = "offline",
-                     runs: Sequence[str | Path] = ()) -> DuckSession:
+                     runs: Sequence[str | Path] = (), no_server: bool = False,
+                     note: Callable[[str], None] = lambda _: None) -> DuckSession:
     """A DuckDB session answering with the workspace of `settings` (opened on first question)."""
     from kgqa.api import Workspace
 
-    # Read-only: the session never writes the graph, and so it runs beside `kgqa serve` or other readers.
-    service = QuestionService(lambda: Workspace(settings, read_only=True), params, llm=llm)
+    from kgqa.service.client import service_asker
+
+    # Questions go to a running `kgqa serve` of this database when there is one. Read-only: the session
+    # never writes the graph, and so it runs beside the service or other readers.
+    remote = None if no_server else service_asker(settings, note, llm=llm)
+    service = QuestionService(lambda: Workspace(settings, read_only=True), params, llm=llm, remote=remote)
     log = PgAnswerLog(settings) if settings.store == "pgvector" or settings.pg_dsn else None
     return DuckSession(service, answer_log=log, runs=runs)

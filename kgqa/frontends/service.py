@@ -27,8 +27,11 @@ class QuestionService:
     """Answers questions with the workspace opened on first use (pure SQL over files needs none)."""
 
     def __init__(self, open_workspace: Callable[[], Workspace], params: RetrievalParams | None = None, *,
-                 llm: str = "offline", retriever: str = "hublink") -> None:
+                 llm: str = "offline", retriever: str = "hublink",
+                 remote: Callable[[str, RetrievalParams], Answer | None] | None = None) -> None:
+        """`remote`: asks a running `kgqa serve` first (None from it: answer with the workspace)."""
         self._open = open_workspace
+        self._remote = remote
         self._ws: Workspace | None = None
         self.params = params or RetrievalParams()
         self.llm, self.retriever = llm, retriever
@@ -49,7 +52,9 @@ class QuestionService:
         key = (question.strip(), limit)
         if key not in self._answers:
             params = self.params.with_overrides(max_output_triples=limit)
-            self._answers[key] = self.workspace.ask(question, params, llm=self.llm, retriever=self.retriever)
+            answer = self._remote(question, params) if self._remote is not None else None
+            self._answers[key] = answer or self.workspace.ask(question, params, llm=self.llm,
+                                                              retriever=self.retriever)
         return self._answers[key]
 
     def record(self, question: Any) -> dict[str, Any]:

@@ -7,19 +7,26 @@ from __future__ import annotations
 
 import hmac
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import Depends, FastAPI, Request
+from pathlib import Path
+
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
 
 from kgqa import __version__
 from kgqa.api import Workspace
+from kgqa.errors import EntityNotFoundError
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.options import params_from_options
 from kgqa.service.errors import error_reply, validation_reply
+from kgqa.service.graph_view import MAX_NEIGHBOURS, entity_view, evidence_graph, find_entities
 from kgqa.service.pool import PoolFullError, WorkspacePool
 from kgqa.service.schema import AskRequest
 from kgqa.service.state import ServiceState, remove_state, write_state
@@ -27,6 +34,18 @@ from kgqa.service.stats import ServiceStats
 
 #: Seconds a client is asked to wait after a 503 (queue full).
 RETRY_AFTER_S = 1
+#: The web page and its vendored graph library (package data).
+WEB = Path(__file__).resolve().parent / "web"
+#: The endpoints that answer questions (counted in the stats, tagged `served_by`).
+QUESTION_ENDPOINTS = ("ask", "retrieve")
+#: Recent questions kept for the page's status panel.
+RECENT = 20
+
+
+class EvidenceRequest(BaseModel):
+    """`POST /v1/evidence`: an answer's supporting triples (canonical strings)."""
+
+    triples: list[str] = Field(max_length=10_000)
 
 
 def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceState | None = None,
@@ -36,6 +55,8 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
     stats = ServiceStats()
     ws0 = pool.primary
     index = ws0.index_status()       # the database is open read-only: the index cannot change meanwhile
+    graph = ws0.stats()
+    recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
     db_path = str(state.db_path if state else ws0.settings.db_path)
 
     @asynccontextmanager
@@ -75,7 +96,7 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
         stats.record_error(422)
         return validation_reply(exc.errors())
 
-    async def answer(endpoint: str, work: Callable[[Workspace], dict[str, Any]]) -> JSONResponse:
+    async def answer(endpoint: str, work: Callable[[Workspace], Any]) -> JSONResponse:
         start = time.perf_counter()
         try:
             body = await pool.run(work)
@@ -85,9 +106,11 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
                                            f"retry after {RETRY_AFTER_S} s"}}, status_code=503,
                                 headers={"Retry-After": str(RETRY_AFTER_S)})
         except Exception as exc:   # noqa: BLE001 - every failure becomes a JSON reply, never a crash
-            reply = error_reply(exc)
+            reply = error_reply(exc, question=endpoint in QUESTION_ENDPOINTS)
             stats.record_error(reply.status_code)
             return reply
+        if endpoint not in QUESTION_ENDPOINTS:
+            return JSONResponse(body)
         stats.record(endpoint, time.perf_counter() - start)
         return JSONResponse({**body, "served_by": "service"})
 
@@ -99,7 +122,37 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
     @app.post("/v1/ask", dependencies=[Depends(authorise)],
               summary="Answer a question; the reply is `kgqa ask --json`'s output plus served_by.")
     async def ask(req: AskRequest) -> JSONResponse:
-        return await answer("ask", lambda ws: ask_in(ws, req).as_dict())
+        reply = await answer("ask", lambda ws: ask_in(ws, req).as_dict())
+        if reply.status_code == 200:
+            recent.appendleft({"question": req.question, "at": time.time()})
+        return reply
+
+    @app.get("/v1/entities/{entity_id}", dependencies=[Depends(authorise)],
+             summary="An entity, its types and its outgoing and incoming triples (at most `limit` each).")
+    async def entity(entity_id: str, limit: int = Query(50, ge=1, le=MAX_NEIGHBOURS)) -> JSONResponse:
+        def work(ws: Workspace) -> dict[str, Any]:
+            view = entity_view(ws.store, entity_id, limit)
+            if view is None:
+                raise EntityNotFoundError(f"no entity with id '{entity_id}'")
+            return view
+        return await answer("entities", work)
+
+    @app.get("/v1/entities", dependencies=[Depends(authorise)],
+             summary="Entities whose id is `q` or whose label contains it (autocomplete).")
+    async def entities(q: str = Query(min_length=1, max_length=200),
+                       limit: int = Query(10, ge=1, le=100)) -> JSONResponse:
+        return await answer("entities", lambda ws: find_entities(ws.store, q, limit))
+
+    @app.post("/v1/evidence", dependencies=[Depends(authorise)],
+              summary="Nodes and edges of supporting triples (canonical strings), for drawing.")
+    async def evidence(req: EvidenceRequest) -> JSONResponse:
+        return await answer("evidence", lambda ws: evidence_graph(ws.store, req.triples))
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.post("/v1/retrieve", dependencies=[Depends(authorise)],
               summary="Retrieve only: the supporting triples and the ranked hubs.")
@@ -119,6 +172,9 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
     async def service_stats() -> dict[str, Any]:
         info = index.info
         return {"db_path": db_path, "model": ws0.settings.embedding_model, "store": ws0.settings.store,
+                "graph": {"entities": graph.entities, "literals": graph.literals, "triples": graph.triples,
+                          "predicates": graph.predicates},
+                "recent": list(recent),
                 "index": None if info is None else {
                     "status": info.status, "params": info.params, "dim": info.dim,
                     "hubs": index.counts.hubs, "paths": index.counts.paths, "vectors": index.counts.vectors,

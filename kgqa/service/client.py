@@ -12,6 +12,7 @@ from dataclasses import fields
 from typing import Any
 
 from kgqa import errors
+from kgqa.config import RetrievalParams, Settings, serve_token
 from kgqa.errors import KgqaError, ServiceUnavailableError
 from kgqa.retrieval.base import Answer
 from kgqa.processes import pid_alive
@@ -108,8 +109,6 @@ def ask_running_service(db_path: str | os.PathLike[str], question: str, options:
                         endpoint: str = "ask") -> dict[str, Any] | None:
     """The reply of the live service for this database, or None when there is none or it cannot take the
     question now (`note` says why; the caller answers in-process). Library errors in the reply are raised."""
-    from kgqa.config import serve_token
-
     try:
         client = find_service(db_path, serve_token(), store)
         if client is None:
@@ -124,3 +123,27 @@ def answer_from_reply(reply: dict[str, Any]) -> Answer:
     """The Answer a service's (or `ask --json`'s) reply describes."""
     names = {f.name for f in fields(Answer)}
     return Answer(**{k: v for k, v in reply.items() if k in names})
+
+
+def service_asker(settings: Settings, note: Callable[[str], None], *, llm: str = "offline",
+                  retriever: str = "hublink") -> Callable[[str, RetrievalParams], Answer | None] | None:
+    """For sessions holding RetrievalParams (`kgqa sql`): a function sending a question to the live service
+    of `settings`' database, or None when none runs. It returns None when the service cannot take it."""
+    from kgqa.retrieval.options import options_from_params
+
+    try:
+        client = find_service(settings.db_path, serve_token(), settings.store)
+    except ServiceUnavailableError as exc:
+        note(f"note: {exc}; answering in-process")
+        return None
+    if client is None:
+        return None
+
+    def ask(question: str, params: RetrievalParams) -> Answer | None:
+        options = options_from_params(params, llm=llm, retriever=retriever).as_dict()
+        try:
+            return answer_from_reply(client.ask(question, options))
+        except ServiceUnavailableError as exc:
+            note(f"note: {exc}; answering in-process")
+            return None
+    return ask

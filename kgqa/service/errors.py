@@ -39,16 +39,17 @@ def status_for(exc: BaseException) -> int:
     return next((status for cls, status in STATUS if isinstance(exc, cls)), 500)
 
 
-def error_reply(exc: BaseException) -> JSONResponse:
-    """The JSON reply for an exception raised while answering."""
+def error_reply(exc: BaseException, *, question: bool = True) -> JSONResponse:
+    """The JSON reply for an exception raised while answering (`question`: while answering a question,
+    so an unknown entity is the request's topic entity)."""
     status = status_for(exc)
     if not isinstance(exc, e.KgqaError):
         log.exception("unexpected error while answering")
         body: dict[str, Any] = {"type": "InternalError", "message": f"{type(exc).__name__}: {exc}"}
     else:
         body = {"type": type(exc).__name__, "message": str(exc)}
-        field = getattr(exc, "field", None) or next(
-            (f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), None)
+        field = getattr(exc, "field", None) or (next(
+            (f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), None) if question else None)
         if field:
             body["field"] = field
     headers = {"Retry-After": "1"} if status == 503 else None

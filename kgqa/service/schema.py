@@ -42,6 +42,8 @@ class AskRequest(BaseModel):
     token_budget: int | None = Field(None, ge=1, description="At most this many LLM tokens for this question.")
     retriever: Retriever = Field("hublink", description="hublink, or a seed-paper retriever.")
     params: dict[str, Any] = Field(default_factory=dict, description="Retriever parameters, e.g. {\"top_n\": 150}.")
+    max_triples: int | None = Field(None, ge=1, le=10_000, description="Supporting triples returned at most "
+                                    "(default 50).")
 
     def options(self) -> AskOptions:
         """The library's form of these options."""

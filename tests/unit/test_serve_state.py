@@ -8,7 +8,8 @@ import subprocess
 import sys
 from dataclasses import replace
 
-from kgqa.retrieval.options import AskOptions, params_from_options
+from kgqa.config import RetrievalParams
+from kgqa.retrieval.options import AskOptions, options_from_params, params_from_options
 from kgqa.service.client import find_service
 from kgqa.service.state import new_state, read_state, remove_state, state_path, token_hint, write_state
 
@@ -53,3 +54,12 @@ def test_options_map_to_retrieval_params():
     assert params.extra == {"k": 3}
     defaults = params_from_options(AskOptions())
     assert defaults.hubs_to_keep == 30 and defaults.use_components and defaults.filter_output_triples
+
+
+def test_options_from_params_inverts_params_from_options():
+    params = RetrievalParams(strategy="direct", hubs_to_keep=9, paths_per_hub=4, use_components=False,
+                             diversity_penalty=0.2, path_weight_alpha=1.5, max_retrieval_level=3,
+                             filter_output_triples=False, max_output_triples=7, scoring="thesis",
+                             topic_entity="P01", extra={"k": 2})
+    assert params_from_options(options_from_params(params)) == params
+    assert params_from_options(options_from_params(RetrievalParams())) == RetrievalParams()

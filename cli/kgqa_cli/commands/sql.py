@@ -22,17 +22,18 @@ from kgqa_cli.table import FORMATS
 @click.option("--run", "runs", multiple=True, type=click.Path(dir_okay=False), metavar="RUN.jsonl",
               help="Eval run files to query as the view `runs` (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--no-server", is_flag=True, help="Answer in this process even when `kgqa serve` runs for the database.")
 @store_options
 @retrieval_options
 @pass_state
 @click.pass_context
 def sql(ctx: click.Context, state: CliState, sql: str | None, runs: tuple[str, ...], fmt: str,
-        params: RetrievalParams, llm: str) -> None:
+        no_server: bool, params: RetrievalParams, llm: str) -> None:
     """DuckDB with kgqa_ask(question), kgqa_retrieve(question, k), kgqa_hubs(question, k),
     kgqa_answers() and the view `runs` over eval run files."""
     if ctx.invoked_subcommand is not None:
         return
-    session = open_sql_session(state.settings(), params, llm=llm, runs=runs)
+    session = open_sql_session(state.settings(), params, llm=llm, runs=runs, no_server=no_server, note=state.info)
     run_session(session, sql, fmt, "sql")
 
 
