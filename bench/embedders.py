@@ -18,7 +18,6 @@ import platform
 import time
 from pathlib import Path
 
-import numpy as np
 
 from tables import emit
 

@@ -13,7 +13,7 @@ from typing import Any
 from kgqa.errors import InputError
 from kgqa.evaluation.dataset import Question
 from kgqa.evaluation.metrics import METRIC_NAMES, score_question
-from kgqa.evaluation.text_metrics import TEXT_METRICS, TextScorer, mean_text, text_table
+from kgqa.evaluation.text_metrics import TextScorer, mean_text, text_table
 
 #: Thesis HubLink (T) on the 44 dev questions (spec §7): o3-mini + text-embedding-3-large.
 THESIS_DEV = {"recall": 0.782, "precision": 0.398, "f1": 0.466, "hits_at_10": 0.615, "map_at_10": 0.427,
