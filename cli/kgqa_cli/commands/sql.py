@@ -41,5 +41,6 @@ def sql(ctx: click.Context, state: CliState, sql: str | None, runs: tuple[str, .
 @pass_state
 def install(state: CliState) -> None:
     """Install (or update) the SQL layer in Postgres: views, kgqa.rank_hubs, kgqa.rank_triples, ..."""
-    names = install_into(resolve_dsn(state.settings()))
+    settings = state.settings()
+    names = install_into(resolve_dsn(settings), settings.index_name)
     click.echo(f"installed {len(names)} scripts: {', '.join(n.rsplit('/', 1)[-1] for n in names)}")
