@@ -49,8 +49,12 @@ class QuestionService:
         key = (question.strip(), limit)
         if key not in self._answers:
             params = self.params.with_overrides(max_output_triples=limit)
-            self._answers[key] = self.workspace.ask(question, params, llm=self.llm, retriever=self.retriever)
+            self._answers[key] = self._ask(question, params)
         return self._answers[key]
+
+    def _ask(self, question: str, params: RetrievalParams) -> Answer:
+        """Answer one question (in this process; kgqa.frontends.remote sends it to a running service)."""
+        return self.workspace.ask(question, params, llm=self.llm, retriever=self.retriever)
 
     def record(self, question: Any) -> dict[str, Any]:
         """The answer as one record: answer text, sources, triples, hubs, strategy, mode, seconds and
