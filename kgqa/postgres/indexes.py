@@ -12,7 +12,7 @@ from kgqa.errors import ConfigError
 #: What an index name may look like (it becomes part of a Postgres schema name).
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 #: Objects of the shared `kgqa` schema; every other `kgqa.<object>` in a query belongs to one index.
-SHARED = ("answers", "indexes", "queue", "workers")
+SHARED = ("answers", "indexes", "queue", "workers", "resolve_index", "submit", "worker_alive", "wait", "ask")
 _INDEX_OBJECT = re.compile(r"\bkgqa\.(?!(?:%s)\b)" % "|".join(SHARED))
 
 

@@ -50,6 +50,9 @@ USER_SCRIPT = textwrap.dedent('''
     out["kuzu_hubs"] = []
     while res.has_next():
         out["kuzu_hubs"].append(res.get_next()[1])
+    res = conn.execute("WITH kgqa_ask($q) AS a RETURN a.answer, size(kgqa_retrieve($q, 3)), "
+                       "struct_extract(kgqa_hubs($q, 1)[1], 'hub_id'), kgqa_ask(CAST(NULL AS STRING))", {"q": question})
+    out["kuzu_vocabulary"] = res.get_next()
     res = conn.execute("MATCH (e:Entity) RETURN count(e)")  # the user's own queries go on as before
     out["entities"] = res.get_next()[0]
     print(json.dumps(out))
@@ -83,6 +86,7 @@ def test_register_on_plain_connections_in_process(demo_db, embedder):
     assert got["duck_triples"] == want.triples[:3]
     assert got["duck_hubs"] == got["kuzu_hubs"] == [h["id"] for h in want.hubs[:3]]
     assert got["entities"] > 0
+    assert got["kuzu_vocabulary"] == [want.answer, 3, want.hubs[0]["id"], None]  # the shared names; NULL in, NULL out
 
 
 def test_register_uses_a_running_service(demo_db, embedder):

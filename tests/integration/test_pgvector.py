@@ -388,6 +388,7 @@ def test_front_ends_reject_bad_arguments(pg_demo, embedder):
 def test_every_named_postgres_query_parses(pg_demo):
     """Postgres prepares every named query (parameters become $n; COPY and DDL run in a rolled-back
     transaction instead, except COPY, which the builds above exercise)."""
+    assert invoke("--index", "demo", "sql", "install", "--pg-dsn", pg_demo.dsn).exit_code == 0  # the queue tables
     with psycopg.connect(pg_demo.dsn) as conn:
         for name in assets.all_sql_query_names():
             text = qualify(assets.sql_query(name).text, "kgqa_demo")
@@ -396,7 +397,7 @@ def test_every_named_postgres_query_parses(pg_demo):
             body = "\n".join(line for line in text.splitlines() if not line.startswith("--")).strip()
             if body.upper().startswith("COPY"):
                 continue
-            if body.upper().startswith(("SELECT", "WITH", "INSERT", "DELETE")):
+            if body.upper().startswith(("SELECT", "WITH", "INSERT", "DELETE", "UPDATE")):
                 names = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", body)))
                 for i, n in enumerate(names, start=1):
                     body = body.replace(f"%({n})s", f"${i}")
