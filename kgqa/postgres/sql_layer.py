@@ -40,11 +40,23 @@ def install(db: PgDatabase) -> list[str]:
     return names
 
 
-def install_into(dsn: str, index: str) -> list[str]:
+def install_into(dsn: str, index: str, *, explicit: bool = True) -> tuple[str, list[str]]:
     """Install the layer into the schema of index `index` in the Postgres database named by `dsn`
-    (`kgqa sql install`)."""
+    (`kgqa sql install`); returns the index name and the scripts. A name that was not given
+    explicitly (derived from the database path) falls back to the only index the server holds."""
+    if not explicit:
+        index = _only_index(dsn, index)
     db = PgDatabase(dsn, schema=schema_of(index))
     try:
-        return install(db)
+        return index, install(db)
     finally:
         db.close()
+
+
+def _only_index(dsn: str, derived: str) -> str:
+    db = PgDatabase(dsn)
+    try:
+        names = [r[0] for r in db.run("list_indexes")] if db.scalar("registry_exists") else []
+    finally:
+        db.close()
+    return names[0] if derived not in names and len(names) == 1 else derived

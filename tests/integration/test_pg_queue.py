@@ -6,6 +6,8 @@ worker died (its lease ran out) is answered by a live one."""
 from __future__ import annotations
 
 import json
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -113,3 +115,48 @@ def test_call_ask_through_kgqa_serve_equals_kgqa_ask(queue_db):
         with pytest.raises(psycopg.Error) as err:
             conn.execute(CALL, {"q": QUESTION})
         assert err.value.sqlstate == "55000"
+
+
+def test_a_killed_worker_leaves_its_question_to_another(queue_db, tmp_path):
+    """SIGKILL a service while its worker holds a question; a second service (on a copy of the graph,
+    same index name) takes the question once the lease runs out and answers it."""
+    db, dsn = queue_db
+    copy = tmp_path / "copy.kuzu"
+    shutil.copy(db, copy)
+    if db.with_name(db.name + ".wal").exists():
+        shutil.copy(db.with_name(db.name + ".wal"), copy.with_name(copy.name + ".wal"))
+    first = Service(db, "--store", "pgvector", "--pg-dsn", dsn)
+    held = None
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            for attempt in range(20):  # a question takes ~0.1 s: catch one while it runs
+                qid = conn.execute("SELECT kgqa.submit(%(q)s, strategy => 'direct')",
+                                   {"q": f"{OTHER} ({attempt})"}).fetchone()[0]
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:
+                    status, by = conn.execute("SELECT status, leased_by FROM kgqa.queue WHERE id = %(id)s",
+                                              {"id": qid}).fetchone()
+                    if status == "running":
+                        first.proc.send_signal(signal.SIGKILL)
+                        first.proc.wait()
+                        held = (qid, by)
+                        break
+                    if status == "done":
+                        break
+                if held:
+                    break
+    finally:
+        if first.proc.poll() is None:
+            first.stop()
+    assert held, "no question was caught while running"
+    qid, dead_worker = held
+    second = Service(copy, "--store", "pgvector", "--pg-dsn", dsn, "--index", "demo")
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            row = conn.execute("SELECT answer FROM kgqa.wait(%(id)s, 120)", {"id": qid}).fetchone()
+            assert row[0].startswith("The papers that use a controlled experiment")
+            status, by, attempts = conn.execute("SELECT status, leased_by, attempts FROM kgqa.queue "
+                                                "WHERE id = %(id)s", {"id": qid}).fetchone()
+            assert status == "done" and by != dead_worker and attempts == 2
+    finally:
+        assert second.stop() == 0

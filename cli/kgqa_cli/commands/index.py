@@ -187,15 +187,17 @@ def status(state: CliState, as_json: bool) -> None:
               help="The store to copy from.")
 @click.option("--pg-dsn", default=None, metavar="DSN",
               help="Postgres DSN of the pgvector store (default: $KGQA_PG_DSN, else `kgqa pg start`'s server).")
+@click.option("--index", "index_name", default=None, metavar="NAME",
+              help="The index's name in Postgres (default: $KGQA_INDEX, else the database file's stem).")
 @click.option("--rebuild", is_flag=True, help="Empty the target first (e.g. it holds another model's index).")
 @yes_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @pass_state
-def sync(state: CliState, target: str, source: str, pg_dsn: str | None, rebuild: bool, yes: bool,
-         as_json: bool) -> None:
+def sync(state: CliState, target: str, source: str, pg_dsn: str | None, index_name: str | None, rebuild: bool,
+         yes: bool, as_json: bool) -> None:
     """Copy the index into another store (e.g. Kùzu -> Postgres) without re-embedding anything.
     A sync that would remove hubs from the target says how many and asks first (or needs --yes)."""
-    state.store, state.pg_dsn = source, pg_dsn or state.pg_dsn
+    state.store, state.pg_dsn, state.index = source, pg_dsn or state.pg_dsn, index_name or state.index
 
     def confirm(held: IndexCounts, removing: int) -> None:
         confirm_removal(f"the sync removes {removal_text(held, target, removing)}", yes)

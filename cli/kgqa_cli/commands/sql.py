@@ -45,5 +45,5 @@ def install(state: CliState) -> None:
     CALL kgqa.ask, kgqa.wait; `kgqa serve --store pgvector` answers it) and the SQL layer in schema
     kgqa_<index>: views, rank_hubs, rank_triples, past_questions."""
     settings = state.settings()
-    names = install_into(resolve_dsn(settings), settings.index_name)
-    click.echo(f"installed {len(names)} scripts: {', '.join(n.rsplit('/', 1)[-1] for n in names)}")
+    index, names = install_into(resolve_dsn(settings), settings.index_name, explicit=settings.index is not None)
+    click.echo(f"installed {len(names)} scripts into index '{index}': {', '.join(n.rsplit('/', 1)[-1] for n in names)}")
