@@ -50,11 +50,12 @@ class IndexStatus:
 class Workspace:
     """A HubLink database: graph, index and question answering."""
 
-    def __init__(self, settings: Settings, *, create: bool = False, read_only: bool = False) -> None:
+    def __init__(self, settings: Settings, *, create: bool = False, read_only: bool = False,
+                 graph: GraphStore | None = None) -> None:
         self.settings = settings
         tracer = stderr_tracer if settings.trace else None
-        self.store = GraphStore(settings.db_path, create=create, read_only=read_only, tracer=tracer,
-                                buffer_pool_mib=settings.buffer_pool_mib)
+        self.store = graph or GraphStore(settings.db_path, create=create, read_only=read_only, tracer=tracer,
+                                         buffer_pool_mib=settings.buffer_pool_mib)
         try:
             self.vstore: HubVectorStore = open_vstore(settings.store, self.store, settings)
         except BaseException:

@@ -119,6 +119,7 @@ class Settings:
     buffer_pool_mib: int | None = None  # Kùzu's page cache (None: Kùzu's default, 80% of RAM)
     store: str = DEFAULT_STORE          # where the HubLink index lives: kuzu | pgvector
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
+    index: str | None = None            # the index name in Postgres (None: from db_path; docs/databases.md)
     question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT   # time budget of one question (docs/limits.md)
     embedder: str = "auto"              # embedding backend: auto | onnx | onnx-int8 | torch (docs/embedders.md)
     cache_dir: Path | None = None       # exported ONNX models (None: see cache_dir())
@@ -131,6 +132,13 @@ class Settings:
     def data_dir(self) -> Path:
         """Directory next to the database for caches and auxiliary data."""
         return self.db_path.parent
+
+    @property
+    def index_name(self) -> str:
+        """The index's name in Postgres: `index`, else derived from the database path."""
+        from kgqa.postgres.indexes import index_name
+
+        return index_name(self.index, self.db_path)
 
     @property
     def pg_data_dir(self) -> Path:
@@ -162,6 +170,7 @@ class Settings:
             _positive("KGQA_BUFFER_POOL_MIB", overrides["buffer_pool_mib"], allow_none=True, minimum=64)
         overrides["store"] = overrides.get("store") or os.environ.get("KGQA_STORE") or DEFAULT_STORE
         overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None
+        overrides["index"] = overrides.get("index") or os.environ.get("KGQA_INDEX", "").strip() or None
         if overrides.get("question_timeout_s") is None:
             overrides["question_timeout_s"] = _env_number("KGQA_QUESTION_TIMEOUT", float, DEFAULT_QUESTION_TIMEOUT)
         overrides["embedder"] = overrides.get("embedder") or os.environ.get("KGQA_EMBEDDER", "").strip() or "auto"

@@ -47,13 +47,15 @@ COMMANDS = {
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="KGQA_DB", default=None, metavar="PATH",
               help="Database file (default: $KGQA_DB or .kgqa/graph.kuzu).")
+@click.option("--index", "index", envvar="KGQA_INDEX", default=None, metavar="NAME",
+              help="The index's name in Postgres (default: $KGQA_INDEX, else the database file's stem).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress or status output on stderr.")
 @click.option("--trace", is_flag=True, help="Print each query's name, parameters and time to stderr.")
 @click.version_option(package_name="hublink-kgqa")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, quiet: bool, trace: bool) -> None:
+def cli(ctx: click.Context, db: str | None, index: str | None, quiet: bool, trace: bool) -> None:
     """HubLink: sourced answers from a knowledge graph, inside embedded Kùzu."""
-    ctx.obj = CliState(db, quiet, trace)
+    ctx.obj = CliState(db, quiet, trace, index=index)
 
 
 def main() -> None:

@@ -17,14 +17,20 @@ from kgqa_cli.context import CliState
 
 
 def store_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """Add `--store` and `--pg-dsn`; their values go to the CliState (and so to the settings)."""
+    """Add `--store`, `--pg-dsn` and `--index`; their values go to the CliState (and so to the settings)."""
     @functools.wraps(f)
-    def wrapper(*args: Any, store: str | None = None, pg_dsn: str | None = None, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, store: str | None = None, pg_dsn: str | None = None, index: str | None = None,
+                **kwargs: Any) -> Any:
         state = click.get_current_context().find_object(CliState)
         if state is not None:
             state.store = store or state.store
             state.pg_dsn = pg_dsn or state.pg_dsn
+            state.index = index or state.index
         return f(*args, **kwargs)
+
+    wrapper = click.option("--index", "index", default=None, metavar="NAME",
+                           help="The index's name in Postgres (default: $KGQA_INDEX, else the database "
+                                "file's stem).")(wrapper)
 
     wrapper = click.option("--pg-dsn", default=None, metavar="DSN",
                            help="Postgres DSN for the pgvector store (default: $KGQA_PG_DSN, else the "

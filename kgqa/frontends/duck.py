@@ -35,6 +35,37 @@ def _no_log() -> list[dict[str, Any]]:
                      "use --store pgvector or give --pg-dsn")
 
 
+def install_functions(con: duckdb.DuckDBPyConnection, service: QuestionService, answer_log: AnswerLog | None,
+                      *, guard: Callable[[Callable[..., Any]], Callable[..., Any]] = lambda fn: fn) -> None:
+    """Register the UDFs and the table macros of `sql/duckdb/` on `con` (replacing earlier ones)."""
+    log = answer_log or _no_log
+
+    def answer_log_rows() -> list[dict[str, Any]]:
+        rows = log()
+        for r in rows:  # DuckDB's TIMESTAMP is naive: UTC
+            if getattr(r.get("asked_at"), "tzinfo", None) is not None:
+                r["asked_at"] = r["asked_at"].astimezone(UTC).replace(tzinfo=None)
+        return rows
+
+    udfs: list[tuple[str, Callable[..., Any], list[str], str]] = [
+        ("kgqa_answer", service.record, ["VARCHAR"], ANSWER_TYPE),
+        ("kgqa_triples", service.triples, ["VARCHAR", "INTEGER"], TRIPLES_TYPE),
+        ("kgqa_rank_hubs", service.hubs, ["VARCHAR", "INTEGER"], HUBS_TYPE),
+        ("kgqa_answer_log", answer_log_rows, [], LOG_TYPE),
+    ]
+    for name, fn, params, returns in udfs:
+        try:
+            con.remove_function(name)
+        except duckdb.Error:
+            pass  # not registered yet
+        con.create_function(name, guard(fn), params, returns, side_effects=True)
+    for name, text in assets.sql_scripts("duckdb"):
+        try:
+            con.execute(text)
+        except duckdb.Error as exc:
+            raise InputError(f"{name}: {exc}") from exc
+
+
 class DuckSession:
     """An in-memory DuckDB connection with the HubLink UDFs, macros and run views."""
 
@@ -44,26 +75,8 @@ class DuckSession:
         self.con = duckdb.connect()
         self._udf_error: KgqaError | None = None
         self._log = answer_log
-        log = answer_log or _no_log
-
-        def answer_log_rows() -> list[dict[str, Any]]:
-            rows = log()
-            for r in rows:  # DuckDB's TIMESTAMP is naive: UTC
-                if getattr(r.get("asked_at"), "tzinfo", None) is not None:
-                    r["asked_at"] = r["asked_at"].astimezone(UTC).replace(tzinfo=None)
-            return rows
-
-        udfs: list[tuple[str, Callable[..., Any], list[str], str]] = [
-            ("kgqa_answer", service.record, ["VARCHAR"], ANSWER_TYPE),
-            ("kgqa_triples", service.triples, ["VARCHAR", "INTEGER"], TRIPLES_TYPE),
-            ("kgqa_rank_hubs", service.hubs, ["VARCHAR", "INTEGER"], HUBS_TYPE),
-            ("kgqa_answer_log", answer_log_rows, [], LOG_TYPE),
-        ]
         try:
-            for name, fn, params, returns in udfs:
-                self.con.create_function(name, self._guard(fn), params, returns, side_effects=True)
-            for name, text in assets.sql_scripts("duckdb"):
-                self._script(name, text)
+            install_functions(self.con, service, answer_log, guard=self._guard)
             if runs:
                 self.add_runs(runs)
         except BaseException:
@@ -80,12 +93,6 @@ class DuckSession:
                 self._udf_error = exc
                 raise
         return call
-
-    def _script(self, name: str, text: str) -> None:
-        try:
-            self.con.execute(text)
-        except duckdb.Error as exc:
-            raise InputError(f"{name}: {exc}") from exc
 
     def add_runs(self, paths: Sequence[str | Path]) -> None:
         """View `runs` over eval run files (JSON lines; columns unified by name, plus `filename`)."""
@@ -130,7 +137,7 @@ class PgAnswerLog:
             from kgqa.postgres.server import resolve_dsn
             from kgqa.vectorstores.pgvector_store import PgVectorHubStore
 
-            self._store = PgVectorHubStore(resolve_dsn(self.settings))
+            self._store = PgVectorHubStore(resolve_dsn(self.settings), index=self.settings.index_name)
         return self._store.recent_answers(1000)
 
     def close(self) -> None:

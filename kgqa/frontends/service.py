@@ -52,10 +52,14 @@ class QuestionService:
         key = (question.strip(), limit)
         if key not in self._answers:
             params = self.params.with_overrides(max_output_triples=limit)
-            answer = self._remote(question, params) if self._remote is not None else None
-            self._answers[key] = answer or self.workspace.ask(question, params, llm=self.llm,
-                                                              retriever=self.retriever)
+            self._answers[key] = self._ask(question, params)
         return self._answers[key]
+
+    def _ask(self, question: str, params: RetrievalParams) -> Answer:
+        """Answer one question: by the running service when `remote` answers, else in this process
+        (kgqa.frontends.remote's subclass always sends it to the service)."""
+        answer = self._remote(question, params) if self._remote is not None else None
+        return answer or self.workspace.ask(question, params, llm=self.llm, retriever=self.retriever)
 
     def record(self, question: Any) -> dict[str, Any]:
         """The answer as one record: answer text, sources, triples, hubs, strategy, mode, seconds and

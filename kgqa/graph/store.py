@@ -63,10 +63,11 @@ class GraphStore:
             self._conn = kuzu.Connection(self._db)
         except RuntimeError as exc:  # kuzu raises RuntimeError for lock and IO problems
             if any(m in str(exc) for m in _LOCK_MARKERS):
+                from kgqa.graph.holder import describe_holder
+
                 raise StoreBusyError(
-                    f"database busy: {self.path} is open in another process (e.g. an index build or "
-                    "update, or a load, is running; Kùzu lets one process at a time open it); "
-                    "try again when it has finished") from exc
+                    f"database busy: {self.path} is open in another process ({describe_holder(self.path)}; "
+                    "Kùzu lets one process at a time open it for writing); try again when it has finished") from exc
             raise StoreError(f"cannot open database {self.path}: {exc}") from exc
         self._in_tx = False
         self._extensions: set[str] = set()
@@ -116,6 +117,21 @@ class GraphStore:
             while res.has_next():
                 rows.append(res.get_next())
         return columns, rows
+
+    @classmethod
+    def attach(cls, db: kuzu.Database, *, tracer: Tracer | None = None) -> "GraphStore":
+        """A store on its own new connection to a Kùzu database someone else opened (e.g. the user's
+        `kuzu.Database` in this process); closing it leaves that database open."""
+        store = cls.__new__(cls)
+        store.path, store.tracer = Path(db.database_path), tracer
+        store.read_only = bool(getattr(db, "read_only", False))
+        store._db, store._conn = db, kuzu.Connection(db)
+        store._in_tx, store._extensions, store._udfs, store._owns_db = False, set(), set(), False
+        if not store.has_table("Entity"):
+            store._conn.close()
+            raise NotInitialisedError(f"{store.path} is not a HubLink database (no Entity table); "
+                                      f"run `kgqa init --db {store.path}`")
+        return store
 
     def sibling(self) -> "GraphStore":
         """Another connection to this open database, with its own UDFs and transactions: a UDF that

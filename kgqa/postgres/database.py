@@ -15,6 +15,7 @@ from psycopg import conninfo
 from kgqa import assets
 from kgqa.errors import ConfigError, SchemaError, StoreError
 from kgqa.graph.store import Tracer
+from kgqa.postgres.indexes import qualify
 
 #: Schema scripts of `schema/postgres/` whose objects `drop_index_tables` removes.
 INDEX_SCRIPT = "postgres/002_hub_index"
@@ -52,7 +53,8 @@ class PgDatabase:
     """A lazily opened connection to the Postgres database named by `dsn` (autocommit outside
     `transaction()`); on connect the `vector` extension is checked (created if allowed) and registered."""
 
-    def __init__(self, dsn: str, *, tracer: Tracer | None = None, connect_timeout: int = 10) -> None:
+    def __init__(self, dsn: str, *, schema: str = "kgqa", tracer: Tracer | None = None,
+                 connect_timeout: int = 10) -> None:
         if not dsn or not dsn.strip():
             raise ConfigError("no Postgres DSN given: pass --pg-dsn, set KGQA_PG_DSN or run `kgqa pg start`")
         try:
@@ -60,6 +62,7 @@ class PgDatabase:
         except psycopg.ProgrammingError as exc:
             raise ConfigError(f"invalid Postgres DSN: {_first_line(exc)}") from None
         self.dsn = dsn
+        self.schema = schema  # the index's schema: per-index objects of every query and script go there
         self.tracer = tracer
         self.connect_timeout = connect_timeout
         self._conn: psycopg.Connection | None = None
@@ -107,13 +110,17 @@ class PgDatabase:
             self._conn = None
 
     # -- named queries ---------------------------------------------------------------------------
+    def _text(self, text: str) -> str:
+        """A query or script with its per-index objects in this database's index schema."""
+        return text if self.schema == "kgqa" else qualify(text, self.schema)
+
     def run(self, name: str, params: dict[str, Any] | None = None, *, binary: bool = False) -> list[tuple]:
         """Run the named query `sql/postgres/queries/<name>.sql` with bound parameters; all rows."""
         query = assets.sql_query(name)
         start = time.perf_counter()
         try:
             with self.conn.cursor(binary=binary) as cur:
-                cur.execute(query.text, params)
+                cur.execute(self._text(query.text), params)
                 rows = cur.fetchall() if cur.description is not None else []
         except psycopg.Error as exc:
             raise StoreError(f"query {query.name} failed: {_first_line(exc)}") from None
@@ -131,7 +138,7 @@ class PgDatabase:
         query = assets.sql_query(name)
         start, n = time.perf_counter(), 0
         try:
-            with self.conn.cursor() as cur, cur.copy(query.text) as copy:
+            with self.conn.cursor() as cur, cur.copy(self._text(query.text)) as copy:
                 copy.set_types(list(types))
                 for row in rows:
                     copy.write_row(row)
@@ -153,11 +160,21 @@ class PgDatabase:
         """Run a script of several statements (DDL; no parameters)."""
         start = time.perf_counter()
         try:
-            self.conn.execute(text)
+            self.conn.execute(self._text(text))
         except psycopg.Error as exc:
             raise SchemaError(f"script {name} failed: {_first_line(exc)}") from None
         if self.tracer:
             self.tracer(name, None, time.perf_counter() - start)
+
+    def schema_statement(self, name: str) -> None:
+        """Run the named statement on this database's index schema (`{schema}`, composed as an identifier)."""
+        from psycopg import sql
+
+        query = assets.sql_query(name)
+        try:
+            self.conn.execute(sql.SQL(query.text).format(schema=sql.Identifier(self.schema)))
+        except psycopg.Error as exc:
+            raise SchemaError(f"query {query.name} failed: {_first_line(exc)}") from None
 
     def applied(self) -> set[str]:
         """Names of the schema and SQL scripts recorded in kgqa.schema_version."""
@@ -170,6 +187,7 @@ class PgDatabase:
         done = self.applied()
         applied = []
         with self.transaction():
+            self.schema_statement("create_index_schema")
             for name, text in assets.schema_scripts(kind):
                 if name in done:
                     continue

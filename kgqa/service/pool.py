@@ -101,11 +101,11 @@ class WorkspacePool:
         try:
             if self._executor is None:
                 raise PoolFullError("the service is shutting down")
-            return await asyncio.get_running_loop().run_in_executor(self._executor, self._with_workspace, fn)
+            return await asyncio.get_running_loop().run_in_executor(self._executor, self.with_workspace, fn)
         finally:
             self._admitted -= 1
 
-    def _with_workspace(self, fn: Callable[[Workspace], T]) -> T:
+    def with_workspace(self, fn: Callable[[Workspace], T]) -> T:
         ws = self._free.get()
         try:
             return fn(ws)

@@ -7,6 +7,7 @@ import ipaddress
 import signal
 import socket
 from collections.abc import Callable
+from typing import Any
 
 from kgqa.config import Settings
 from kgqa.errors import ConfigError, StoreBusyError
@@ -69,6 +70,12 @@ def serve(settings: Settings, *, host: str = DEFAULT_HOST, port: int = DEFAULT_P
     except BaseException:
         pool.close()
         raise
+    try:
+        queue_workers = start_queue_workers(settings, pool, workers, info)
+    except BaseException:
+        sock.close()
+        pool.close()
+        raise
     bound = sock.getsockname()[1]
     state = new_state(settings.db_path, host, bound, token)
     if not is_loopback(host) and not token:
@@ -88,5 +95,35 @@ def serve(settings: Settings, *, host: str = DEFAULT_HOST, port: int = DEFAULT_P
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         sock.close()
+        for worker in queue_workers:
+            worker.stop()
         pool.close()
         remove_state(settings.db_path, state.pid)
+
+
+def start_queue_workers(settings: Settings, pool: Any, workers: int, info: Callable[[str], None]) -> list[Any]:
+    """With the pgvector store and the queue installed (`kgqa sql install`): `workers` threads working
+    the Postgres question queue of this index (CALL kgqa.ask); none otherwise."""
+    if settings.store != "pgvector":
+        return []
+    from kgqa.postgres.database import PgDatabase
+    from kgqa.postgres.server import resolve_dsn
+    from kgqa.service.pg_queue import QueueWorker, ask_with
+
+    dsn = resolve_dsn(settings)
+    db = PgDatabase(dsn)
+    try:
+        installed = db.scalar("queue_installed")
+    finally:
+        db.close()
+    if not installed:
+        info("note: no Postgres question queue (run `kgqa sql install` for CALL kgqa.ask); HTTP only")
+        return []
+    started = []
+    for _ in range(workers):
+        worker = QueueWorker(dsn, settings.index_name, ask_with(pool.with_workspace), info=info)
+        worker.start()
+        started.append(worker)
+    info(f"working the Postgres question queue of index '{settings.index_name}' ({workers} worker"
+         f"{'s' if workers > 1 else ''})")
+    return started

@@ -1,4 +1,4 @@
-"""HubVectors in Postgres + pgvector (psycopg 3): tables in schema `kgqa`, bulk writes with binary
+"""HubVectors in Postgres + pgvector (psycopg 3): one named index's tables in schema `kgqa_<name>`, bulk writes with binary
 COPY, an HNSW index (cosine) over the embedded texts, index metadata in `kgqa.meta`."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from kgqa.errors import IndexMismatchError
 from kgqa.graph.store import Tracer
 from kgqa.postgres import sql_layer
 from kgqa.postgres.database import INDEX_SCRIPT, PgDatabase
+from kgqa.postgres.indexes import check_name, schema_of
 from kgqa.types import Triple
 from kgqa.vectorstores.base import (
     HubRecord,
@@ -40,9 +41,11 @@ class PgVectorHubStore:
 
     name = "pgvector"
 
-    def __init__(self, dsn: str, *, dim: int | None = None, tracer: Tracer | None = None,
-                 ann: AnnParams | None = None) -> None:
-        self.db = PgDatabase(dsn, tracer=tracer)
+    def __init__(self, dsn: str, *, index: str = "default", db_path: str | None = None, dim: int | None = None,
+                 tracer: Tracer | None = None, ann: AnnParams | None = None) -> None:
+        self.index = check_name(index)
+        self.db_path = db_path
+        self.db = PgDatabase(dsn, schema=schema_of(index), tracer=tracer)
         self.dim = dim
         self.ann = ann or AnnParams()
         self._log_ready = False
@@ -64,7 +67,10 @@ class PgVectorHubStore:
         if stored is not None and stored != dim:
             raise IndexMismatchError(f"the Postgres index stores vectors of dimension {stored} but the model "
                                      f"produces dimension {dim}; rebuild with `kgqa index build --rebuild`")
-        self.db.apply_migrations("postgres", dim=dim)
+        with self.db.transaction():
+            self.db.apply_migrations("postgres", dim=dim)
+            self.db.run("register_index", {"name": self.index, "db_path": self.db_path})
+            self.db.run("meta_set", {"key": "index_name", "value": json.dumps(self.index)})
         self.dim = dim
         if sql_layer.installed(self.db) and not sql_layer.present(self.db):
             sql_layer.install(self.db)  # its views went with a dropped index: bring them back
@@ -77,6 +83,14 @@ class PgVectorHubStore:
         with self.db.transaction():
             self.db.run("drop_index_tables")
             self.db.run("forget_scripts", {"prefix": INDEX_SCRIPT})
+
+    def drop_all(self) -> None:
+        """Drop this index's schema (tables, views, functions, metadata) and its registry entry; the
+        answers log keeps its rows. Other indexes are untouched."""
+        with self.db.transaction():
+            self.db.schema_statement("drop_index_schema")
+            if self.db.scalar("registry_exists"):
+                self.db.run("unregister_index", {"name": self.index})
 
     def has_ann_index(self) -> bool:
         """Whether the HNSW index exists."""
@@ -232,7 +246,8 @@ class PgVectorHubStore:
             "retriever": answer.retriever, "strategy": answer.strategy, "mode": answer.mode,
             "topic_entity": answer.topic_entity, "components": json.dumps(answer.components),
             "timings": json.dumps({k: round(v, 4) for k, v in answer.timings.items()}),
-            "llm_tokens": json.dumps(answer.llm_tokens, default=str), "query_vectors": vecs}))
+            "llm_tokens": json.dumps(answer.llm_tokens, default=str), "query_vectors": vecs,
+            "index_name": self.index}))
 
     def recent_answers(self, limit: int = 100) -> list[dict[str, Any]]:
         """The latest logged answers, newest first."""
@@ -240,7 +255,7 @@ class PgVectorHubStore:
             return []
         cols = ("id", "asked_at", "question", "answer", "sources", "triples", "strategy", "mode", "seconds")
         out = []
-        for row in self.db.run("recent_answers", {"limit": limit}):
+        for row in self.db.run("recent_answers", {"limit": limit, "index_name": self.index}):
             rec = dict(zip(cols, row))
             rec["sources"] = [s["hub_id"] for s in json.loads(rec["sources"])]
             rec["triples"] = json.loads(rec["triples"])
@@ -272,3 +287,20 @@ class PgVectorHubStore:
             raise IndexMismatchError(f"query vectors have dimension {q.shape[-1]} but the Postgres index "
                                      f"stores dimension {dim}; use the index's embedding model")
         return q
+
+
+def named_indexes(dsn: str) -> list[tuple[str, str | None, IndexCounts]]:
+    """Every named index in the Postgres database: (name, the Kùzu database it came from, counts)."""
+    db = PgDatabase(dsn)
+    try:
+        rows = db.run("list_indexes") if db.scalar("registry_exists") else []
+    finally:
+        db.close()
+    out = []
+    for name, db_path, _, _ in rows:
+        store = PgVectorHubStore(dsn, index=name)
+        try:
+            out.append((name, db_path, store.counts()))
+        finally:
+            store.close()
+    return out

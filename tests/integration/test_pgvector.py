@@ -33,6 +33,7 @@ from kgqa.frontends.cypher import CypherSession
 from kgqa.frontends.duck import DuckSession, PgAnswerLog
 from kgqa.frontends.service import QuestionService
 from kgqa.postgres.database import with_database
+from kgqa.postgres.indexes import qualify
 from kgqa.vectorstores.pgvector_store import PgVectorHubStore
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
@@ -106,7 +107,7 @@ def test_build_into_postgres_matches_the_kuzu_index(pg_demo, embedder):
         again = ws.build_index(IndexParams(hub_types=("Paper",)))
         assert again.nothing_to_do and again.texts_embedded == 0
     with psycopg.connect(pg_demo.dsn) as conn:
-        applied = {r[0] for r in conn.execute("SELECT name FROM kgqa.schema_version")}
+        applied = {r[0] for r in conn.execute("SELECT name FROM kgqa_demo.schema_version")}
         assert {"postgres/001_kgqa_schema", "postgres/002_hub_index", "postgres/003_answers"} <= applied
         kinds = conn.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'embedded_texts_hnsw'").fetchone()
         assert "hnsw" in kinds[0] and "vector_cosine_ops" in kinds[0]
@@ -147,13 +148,13 @@ def test_rebuild_in_postgres_keeps_the_sql_layer(pg_database, tmp_path, embedder
         ws._embedder = embedder
         ws.load(graph)
         assert ws.build_index(IndexParams(hub_types=("Paper",))).hubs_rebuilt == 2
-        assert invoke("sql", "install", "--pg-dsn", pg_database).exit_code == 0
+        assert invoke("--index", "g", "sql", "install", "--pg-dsn", pg_database).exit_code == 0
         report = ws.build_index(IndexParams(hub_types=("Paper",)), rebuild=True)  # drops the tables, views too
         assert report.hubs_rebuilt == 2 and ws.index_status().counts.hubs == 2
         ws.ask("Which paper was published at ECSA?", RetrievalParams(strategy="direct", scoring="thesis"))
     with psycopg.connect(pg_database) as conn:
-        assert conn.execute("SELECT count(*) FROM kgqa.hub_path_triples").fetchone() == (2,)
-        top = conn.execute("SELECT hub_id FROM kgqa.rank_hubs((SELECT query_vectors FROM kgqa.answers "
+        assert conn.execute("SELECT count(*) FROM kgqa_g.hub_path_triples").fetchone() == (2,)
+        top = conn.execute("SELECT hub_id FROM kgqa_g.rank_hubs((SELECT query_vectors FROM kgqa.answers "
                            "ORDER BY id DESC LIMIT 1), 1)").fetchone()
     assert top == ("P2",)
 
@@ -161,16 +162,16 @@ def test_rebuild_in_postgres_keeps_the_sql_layer(pg_database, tmp_path, embedder
 # -- SQL in Postgres, DuckDB, Cypher, and kgqa ask agree ---------------------------------------------
 
 def test_sql_function_ranks_like_the_library(pg_demo, embedder):
-    result = invoke("sql", "install", "--pg-dsn", pg_demo.dsn)
+    result = invoke("--index", "demo", "sql", "install", "--pg-dsn", pg_demo.dsn)
     assert result.exit_code == 0 and "020_rank" in result.output, result.output
     with open_pg(pg_demo, embedder) as ws:
         for question, _ in DEMO_QUESTIONS[1:]:  # no acronym components (the library also matches those by name)
             a = ws.ask(question, RetrievalParams(strategy="direct", scoring="thesis", hubs_to_keep=5,
                                                  filter_output_triples=False, max_output_triples=1000))
             with psycopg.connect(pg_demo.dsn) as conn:
-                rows = conn.execute(f"SELECT DISTINCT hub_rank, hub_id, hub_score FROM kgqa.rank_hubs({LOGGED}, 5) "
+                rows = conn.execute(f"SELECT DISTINCT hub_rank, hub_id, hub_score FROM kgqa_demo.rank_hubs({LOGGED}, 5) "
                                     "ORDER BY hub_rank", {"q": question}).fetchall()
-                triples = [r[0] for r in conn.execute(f"SELECT triple FROM kgqa.rank_triples({LOGGED}, 5) ORDER BY rank",
+                triples = [r[0] for r in conn.execute(f"SELECT triple FROM kgqa_demo.rank_triples({LOGGED}, 5) ORDER BY rank",
                                                       {"q": question})]
             assert [r[1] for r in rows] == [h["id"] for h in a.hubs]
             assert [round(r[2], 4) for r in rows] == pytest.approx([h["score"] for h in a.hubs], abs=1e-4)
@@ -179,7 +180,7 @@ def test_sql_function_ranks_like_the_library(pg_demo, embedder):
 
 def test_sql_function_ask_duckdb_and_cypher_agree(pg_demo):
     db, dsn = str(pg_demo.db), pg_demo.dsn
-    assert invoke("sql", "install", "--pg-dsn", dsn).exit_code == 0
+    assert invoke("--db", db, "sql", "install", "--pg-dsn", dsn).exit_code == 0
     asked = invoke("--db", db, "ask", CONTROLLED, "--store", "pgvector", "--pg-dsn", dsn, *THESIS_DIRECT, "--json")
     assert asked.exit_code == 0, asked.output
     answer = json.loads(asked.output)
@@ -203,11 +204,11 @@ def test_sql_function_ask_duckdb_and_cypher_agree(pg_demo):
     assert [h["hub_id"] for h in got["hubs"]] == hub_ids
 
     with psycopg.connect(dsn) as conn:
-        ranked = conn.execute(f"SELECT DISTINCT hub_rank, hub_id FROM kgqa.rank_hubs({LOGGED}, 5) ORDER BY hub_rank",
+        ranked = conn.execute(f"SELECT DISTINCT hub_rank, hub_id FROM kgqa_demo.rank_hubs({LOGGED}, 5) ORDER BY hub_rank",
                               {"q": CONTROLLED}).fetchall()
-        triples = [r[0] for r in conn.execute(f"SELECT triple FROM kgqa.rank_triples({LOGGED}, 5) ORDER BY rank",
+        triples = [r[0] for r in conn.execute(f"SELECT triple FROM kgqa_demo.rank_triples({LOGGED}, 5) ORDER BY rank",
                                               {"q": CONTROLLED})]
-        logged = conn.execute("SELECT count(*) FROM kgqa.past_questions WHERE question = %(q)s",
+        logged = conn.execute("SELECT count(*) FROM kgqa_demo.past_questions WHERE question = %(q)s",
                               {"q": CONTROLLED}).fetchone()
     assert ranked == list(enumerate(hub_ids, start=1))
     assert triples[:50] == answer["triples"]
@@ -269,7 +270,7 @@ def test_sync_copies_without_reembedding(pg_server, pg_demo, tmp_path):
         assert report.counts == counts and report.texts_copied == counts.texts
         again = ws.sync_index("pgvector", pg_dsn=target)
         assert again.nothing_to_do and again.hubs_unchanged == counts.hubs
-        store = PgVectorHubStore(target)
+        store = PgVectorHubStore(target, index="demo")
         try:
             hashes = [th for h in ws.vstore.hub_records(["P01"]) for p in h.paths for _, th in p.vectors]
             copied, original = store.embeddings(hashes), ws.vstore.embeddings(hashes)
@@ -332,7 +333,7 @@ def test_missing_vector_extension_is_a_clear_error(pg_database):
 
 
 def test_dimension_mismatch_is_a_clear_error(pg_demo):
-    store = PgVectorHubStore(pg_demo.dsn)
+    store = PgVectorHubStore(pg_demo.dsn, index="demo")
     try:
         with pytest.raises(IndexMismatchError, match="dimension 384 .* dimension 768"):
             store.ensure_schema(768)
@@ -343,17 +344,17 @@ def test_dimension_mismatch_is_a_clear_error(pg_demo):
 
 
 @pytest.mark.parametrize("call, sqlstate, message", [
-    ("kgqa.rank_hubs(ARRAY[]::vector[])", "22023", r"queries must be a non-empty vector\[\]"),
-    ("kgqa.rank_hubs(ARRAY[NULL]::vector[])", "22004", r"queries\[1\] is NULL"),
-    ("kgqa.rank_hubs(ARRAY['[1,2,3]']::vector[])", "22000", r"queries\[1\] has dimension 3 but the index stores dimension 384"),
-    ("kgqa.rank_hubs(ARRAY[ARRAY[{v}]])", "22023", "one-dimensional"),
-    ("kgqa.rank_hubs(ARRAY[{v}], 0)", "22023", "hubs_to_keep must be an integer between 1 and 1000, got 0"),
-    ("kgqa.rank_triples(ARRAY[{v}], 5, 10, 1.5)", "22023", r"diversity_penalty must be within \[0, 1\]"),
-    ("kgqa.nearest_texts({v}, 0)", "22023", r"k must be an integer within \[1, 1000\]"),
+    ("kgqa_demo.rank_hubs(ARRAY[]::vector[])", "22023", r"queries must be a non-empty vector\[\]"),
+    ("kgqa_demo.rank_hubs(ARRAY[NULL]::vector[])", "22004", r"queries\[1\] is NULL"),
+    ("kgqa_demo.rank_hubs(ARRAY['[1,2,3]']::vector[])", "22000", r"queries\[1\] has dimension 3 but the index stores dimension 384"),
+    ("kgqa_demo.rank_hubs(ARRAY[ARRAY[{v}]])", "22023", "one-dimensional"),
+    ("kgqa_demo.rank_hubs(ARRAY[{v}], 0)", "22023", "hubs_to_keep must be an integer between 1 and 1000, got 0"),
+    ("kgqa_demo.rank_triples(ARRAY[{v}], 5, 10, 1.5)", "22023", r"diversity_penalty must be within \[0, 1\]"),
+    ("kgqa_demo.nearest_texts({v}, 0)", "22023", r"k must be an integer within \[1, 1000\]"),
 ])
 def test_sql_functions_reject_arguments_of_the_wrong_shape(pg_demo, call, sqlstate, message):
-    assert invoke("sql", "install", "--pg-dsn", pg_demo.dsn).exit_code == 0
-    v = "(SELECT embedding FROM kgqa.embedded_texts ORDER BY hash LIMIT 1)"
+    assert invoke("--index", "demo", "sql", "install", "--pg-dsn", pg_demo.dsn).exit_code == 0
+    v = "(SELECT embedding FROM kgqa_demo.embedded_texts ORDER BY hash LIMIT 1)"
     with psycopg.connect(pg_demo.dsn) as conn, pytest.raises(psycopg.Error) as info:
         conn.execute(f"SELECT * FROM {call.format(v=v)}")  # the test's own SQL text, no outside values
     assert info.value.sqlstate == sqlstate and re.search(message, str(info.value)), str(info.value)
@@ -387,13 +388,16 @@ def test_front_ends_reject_bad_arguments(pg_demo, embedder):
 def test_every_named_postgres_query_parses(pg_demo):
     """Postgres prepares every named query (parameters become $n; COPY and DDL run in a rolled-back
     transaction instead, except COPY, which the builds above exercise)."""
+    assert invoke("--index", "demo", "sql", "install", "--pg-dsn", pg_demo.dsn).exit_code == 0  # the queue tables
     with psycopg.connect(pg_demo.dsn) as conn:
         for name in assets.all_sql_query_names():
-            text = assets.sql_query(name).text
+            text = qualify(assets.sql_query(name).text, "kgqa_demo")
+            if "{schema}" in text:  # an identifier composed by PgDatabase.schema_statement
+                continue
             body = "\n".join(line for line in text.splitlines() if not line.startswith("--")).strip()
             if body.upper().startswith("COPY"):
                 continue
-            if body.upper().startswith(("SELECT", "WITH", "INSERT", "DELETE")):
+            if body.upper().startswith(("SELECT", "WITH", "INSERT", "DELETE", "UPDATE")):
                 names = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", body)))
                 for i, n in enumerate(names, start=1):
                     body = body.replace(f"%({n})s", f"${i}")

@@ -188,15 +188,22 @@ PROCESS_ROWS: list[Row] = [
     r("ask", "--hubs 100000000 (process)", ("ask", "x", "--hubs", "100000000"), 2, "between 1 and 1,000", via="process"),
 ]
 
-#: Rows against a Postgres that holds the base index (pgvector store, SQL layer installed).
+#: Rows against a Postgres that holds the index `other` of another graph (pgvector store, SQL layer installed).
 PG_CLI_ROWS: list[Row] = [
-    r("index sync", "would remove another graph's hubs, no --yes", "index sync --to pgvector --pg-dsn {pg}", 2,
-      "the sync removes 2 hubs", needs_pg=True),
-    r("index sync", "--rebuild without --yes", "index sync --to pgvector --rebuild --pg-dsn {pg}", 2, "add --yes",
+    r("index sync", "would replace another graph's index (same --index), no --yes",
+      "index sync --to pgvector --index other --pg-dsn {pg}", 2, "the sync removes 2 hubs", needs_pg=True),
+    r("index sync", "an invalid index name", "index sync --to pgvector --index Bad-Name --pg-dsn {pg}", 2,
+      "invalid index name 'Bad-Name'", needs_pg=True),
+    r("index list", "pgvector: an invalid DSN", ("index", "list", "--store", "pgvector", "--pg-dsn", "not a dsn"), 2,
+      "invalid Postgres DSN", needs_pg=True),
+    r("index drop", "pgvector: no index of that name", "index drop nosuch --store pgvector --yes --pg-dsn {pg}", 5,
+      "no index named 'nosuch' in Postgres (indexes: other)", needs_pg=True),
+    r("index drop", "NAME with the Kùzu store", "index drop other --yes", 2, "pgvector store only"),
+    r("index sync", "--rebuild without --yes", "index sync --to pgvector --rebuild --index other --pg-dsn {pg}", 2, "add --yes",
       needs_pg=True),
-    r("index drop", "pgvector, no --yes", "index drop --store pgvector --pg-dsn {pg}", 2, "from the pgvector store",
+    r("index drop", "pgvector, no --yes", "index drop --store pgvector --index other --pg-dsn {pg}", 2, "from the pgvector store",
       needs_pg=True),
-    r("index build", "pgvector, other parameters", "index build --store pgvector --pg-dsn {pg} --max-path-length 1", 2,
+    r("index build", "pgvector, other parameters", "index build --store pgvector --index other --pg-dsn {pg} --max-path-length 1", 2,
       "--rebuild", needs_pg=True),
     r("ask", "pgvector, --hubs 5000", "ask x --hubs 5000 --store pgvector --pg-dsn {pg}", 2, "between 1 and 1,000",
       needs_pg=True),
@@ -205,12 +212,12 @@ PG_CLI_ROWS: list[Row] = [
 #: The SQL functions of the Postgres layer (`kgqa sql install`): (call, SQLSTATE, message fragment).
 #: {v} is one stored embedding.
 SQL_ROWS: list[tuple[str, str, str]] = [
-    ("kgqa.rank_hubs(ARRAY[{v}], 1001)", "22023", "hubs_to_keep must be an integer between 1 and 1000"),
-    ("kgqa.rank_hubs(ARRAY[{v}], NULL)", "22023", "hubs_to_keep must be an integer between 1 and 1000, got NULL"),
-    ("kgqa.rank_triples(ARRAY[{v}], 5, 0)", "22023", "paths_per_hub must be an integer between 1 and 1000"),
-    ("kgqa.rank_triples(ARRAY[{v}], 5, 1001)", "22023", "paths_per_hub"),
-    ("kgqa.rank_hubs(NULL::vector[])", "22023", "queries must be a non-empty vector[]"),
-    ("kgqa.rank_hubs(ARRAY[{v}], 5, 10, NULL)", "22023", "diversity_penalty"),
-    ("kgqa.nearest_texts(NULL::vector, 5)", "22004", "query must be a vector, got NULL"),
-    ("kgqa.nearest_texts({v}, 1001)", "22023", "k must be an integer within [1, 1000]"),
+    ("kgqa_other.rank_hubs(ARRAY[{v}], 1001)", "22023", "hubs_to_keep must be an integer between 1 and 1000"),
+    ("kgqa_other.rank_hubs(ARRAY[{v}], NULL)", "22023", "hubs_to_keep must be an integer between 1 and 1000, got NULL"),
+    ("kgqa_other.rank_triples(ARRAY[{v}], 5, 0)", "22023", "paths_per_hub must be an integer between 1 and 1000"),
+    ("kgqa_other.rank_triples(ARRAY[{v}], 5, 1001)", "22023", "paths_per_hub"),
+    ("kgqa_other.rank_hubs(NULL::vector[])", "22023", "queries must be a non-empty vector[]"),
+    ("kgqa_other.rank_hubs(ARRAY[{v}], 5, 10, NULL)", "22023", "diversity_penalty"),
+    ("kgqa_other.nearest_texts(NULL::vector, 5)", "22004", "query must be a vector, got NULL"),
+    ("kgqa_other.nearest_texts({v}, 1001)", "22023", "k must be an integer within [1, 1000]"),
 ]

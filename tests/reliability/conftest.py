@@ -46,7 +46,7 @@ def base(tmp_path_factory, embedder) -> Base:
 def shared_model(embedder):
     """Every Workspace of the module's in-process runs uses the session's loaded model."""
     mp = pytest.MonkeyPatch()
-    mp.setattr("kgqa.api.get_embedder", lambda name, batch_size=64: embedder if name == embedder.name
+    mp.setattr("kgqa.api.get_embedder", lambda name, batch_size=64, *backend: embedder if name == embedder.name
                else _load(name, batch_size))
     yield embedder
     mp.undo()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
+from psycopg import sql
 
 from kgqa.api import Workspace
 from kgqa.config import Settings
@@ -82,18 +83,29 @@ def workspace_state(ws: Workspace) -> State:
              _digest(meta))
 
 
+def index_schemas(conn: psycopg.Connection) -> list[str]:
+    """The schemas of the named HubLink indexes in this database (kgqa_<name> with a hubs table)."""
+    return [r[0] for r in conn.execute(
+        "SELECT n.nspname FROM pg_namespace n WHERE n.nspname LIKE 'kgqa\\_%' "
+        "AND to_regclass(quote_ident(n.nspname) || '.hubs') IS NOT NULL ORDER BY 1")]
+
+
 def pg_state(dsn: str) -> State:
-    """The state of a pgvector index (hubs, paths, vectors, texts and metadata)."""
+    """The state of every pgvector index in the database (hubs, paths, vectors, texts and metadata)."""
+    hubs, paths, vectors, texts, meta = [], [], [], [], []
     with psycopg.connect(dsn) as conn:
-        have = conn.execute("SELECT to_regclass('kgqa.hubs') IS NOT NULL").fetchone()[0]
-        if not have:
+        schemas = index_schemas(conn)
+        if not schemas:
             return State((0,) * 7, "-", _digest(), "-")
-        hubs = conn.execute("SELECT id, signature FROM kgqa.hubs ORDER BY id").fetchall()
-        paths = conn.execute("SELECT hash, hub_id, text FROM kgqa.hub_paths ORDER BY hash").fetchall()
-        vectors = conn.execute("SELECT path_hash, level, text_hash FROM kgqa.hub_vectors "
-                               "ORDER BY 1, 2, 3").fetchall()
-        texts = conn.execute("SELECT hash FROM kgqa.embedded_texts ORDER BY hash").fetchall()
-        meta = conn.execute("SELECT key, value::text FROM kgqa.meta ORDER BY key").fetchall()
+        for schema in schemas:
+            ix = sql.Identifier(schema)
+            def rows(query: str) -> list[tuple]:
+                return [(schema, *r) for r in conn.execute(sql.SQL(query).format(ix=ix)).fetchall()]
+            hubs += rows("SELECT id, signature FROM {ix}.hubs ORDER BY id")
+            paths += rows("SELECT hash, hub_id, text FROM {ix}.hub_paths ORDER BY hash")
+            vectors += rows("SELECT path_hash, level, text_hash FROM {ix}.hub_vectors ORDER BY 1, 2, 3")
+            texts += rows("SELECT hash FROM {ix}.embedded_texts ORDER BY hash")
+            meta += rows("SELECT key, value::text FROM {ix}.meta ORDER BY key")
     counts = (0, 0, len(hubs), len(paths), len(vectors), len(texts), 0)
     return State(counts, "-", _digest(hubs, paths, vectors, texts), _digest(meta))
 

@@ -6,6 +6,7 @@ whose helpers (tests/index_checks.py) these tests use."""
 from __future__ import annotations
 
 import psycopg
+from psycopg import sql
 import pytest
 from index_checks import kgqa_run, kill_when
 from reliability_state import copy_db, kuzu_state, pg_state
@@ -61,7 +62,13 @@ def _index_only(state):
 
 def _status(dsn: str) -> str:
     with psycopg.connect(dsn) as conn:
-        row = conn.execute("SELECT value->>'status' FROM kgqa.meta WHERE key = 'hub_index'").fetchone()
+        schemas = [r[0] for r in conn.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'kgqa\\_%' "
+                                              "AND to_regclass(quote_ident(nspname) || '.meta') IS NOT NULL")]
+        if not schemas:
+            return "none"
+        assert len(schemas) == 1, schemas  # one graph synced here: one index
+        row = conn.execute(sql.SQL("SELECT value->>'status' FROM {}.meta WHERE key = 'hub_index'")
+                           .format(sql.Identifier(schemas[0]))).fetchone()
     return row[0] if row else "none"
 
 

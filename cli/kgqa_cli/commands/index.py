@@ -1,4 +1,4 @@
-"""`kgqa index build|update|status|sync|drop`: the HubLink index."""
+"""`kgqa index build|update|status|sync|list|drop`: the HubLink index."""
 
 from __future__ import annotations
 
@@ -189,15 +189,17 @@ def status(state: CliState, as_json: bool) -> None:
               help="The store to copy from.")
 @click.option("--pg-dsn", default=None, metavar="DSN",
               help="Postgres DSN of the pgvector store (default: $KGQA_PG_DSN, else `kgqa pg start`'s server).")
+@click.option("--index", "index_name", default=None, metavar="NAME",
+              help="The index's name in Postgres (default: $KGQA_INDEX, else the database file's stem).")
 @click.option("--rebuild", is_flag=True, help="Empty the target first (e.g. it holds another model's index).")
 @yes_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @pass_state
-def sync(state: CliState, target: str, source: str, pg_dsn: str | None, rebuild: bool, yes: bool,
-         as_json: bool) -> None:
+def sync(state: CliState, target: str, source: str, pg_dsn: str | None, index_name: str | None, rebuild: bool,
+         yes: bool, as_json: bool) -> None:
     """Copy the index into another store (e.g. Kùzu -> Postgres) without re-embedding anything.
     A sync that would remove hubs from the target says how many and asks first (or needs --yes)."""
-    state.store, state.pg_dsn = source, pg_dsn or state.pg_dsn
+    state.store, state.pg_dsn, state.index = source, pg_dsn or state.pg_dsn, index_name or state.index
 
     def confirm(held: IndexCounts, removing: int) -> None:
         confirm_removal(f"the sync removes {removal_text(held, target, removing)}", yes)
@@ -217,13 +219,46 @@ def sync(state: CliState, target: str, source: str, pg_dsn: str | None, rebuild:
                f"[{report.seconds:.1f}s]")
 
 
+@index.command("list")
+@store_options
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable list.")
+@pass_state
+def list_(state: CliState, as_json: bool) -> None:
+    """The indexes of the store: Kùzu holds the one index of its database; Postgres holds every named
+    index (`--index NAME`), each in its own schema kgqa_<name>."""
+    settings = state.settings()
+    if settings.store == "pgvector":
+        from kgqa.postgres.server import resolve_dsn
+        from kgqa.vectorstores.pgvector_store import named_indexes
+
+        rows = [(name, src, counts) for name, src, counts in named_indexes(resolve_dsn(settings))]
+    else:
+        with state.open(read_only=True) as ws:
+            st = ws.index_status()
+            rows = [(settings.index_name, str(settings.db_path), st.counts)] if st.info is not None else []
+    if as_json:
+        click.echo(json.dumps([dict(name=n, db=src, **c.__dict__) for n, src, c in rows], indent=2))
+        return
+    if not rows:
+        click.echo(f"no index in the {settings.store} store")
+    for name, src, c in rows:
+        click.echo(f"{name}\t{c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} texts\t{src or ''}")
+
+
 @index.command()
+@click.argument("name", required=False)
 @yes_option
 @store_options
 @pass_state
-def drop(state: CliState, yes: bool) -> None:
-    """Delete the HubLink index of the store (hubs, paths, vectors, texts); the graph stays.
+def drop(state: CliState, name: str | None, yes: bool) -> None:
+    """Delete the HubLink index of the store (hubs, paths, vectors, texts); the graph stays. With
+    pgvector, NAME picks the index (default: --index / the database's own); other indexes stay.
     Says how much it removes and asks first (or needs --yes)."""
+    if name is not None:
+        if (state.store or state.settings().store) != "pgvector":
+            raise click.UsageError("NAME works with the pgvector store only (--store pgvector)")
+        _drop_named(state, name, yes)
+        return
     with state.open() as ws:
         st, store = ws.index_status(), ws.vstore.name
         if st.info is None:
@@ -233,3 +268,25 @@ def drop(state: CliState, yes: bool) -> None:
         removed = ws.drop_index()
     click.echo(f"dropped the {store} index: {removed.hubs} hubs, {removed.paths} paths, {removed.vectors} vectors, "
                f"{removed.texts} unique texts removed")
+
+
+def _drop_named(state: CliState, name: str, yes: bool) -> None:
+    """Drop the named Postgres index (its whole schema) without opening the Kùzu database."""
+    from kgqa.errors import IndexMissingError
+    from kgqa.postgres.server import resolve_dsn
+    from kgqa.vectorstores.pgvector_store import PgVectorHubStore, named_indexes
+
+    dsn = resolve_dsn(state.settings())
+    held = {n: c for n, _, c in named_indexes(dsn)}
+    if name not in held:
+        known = ", ".join(sorted(held)) or "none"
+        raise IndexMissingError(f"no index named '{name}' in Postgres (indexes: {known})")
+    confirm_removal(f"this removes index '{name}': {removal_text(held[name], 'pgvector')}", yes)
+    store = PgVectorHubStore(dsn, index=name)
+    try:
+        store.drop_all()
+    finally:
+        store.close()
+    c = held[name]
+    click.echo(f"dropped the pgvector index '{name}': {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, "
+               f"{c.texts} unique texts removed")

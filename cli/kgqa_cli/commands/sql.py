@@ -29,8 +29,9 @@ from kgqa_cli.table import FORMATS
 @click.pass_context
 def sql(ctx: click.Context, state: CliState, sql: str | None, runs: tuple[str, ...], fmt: str,
         no_server: bool, params: RetrievalParams, llm: str) -> None:
-    """DuckDB with kgqa_ask(question), kgqa_retrieve(question, k), kgqa_hubs(question, k),
-    kgqa_answers() and the view `runs` over eval run files."""
+    """A DuckDB session (not Postgres) with kgqa_ask(question), kgqa_retrieve(question, k),
+    kgqa_hubs(question, k), kgqa_answers() and the view `runs` over eval run files. `kgqa sql
+    install` is the Postgres side: it installs CALL kgqa.ask(...) and the SQL layer there."""
     if ctx.invoked_subcommand is not None:
         return
     session = open_sql_session(state.settings(), params, llm=llm, runs=runs, no_server=no_server, note=state.info)
@@ -41,6 +42,9 @@ def sql(ctx: click.Context, state: CliState, sql: str | None, runs: tuple[str, .
 @store_options
 @pass_state
 def install(state: CliState) -> None:
-    """Install (or update) the SQL layer in Postgres: views, kgqa.rank_hubs, kgqa.rank_triples, ..."""
-    names = install_into(resolve_dsn(state.settings()))
-    click.echo(f"installed {len(names)} scripts: {', '.join(n.rsplit('/', 1)[-1] for n in names)}")
+    """Postgres (not DuckDB): install or update, for this index, the question queue (kgqa.submit,
+    CALL kgqa.ask, kgqa.wait; `kgqa serve --store pgvector` answers it) and the SQL layer in schema
+    kgqa_<index>: views, rank_hubs, rank_triples, past_questions."""
+    settings = state.settings()
+    index, names = install_into(resolve_dsn(settings), settings.index_name, explicit=settings.index is not None)
+    click.echo(f"installed {len(names)} scripts into index '{index}': {', '.join(n.rsplit('/', 1)[-1] for n in names)}")

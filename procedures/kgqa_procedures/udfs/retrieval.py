@@ -13,6 +13,15 @@ from typing import Any, Protocol
 
 HUB_STRUCT = "STRUCT(rank INT64, hub_id STRING, label STRING, score DOUBLE, cited BOOLEAN)[]"
 SOURCE_STRUCT = "STRUCT(n INT64, hub_id STRING, label STRING)[]"
+TRIPLE_STRUCT = "STRUCT(rank INT64, triple STRING)[]"
+ASK_STRUCT = f"STRUCT(answer STRING, result STRING, sources {SOURCE_STRUCT}, triples STRING[])"
+
+
+def _or_null(fn: Any, arity: int) -> Any:
+    """`fn` with NULL in, NULL out (as in DuckDB and Postgres), as a lambda of exactly `arity` arguments."""
+    if arity == 1:
+        return lambda q: None if q is None else fn(q)
+    return lambda q, k: None if q is None or k is None else fn(q, k)
 
 
 class RetrievalService(Protocol):
@@ -32,11 +41,24 @@ class RetrievalService(Protocol):
 
 
 def register_retrieval_udfs(store: object, service: RetrievalService) -> None:
-    """Register kgqa_answer, kgqa_result (the structured result as JSON text), kgqa_sources, kgqa_retrieve_triples and kgqa_rank_hubs on `store`
-    (as lambdas: Kùzu reads the annotations of what it registers)."""
-    store.register_function("kgqa_answer", lambda q: service.record(q)["answer"], ["STRING"], "STRING")
-    store.register_function("kgqa_result", lambda q: service.record(q)["result"], ["STRING"], "STRING")
-    store.register_function("kgqa_sources", lambda q: service.record(q)["sources"], ["STRING"], SOURCE_STRUCT)
-    store.register_function("kgqa_retrieve_triples", lambda q, k: [r["triple"] for r in service.triples(q, k)],
-                            ["STRING", "INT64"], "STRING[]")
-    store.register_function("kgqa_rank_hubs", lambda q, k: service.hubs(q, k), ["STRING", "INT64"], HUB_STRUCT)
+    """Register on `store` (as lambdas: Kùzu reads the annotations of what it registers) the names
+    shared with Postgres and DuckDB (docs/databases.md): kgqa_ask(q) (answer, result, sources,
+    triples), kgqa_retrieve(q, k) ((rank, triple) list), kgqa_hubs(q, k); and kgqa_answer,
+    kgqa_result, kgqa_sources, with the deprecated kgqa_retrieve_triples and kgqa_rank_hubs."""
+    def ask(q: Any) -> dict[str, Any]:
+        r = service.record(q)
+        return {"answer": r["answer"], "result": r["result"], "sources": r["sources"], "triples": r["triples"]}
+
+    udfs: list[tuple[str, Any, list[str], str]] = [
+        ("kgqa_ask", ask, ["STRING"], ASK_STRUCT),
+        ("kgqa_retrieve", service.triples, ["STRING", "INT64"], TRIPLE_STRUCT),
+        ("kgqa_hubs", service.hubs, ["STRING", "INT64"], HUB_STRUCT),
+        ("kgqa_answer", lambda q: service.record(q)["answer"], ["STRING"], "STRING"),
+        ("kgqa_result", lambda q: service.record(q)["result"], ["STRING"], "STRING"),
+        ("kgqa_sources", lambda q: service.record(q)["sources"], ["STRING"], SOURCE_STRUCT),
+        ("kgqa_retrieve_triples", lambda q, k: [r["triple"] for r in service.triples(q, k)],
+         ["STRING", "INT64"], "STRING[]"),
+        ("kgqa_rank_hubs", service.hubs, ["STRING", "INT64"], HUB_STRUCT),
+    ]
+    for name, fn, params, returns in udfs:
+        store.register_function(name, _or_null(fn, len(params)), params, returns)
