@@ -1,0 +1,81 @@
+"""`kgqa serve` as a real process on a free loopback port, for the tests that talk to it over HTTP
+(tests/integration/test_serve.py, tests/reliability/test_http_rows.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from kgqa.service.state import read_state
+
+STARTUP_TIMEOUT_S = 180
+
+
+def service_env(**extra: str) -> dict[str, str]:
+    """The environment of a service or CLI process: this one's, without a token or database of its own."""
+    env = {k: v for k, v in os.environ.items() if k not in ("KGQA_SERVE_TOKEN", "KGQA_DB")}
+    return {**env, "HF_HUB_OFFLINE": "1", **extra}
+
+
+class Service:
+    """A `kgqa serve` subprocess on a free port of 127.0.0.1 (`wait=False`: call `ready()` later, so
+    several services can load their model at once)."""
+
+    def __init__(self, db: Path, *args: str, env: dict[str, str] | None = None, wait: bool = True) -> None:
+        self.db = db
+        self.proc = subprocess.Popen([sys.executable, "-m", "kgqa_cli.main", "--db", str(db), "serve", "--port", "0",
+                                      *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     env=service_env(**(env or {})))
+        if wait:
+            self.ready()
+
+    def ready(self) -> Service:
+        """Wait until the service has written its state file; its URL is then `self.url`."""
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while (state := read_state(self.db)) is None or state.pid != self.proc.pid:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"kgqa serve exited {self.proc.returncode}: {self.proc.stderr.read()}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError("kgqa serve did not start in time")
+            time.sleep(0.2)
+        self.state = state
+        self.url = state.url
+        return self
+
+    def request(self, method: str, path: str, body: Any = None, token: str | None = None,
+                raw: bytes | None = None) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """(status, JSON reply, headers) of one request."""
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        return http_request(method, self.url + path, data, {"Authorization": f"Bearer {token}"} if token else {})
+
+    def stop(self) -> int:
+        """SIGTERM, wait for the drain (SIGKILL after 60 s); the exit code."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+
+def http_request(method: str, url: str, data: bytes | None, headers: dict[str, str],
+                 timeout: float = 120) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """(status, JSON reply, headers, lower-cased names) of one request; error statuses are replies too."""
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json",
+                                                                         **headers})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, json.loads(resp.read()), {k.lower(): v for k, v in resp.headers.items()}
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read()), {k.lower(): v for k, v in exc.headers.items()}
