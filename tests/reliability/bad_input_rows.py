@@ -127,6 +127,8 @@ CLI_ROWS: list[Row] = [
     r("ask", "negative alpha", ("ask", "x", "--alpha", "-1"), 2, "path_weight_alpha"),
     r("ask", "token budget 0", ("ask", "x", "--token-budget", "0"), 2, "token budget"),
     r("ask", "empty question", ("ask", "   "), 3, "empty"),
+    r("ask", "NUL in the question", ("ask", "Which\x00 papers?"), 3, "control character '\\x00' is not allowed in the question"),
+    r("ask", "unknown retriever parameter", ("ask", "x", "--param", "nope=1"), 2, "unknown retriever parameter 'nope'"),
     r("ask", "unknown topic entity", ("ask", "Which papers?", "--topic-entity", "NOPE"), 6, "NOPE"),
     r("ask", "retriever without its index", ("ask", "Which papers?", "--retriever", "simgrag"), 5, "no simgrag index"),
     r("ask", "question timeout 0", ("ask", "x"), 2, "KGQA_QUESTION_TIMEOUT", env={"KGQA_QUESTION_TIMEOUT": "0"}),

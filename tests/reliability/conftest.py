@@ -49,17 +49,13 @@ def base(tmp_path_factory, embedder) -> Base:
 @pytest.fixture(scope="module")
 def shared_model(embedder):
     """Every Workspace of the module's in-process runs uses the session's loaded model."""
+    from kgqa.embeddings import get_embedder
+
     mp = pytest.MonkeyPatch()
-    mp.setattr("kgqa.api.get_embedder", lambda name, batch_size=64: embedder if name == embedder.name
-               else _load(name, batch_size))
+    mp.setattr("kgqa.api.get_embedder", lambda name, *args, **kw: embedder if name == embedder.name
+               else get_embedder(name, *args, **kw))
     yield embedder
     mp.undo()
-
-
-def _load(name: str, batch_size: int):
-    from kgqa.embeddings.sentence_transformer import SentenceTransformerEmbedder
-
-    return SentenceTransformerEmbedder(name, batch_size=batch_size)
 
 
 @dataclass
