@@ -298,8 +298,9 @@ class RetrievalParams:
         _positive("max_retrieval_level", self.max_retrieval_level, maximum=10)
         _positive("max_output_triples", self.max_output_triples, maximum=10_000)
         for key, value in self.extra.items():  # retriever parameters (--param KEY=VALUE)
-            if key in EXTRA_BOUNDS:
-                _positive(key, value, minimum=EXTRA_BOUNDS[key][0], maximum=EXTRA_BOUNDS[key][1])
+            if key not in EXTRA_BOUNDS:
+                raise ConfigError(f"unknown retriever parameter {key!r}; known: {', '.join(EXTRA_BOUNDS)}")
+            _positive(key, value, minimum=EXTRA_BOUNDS[key][0], maximum=EXTRA_BOUNDS[key][1])
         if not 0.0 <= self.diversity_penalty <= 1.0:
             raise ConfigError(f"diversity_penalty must be within [0, 1], got {self.diversity_penalty}")
         if self.scoring not in ("thesis", "coverage"):

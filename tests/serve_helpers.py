@@ -1,4 +1,5 @@
-"""Shared by the service tests: a real `kgqa serve` subprocess, the `kgqa` CLI, and the demo database."""
+"""Shared by the tests that talk to `kgqa serve` over HTTP: a real service process on a free loopback
+port, the `kgqa` CLI as a process, and the demo database they open."""
 
 from __future__ import annotations
 
@@ -21,29 +22,28 @@ from kgqa.service.state import read_state
 STARTUP_TIMEOUT_S = 180
 
 
-def build_demo_db(path: Path, embedder) -> Path:
-    """The demo graph with its index at `path`, closed again (so a service can open it)."""
-    with Workspace.init(Settings(db_path=path)) as ws:
-        ws._embedder = embedder
-        ws.load(demo_graph_path())
-        ws.build_index(IndexParams(hub_types=("Paper",)))
-    return path
-
-
-def _env(**extra: str) -> dict[str, str]:
+def service_env(**extra: str) -> dict[str, str]:
+    """The environment of a service or CLI process: this one's, without a token or database of its own."""
     env = {k: v for k, v in os.environ.items() if k not in ("KGQA_SERVE_TOKEN", "KGQA_DB")}
     return {**env, "HF_HUB_OFFLINE": "1", **extra}
 
 
 class Service:
-    """A `kgqa serve` subprocess on a free port of 127.0.0.1."""
+    """A `kgqa serve` subprocess on a free port of 127.0.0.1 (`wait=False`: call `ready()` later, so
+    several services can load their model at once)."""
 
-    def __init__(self, db: Path, *args: str) -> None:
+    def __init__(self, db: Path, *args: str, env: dict[str, str] | None = None, wait: bool = True) -> None:
         self.db = db
         self.proc = subprocess.Popen([sys.executable, "-m", "kgqa_cli.main", "--db", str(db), "serve", "--port", "0",
-                                      *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+                                      *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     env=service_env(**(env or {})))
+        if wait:
+            self.ready()
+
+    def ready(self) -> Service:
+        """Wait until the service has written its state file; its URL is then `self.url`."""
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while (state := read_state(db)) is None or state.pid != self.proc.pid:
+        while (state := read_state(self.db)) is None or state.pid != self.proc.pid:
             if self.proc.poll() is not None:
                 raise AssertionError(f"kgqa serve exited {self.proc.returncode}: {self.proc.stderr.read()}")
             if time.monotonic() > deadline:
@@ -52,21 +52,16 @@ class Service:
             time.sleep(0.2)
         self.state = state
         self.url = state.url
+        return self
 
     def request(self, method: str, path: str, body: Any = None, token: str | None = None,
                 raw: bytes | None = None) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """(status, JSON reply, headers) of one request."""
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        req = urllib.request.Request(self.url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=120) as resp:
-                return resp.status, json.loads(resp.read()), dict(resp.headers)
-        except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read()), dict(exc.headers)
+        return http_request(method, self.url + path, data, {"Authorization": f"Bearer {token}"} if token else {})
 
     def stop(self) -> int:
+        """SIGTERM, wait for the drain (SIGKILL after 60 s); the exit code."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -77,6 +72,28 @@ class Service:
         return self.proc.returncode
 
 
+def http_request(method: str, url: str, data: bytes | None, headers: dict[str, str],
+                 timeout: float = 120) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """(status, JSON reply, headers, lower-cased names) of one request; error statuses are replies too."""
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json",
+                                                                         **headers})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, json.loads(resp.read()), {k.lower(): v for k, v in resp.headers.items()}
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read()), {k.lower(): v for k, v in exc.headers.items()}
+
+
+def build_demo_db(path: Path, embedder: Any) -> Path:
+    """The demo graph with its index at `path`, closed again (services and user processes open it)."""
+    with Workspace.init(Settings(db_path=path)) as ws:
+        ws._embedder = embedder
+        ws.load(demo_graph_path())
+        ws.build_index(IndexParams(hub_types=("Paper",)))
+    return path
+
+
 def kgqa(db: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """`kgqa --db DB ARGS...` as a process (its output captured)."""
     return subprocess.run([sys.executable, "-m", "kgqa_cli.main", "--db", str(db), *args], capture_output=True,
-                          text=True, env=_env(**env), timeout=600)
+                          text=True, env=service_env(**env), timeout=600)

@@ -34,7 +34,8 @@ def get_embedder(name: str, batch_size: int = 64, backend: str = "auto",
                               f"tokenizer.json; '{name}' is not one (use KGQA_EMBEDDER=torch)")
         if files is not None:
             cache = cache_dir or default_cache_dir()
-            if backend != "auto" or onnx_file(cache, files, "fp32").is_file() or can_export():
+            runtime = importlib.util.find_spec("onnxruntime") is not None   # auto: torch when it is missing
+            if backend != "auto" or runtime and (onnx_file(cache, files, "fp32").is_file() or can_export()):
                 from kgqa.embeddings.onnx_runtime import OnnxEmbedder
 
                 variant = "int8" if backend == "onnx-int8" else "fp32"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -9,6 +10,8 @@ from typing import Any
 from kgqa.errors import InputError
 
 MAX_QUESTION_CHARS = 4000
+#: C0 control characters and DEL, but tab, newline and carriage return (a pasted question may hold them).
+_QUESTION_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass
@@ -52,6 +55,9 @@ class BaseRetriever:
             raise InputError("the question is empty")
         if len(q) > MAX_QUESTION_CHARS:
             raise InputError(f"the question has {len(q)} characters; the limit is {MAX_QUESTION_CHARS}")
+        bad = _QUESTION_CONTROL.search(q)
+        if bad:
+            raise InputError(f"control character {bad.group()!r} is not allowed in the question", field="question")
         start = time.perf_counter()
         answer = self._retrieve(q, **options)
         answer.timings["total"] = time.perf_counter() - start

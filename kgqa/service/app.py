@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kgqa import __version__
 from kgqa.api import Workspace
@@ -32,6 +33,9 @@ from kgqa.service.schema import AskRequest
 from kgqa.service.state import ServiceState, remove_state, write_state
 from kgqa.service.stats import ServiceStats
 
+#: What the service answers, for the message of a 404 or 405.
+ENDPOINTS = "POST /v1/ask, POST /v1/retrieve, GET /v1/health, GET /v1/stats, GET /openapi.json"
+HTTP_ERROR_TYPES = {404: "NotFound", 405: "MethodNotAllowed"}
 #: Seconds a client is asked to wait after a 503 (queue full).
 RETRY_AFTER_S = 1
 #: The web page and its vendored graph library (package data).
@@ -90,6 +94,19 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
         return JSONResponse({"error": {"type": "Unauthorised", "message": "a valid 'Authorization: Bearer "
                                        "<token>' header is required"}}, status_code=401,
                             headers={"WWW-Authenticate": "Bearer"})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # a body that cannot be decoded (400 from FastAPI), an unknown path (404) or method (405): the
+        # same error shape as every other reply
+        stats.record_error(422 if exc.status_code == 400 else exc.status_code)
+        if exc.status_code == 400:
+            return validation_reply([{"loc": ("body",), "msg": f"the request body is not valid UTF-8 JSON "
+                                                               f"({exc.detail})"}])
+        kind = HTTP_ERROR_TYPES.get(exc.status_code, "HTTPError")
+        return JSONResponse({"error": {"type": kind, "message": f"{request.method} {request.url.path}: {exc.detail}"
+                                       f"; the endpoints are {ENDPOINTS}"}},
+                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

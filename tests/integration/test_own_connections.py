@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from serve_helpers import Service, _env, build_demo_db
+from serve_helpers import Service, build_demo_db, service_env
 
 from kgqa.api import Workspace
 from kgqa.config import Settings
@@ -67,7 +67,7 @@ def demo_db(tmp_path_factory, embedder) -> Path:
 
 def run_user_script(db: Path, read_only: bool) -> dict:
     proc = subprocess.run([sys.executable, "-c", USER_SCRIPT, str(db), QUESTION, "ro" if read_only else "rw"],
-                          capture_output=True, text=True, env=_env(), timeout=600)
+                          capture_output=True, text=True, env=service_env(), timeout=600)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -105,7 +105,7 @@ def test_database_busy_names_the_holder(demo_db):
     """A writer elsewhere: the error names its pid and command line, not a guess."""
     holder = subprocess.Popen([sys.executable, "-c", "import kuzu, sys, time; db = kuzu.Database(sys.argv[1]); "
                                "print('open', flush=True); time.sleep(120)", str(demo_db)],
-                              stdout=subprocess.PIPE, text=True, env=_env())
+                              stdout=subprocess.PIPE, text=True, env=service_env())
     try:
         assert holder.stdout.readline().strip() == "open"
         with pytest.raises(StoreBusyError) as err:

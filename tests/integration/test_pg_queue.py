@@ -15,7 +15,7 @@ import time
 import psycopg
 import pytest
 from psycopg import sql
-from serve_helpers import Service, _env, build_demo_db
+from serve_helpers import Service, build_demo_db, service_env
 
 from kgqa.api import Workspace
 from kgqa.config import Settings
@@ -31,7 +31,7 @@ CALL = "CALL kgqa.ask(%(q)s)"
 
 def kgqa(db, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "kgqa_cli.main", "--db", str(db), *args], capture_output=True,
-                          text=True, env=_env(), timeout=600)
+                          text=True, env=service_env(), timeout=600)
 
 
 @pytest.fixture(scope="module")

@@ -127,6 +127,8 @@ CLI_ROWS: list[Row] = [
     r("ask", "negative alpha", ("ask", "x", "--alpha", "-1"), 2, "path_weight_alpha"),
     r("ask", "token budget 0", ("ask", "x", "--token-budget", "0"), 2, "token budget"),
     r("ask", "empty question", ("ask", "   "), 3, "empty"),
+    r("ask", "NUL in the question", ("ask", "Which\x00 papers?"), 3, "control character '\\x00' is not allowed in the question"),
+    r("ask", "unknown retriever parameter", ("ask", "x", "--param", "nope=1"), 2, "unknown retriever parameter 'nope'"),
     r("ask", "unknown topic entity", ("ask", "Which papers?", "--topic-entity", "NOPE"), 6, "NOPE"),
     r("ask", "retriever without its index", ("ask", "Which papers?", "--retriever", "simgrag"), 5, "no simgrag index"),
     r("ask", "question timeout 0", ("ask", "x"), 2, "KGQA_QUESTION_TIMEOUT", env={"KGQA_QUESTION_TIMEOUT": "0"}),
@@ -220,4 +222,108 @@ SQL_ROWS: list[tuple[str, str, str]] = [
     ("kgqa_other.rank_hubs(ARRAY[{v}], 5, 10, NULL)", "22023", "diversity_penalty"),
     ("kgqa_other.nearest_texts(NULL::vector, 5)", "22004", "query must be a vector, got NULL"),
     ("kgqa_other.nearest_texts({v}, 1001)", "22023", "k must be an integer within [1, 1000]"),
+]
+
+# -- the HTTP API of `kgqa serve` (test_http_rows.py) ---------------------------------------------------
+#: args: (METHOD, URL, BODY). The URL starts with the service's placeholder: {main} (token required, one
+#: worker, no queue), {slow} (KGQA_QUESTION_TIMEOUT tiny, no token) or {noindex} (a graph without an index).
+#: BODY is JSON text sent as it is ("" for none; lone surrogates stand for invalid UTF-8 bytes). For HTTP
+#: rows `env` holds request headers: the runner sends {main}'s token unless the row sets Authorization
+#: ("" for none). METHOD "BURST POST": 8 copies at once, so the one worker is busy and the queue full.
+Q = "Which papers were published at ICSA?"
+
+
+def h(endpoint: str, what: str, url: str, body: str | dict | None, code: int, fragment: str,
+      headers: dict[str, str] | None = None, method: str | None = None) -> Row:
+    """One HTTP row; `endpoint` is "METHOD /path" as the docs name it, a dict body is sent as JSON."""
+    import json
+
+    text = "" if body is None else body if isinstance(body, str) else json.dumps(body)
+    verb = method or endpoint.split()[0]
+    return Row(endpoint, what, (verb, url, text), code, fragment, env=dict(headers or {}), via="http")
+
+
+def _ask_rows(path: str) -> list[Row]:
+    """The rows that hold for both question endpoints (/v1/ask and /v1/retrieve)."""
+    ep, url = f"POST {path}", "{main}" + path
+    return [
+        h(ep, "malformed JSON", url, "{not json", 422, "JSON decode error"),
+        h(ep, "no body", url, None, 422, "field 'body'"),
+        h(ep, "missing question", url, {"hubs": 3}, 422, "field 'question': Field required"),
+        h(ep, "question a number", url, {"question": 42}, 422, "field 'question'"),
+        h(ep, "hubs 1001", url, {"question": Q, "hubs": 1001}, 422, "field 'hubs': Input should be less than or equal to 1000"),
+        h(ep, "unknown retriever", url, {"question": Q, "retriever": "nope"}, 422, "field 'retriever'"),
+        h(ep, "NUL in the question", url, {"question": "Which\x00 papers?"}, 422,
+          "control character '\\x00' is not allowed in the question"),
+        h(ep, "unknown topic entity", url, {"question": Q, "topic_entity": "NOPE"}, 404,
+          "no entity with id or label 'NOPE'"),
+        h(ep, "retriever without its index", url, {"question": Q, "retriever": "simgrag"}, 409, "no simgrag index"),
+        h(ep, "no token", url, {"question": Q}, 401, "Bearer", headers={"Authorization": ""}),
+        h(ep, "no index", "{noindex}" + path, {"question": Q}, 409, "kgqa index build"),
+        h(ep, "question past its time budget", "{slow}" + path, {"question": Q, "topic_entity": "V1"}, 504,
+          "time budget"),
+        h(ep, "queue full", url, {"question": Q, "strategy": "direct", "hubs": 1000, "paths_per_hub": 1000}, 503,
+          "Retry-After: 1", method="BURST POST"),
+    ]
+
+
+HTTP_ROWS: list[Row] = _ask_rows("/v1/ask") + _ask_rows("/v1/retrieve") + [
+    # -- POST /v1/ask: the rest of the fields and their bounds (kgqa/config.py, docs/reliability.md#limits)
+    h("POST /v1/ask", "invalid UTF-8", "{main}/v1/ask", '{"question": "\udcff\udcfe"}', 422, "not valid UTF-8 JSON"),
+    h("POST /v1/ask", "a JSON array", "{main}/v1/ask", "[1, 2]", 422, "valid dictionary"),
+    h("POST /v1/ask", "nesting 100,000 deep", "{main}/v1/ask", '{"question": "x", "params": ' + "[" * 100_000
+      + "]" * 100_000 + "}", 422, "field"),
+    h("POST /v1/ask", "hubs as a string", "{main}/v1/ask", {"question": Q, "hubs": "3"}, 422,
+      "field 'hubs': Input should be a valid integer"),
+    h("POST /v1/ask", "hubs true", "{main}/v1/ask", {"question": Q, "hubs": True}, 422, "field 'hubs'"),
+    h("POST /v1/ask", "hubs 0", "{main}/v1/ask", {"question": Q, "hubs": 0}, 422, "greater than or equal to 1"),
+    h("POST /v1/ask", "paths_per_hub 1001", "{main}/v1/ask", {"question": Q, "paths_per_hub": 1001}, 422,
+      "field 'paths_per_hub'"),
+    h("POST /v1/ask", "max_level 11", "{main}/v1/ask", {"question": Q, "max_level": 11}, 422, "field 'max_level'"),
+    h("POST /v1/ask", "diversity_penalty 2", "{main}/v1/ask", {"question": Q, "diversity_penalty": 2}, 422,
+      "field 'diversity_penalty'"),
+    h("POST /v1/ask", "alpha -1", "{main}/v1/ask", {"question": Q, "alpha": -1}, 422, "field 'alpha'"),
+    h("POST /v1/ask", "alpha NaN", "{main}/v1/ask", '{"question": "x", "alpha": NaN}', 422, "field 'alpha'"),
+    h("POST /v1/ask", "token_budget 0", "{main}/v1/ask", {"question": Q, "token_budget": 0}, 422,
+      "field 'token_budget'"),
+    h("POST /v1/ask", "token_budget over 10^8", "{main}/v1/ask", {"question": Q, "token_budget": 10**12}, 422,
+      "field 'token_budget'"),
+    h("POST /v1/ask", "DiFaR top_n 10001", "{main}/v1/ask", {"question": Q, "retriever": "difar",
+                                                           "params": {"top_n": 10001}}, 422,
+      "top_n must be an integer between 1 and 10,000"),
+    h("POST /v1/ask", "top_n not a number", "{main}/v1/ask", {"question": Q, "retriever": "difar",
+                                                            "params": {"top_n": "many"}}, 422, "top_n must be"),
+    h("POST /v1/ask", "SimGRAG k 1.5", "{main}/v1/ask", {"question": Q, "retriever": "simgrag", "params": {"k": 1.5}},
+      422, "k must be an integer"),
+    h("POST /v1/ask", "unknown retriever parameter", "{main}/v1/ask", {"question": Q, "params": {"nope": 1}}, 422,
+      "unknown retriever parameter 'nope'"),
+    h("POST /v1/ask", "unknown field", "{main}/v1/ask", {"question": Q, "hubz": 3}, 422, "field 'hubz'"),
+    h("POST /v1/ask", "unknown strategy", "{main}/v1/ask", {"question": Q, "strategy": "sideways"}, 422,
+      "field 'strategy'"),
+    h("POST /v1/ask", "unknown scoring", "{main}/v1/ask", {"question": Q, "scoring": "best"}, 422, "field 'scoring'"),
+    h("POST /v1/ask", "unknown LLM", "{main}/v1/ask", {"question": Q, "llm": "gpt"}, 422, "field 'llm'"),
+    h("POST /v1/ask", "components not a boolean", "{main}/v1/ask", {"question": Q, "components": "no"}, 422,
+      "field 'components'"),
+    h("POST /v1/ask", "empty question", "{main}/v1/ask", {"question": "   "}, 422, "the question is empty"),
+    h("POST /v1/ask", "question of 4,001 characters", "{main}/v1/ask", {"question": "x" * 4001}, 422,
+      "at most 4000 characters"),
+    h("POST /v1/ask", "question of 2 MB", "{main}/v1/ask", {"question": "x" * 2_000_000}, 422,
+      "at most 4000 characters"),
+    h("POST /v1/ask", "escape character in the question", "{main}/v1/ask", {"question": "Which \x1b[31mpapers?"},
+      422, "control character '\\x1b'"),
+    h("POST /v1/ask", "empty topic entity", "{main}/v1/ask", {"question": Q, "topic_entity": ""}, 422,
+      "field 'topic_entity'"),
+    h("POST /v1/ask", "wrong token", "{main}/v1/ask", {"question": Q}, 401, "Bearer",
+      headers={"Authorization": "Bearer wrong"}),
+    h("POST /v1/ask", "Basic instead of Bearer", "{main}/v1/ask", {"question": Q}, 401, "Bearer",
+      headers={"Authorization": "Basic dXNlcjpwYXNz"}),
+    h("GET /v1/ask", "wrong method", "{main}/v1/ask", None, 405, "Method Not Allowed"),
+    # -- the other endpoints ---------------------------------------------------------------------------------
+    h("GET /v1/stats", "no token", "{main}/v1/stats", None, 401, "Bearer", headers={"Authorization": ""}),
+    h("GET /v1/stats", "wrong token", "{main}/v1/stats", None, 401, "Bearer", headers={"Authorization": "Bearer x"}),
+    h("POST /v1/stats", "wrong method", "{main}/v1/stats", "{}", 405, "Method Not Allowed"),
+    h("POST /v1/health", "wrong method", "{main}/v1/health", "{}", 405, "Method Not Allowed"),
+    h("DELETE /v1/health", "wrong method", "{main}/v1/health", None, 405, "Method Not Allowed"),
+    h("POST /openapi.json", "wrong method", "{main}/openapi.json", "{}", 405, "Method Not Allowed"),
+    h("GET /v1/nope", "unknown path", "{main}/v1/nope", None, 404, "the endpoints are"),
 ]

@@ -1,17 +1,21 @@
 """Fixtures of the reliability suite: one small indexed graph per module, copied for every row
 that may write, and the `kgqa` entry point run in-process (click's CliRunner isolation) or as a
-real subprocess."""
+real subprocess, or an HTTP request to a running `kgqa serve` (RUNNERS, keyed by `Row.via`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from bad_input_rows import Row
 from reliability_state import GRAPH_CSV, QUESTIONS_CSV, State, copy_db, kuzu_state
 
 from kgqa.api import Workspace
@@ -45,17 +49,13 @@ def base(tmp_path_factory, embedder) -> Base:
 @pytest.fixture(scope="module")
 def shared_model(embedder):
     """Every Workspace of the module's in-process runs uses the session's loaded model."""
+    from kgqa.embeddings import get_embedder
+
     mp = pytest.MonkeyPatch()
-    mp.setattr("kgqa.api.get_embedder", lambda name, batch_size=64, *backend: embedder if name == embedder.name
-               else _load(name, batch_size))
+    mp.setattr("kgqa.api.get_embedder", lambda name, *args, **kw: embedder if name == embedder.name
+               else get_embedder(name, *args, **kw))
     yield embedder
     mp.undo()
-
-
-def _load(name: str, batch_size: int):
-    from kgqa.embeddings.sentence_transformer import SentenceTransformerEmbedder
-
-    return SentenceTransformerEmbedder(name, batch_size=batch_size)
 
 
 @dataclass
@@ -110,3 +110,44 @@ def run_process(argv: list[str], env: dict[str, str] | None = None, stdin: str |
     proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *argv], input=stdin or "", capture_output=True,
                           text=True, env=full, timeout=timeout)
     return proc.returncode, proc.stdout + proc.stderr
+
+
+def run_http(args: list[str], headers: dict[str, str]) -> tuple[int, str]:
+    """Send one HTTP row: args (METHOD, URL, BODY), `headers` as given (an empty value: not sent). The
+    output is the Retry-After header, when there is one, and the JSON reply. METHOD "BURST POST" sends 8
+    copies at once (up to 3 times, until one is refused) and reports a 503 if one was, else the first reply."""
+    from serve_helpers import http_request
+
+    method, url, body = args
+    data = body.encode("utf-8", "surrogateescape") if body else None
+    sent = {k: v for k, v in headers.items() if v}
+    if method == "BURST POST":
+        for _ in range(3):
+            with ThreadPoolExecutor(8) as pool:
+                replies = list(pool.map(lambda _: http_request("POST", url, data, sent), range(8)))
+            refused = [r for r in replies if r[0] == 503]
+            if refused:
+                break
+        status, reply, got = (refused or replies)[0]
+        assert {r[0] for r in replies} <= {200, 503}, [r[:2] for r in replies]
+    else:
+        status, reply, got = http_request(method, url, data, sent)
+    retry = f"Retry-After: {got['retry-after']}\n" if "retry-after" in got else ""
+    message = reply.get("error", {}).get("message", "") if isinstance(reply, dict) else ""
+    return status, f"{retry}{message}\n{json.dumps(reply)}"
+
+
+def check(row: Row, code: int, output: str) -> None:
+    assert code == row.code, f"{row.id}: exit {code}, expected {row.code}\n{output[-3000:]}"
+    assert row.fragment.lower() in output.lower(), f"{row.id}: {row.fragment!r} not in\n{output[-3000:]}"
+    assert "Traceback" not in output, output[-3000:]
+
+
+#: How a row is run, by `Row.via`: (filled args, env) -> (exit or status code, output). "http": args
+#: (METHOD, URL, JSON body) sent to a running `kgqa serve`, env its request headers, the status code
+#: compared with `Row.code`, the JSON reply with `Row.fragment` (test_http_rows.py).
+RUNNERS: dict[str, Callable[[list[str], dict[str, str]], tuple[int, str]]] = {
+    "cli": run_in_process,
+    "process": run_process,
+    "http": run_http,
+}

@@ -7,13 +7,12 @@ Postgres also check the pgvector index, and the SQL functions get their own tabl
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import psycopg
 import pytest
 from bad_input_rows import CLI_ROWS, PG_CLI_ROWS, PROCESS_ROWS, SQL_ROWS, Row
 from click.testing import CliRunner
-from conftest import run_in_process, run_process
+from conftest import RUNNERS, check
 from kgqa_cli.main import cli
 from reliability_state import kuzu_state, pg_state
 
@@ -24,27 +23,12 @@ from kgqa.postgres.database import with_database
 pytestmark = pytest.mark.slow
 
 
-#: How a row is run, by `Row.via`: (filled args, env) -> (exit or status code, output). The HTTP API
-#: of `kgqa serve` adds "http": args (METHOD, PATH, JSON body) sent to a service on the row's
-#: database copy, the status code compared with `Row.code`, the JSON error with `Row.fragment`.
-RUNNERS: dict[str, Callable[[list[str], dict[str, str]], tuple[int, str]]] = {
-    "cli": run_in_process,
-    "process": run_process,
-}
-
-
 def run_row(row: Row, sandbox, pg_dsn: str | None = None) -> tuple[int, str]:
     for name, content in row.files.items():
         (sandbox.dir / name).write_bytes(content)
     args = [sandbox.fill(a).replace("{pg}", pg_dsn or "") for a in row.args]
     env = {k: sandbox.fill(v) for k, v in row.env.items()}
     return RUNNERS[row.via](args, env)
-
-
-def check(row: Row, code: int, output: str) -> None:
-    assert code == row.code, f"{row.id}: exit {code}, expected {row.code}\n{output[-3000:]}"
-    assert row.fragment.lower() in output.lower(), f"{row.id}: {row.fragment!r} not in\n{output[-3000:]}"
-    assert "Traceback" not in output, output[-3000:]
 
 
 @pytest.mark.parametrize("row", CLI_ROWS + PROCESS_ROWS, ids=lambda row: row.id)
