@@ -8,6 +8,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from kgqa import deadline
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
@@ -25,6 +27,16 @@ from kgqa.types import Entity, EntityWithDirection, Hub, HubPath, ProcessedQuest
 from kgqa.vectorstores.base import HubVectorStore
 
 _LEVELS = {level.value: level for level in VectorLevel}
+
+
+def _component_means(best: np.ndarray) -> tuple[list[tuple[float, ...]], list[float]]:
+    """Each row as a tuple of floats and its mean, summed left to right in float64 (exactly what
+    `sum(row) / len(row)` gives, without a Python step per path)."""
+    wide = best.astype(np.float64)
+    total = np.zeros(len(wide))
+    for column in wide.T:
+        total = total + column
+    return list(map(tuple, wide.tolist())), (total / max(wide.shape[1], 1)).tolist()
 
 
 def champions_of(paths: list[HubPath]) -> set[str]:
@@ -180,11 +192,10 @@ class HubLinkRetriever(BaseRetriever):
         coverage_mode = params.scoring == "coverage"
         comps = component_indices(len(pq.embeddings))
         by_hub: dict[str, list[HubPath]] = defaultdict(list)
-        path_comps = table.path_best[:, comps].tolist() if coverage_mode else []  # one conversion, not one per path
+        path_comps, path_scores = _component_means(table.path_best[:, comps]) if coverage_mode else ([], [])
         for k, hit in enumerate(table.best_hit):
             if coverage_mode:  # mean over components of the path's best similarity to each
-                component_sims = tuple(path_comps[k])
-                score = sum(component_sims) / len(component_sims)
+                component_sims, score = path_comps[k], path_scores[k]
             else:  # thesis: the path's single best match (its best level)
                 component_sims, score = (), max(hit.similarities)
             by_hub[hit.hub_id].append(HubPath(hit.hub_id, hit.path_hash, (), "", hit.text, _LEVELS[hit.level],

@@ -25,6 +25,7 @@ class KuzuHubVectorStore:
         self.ann = ann or AnnParams()
         # read-only: no process can write while it is open, so hub vectors read once stay valid
         self._cache = HubVectorCache(self._read_hub_vectors) if store.read_only else None
+        self._decoded: dict[str, tuple] | None = {} if store.read_only else None  # stored triples JSON -> triples
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -193,7 +194,18 @@ class KuzuHubVectorStore:
         if not hashes:
             return {}
         columns = self.store.run_columns("retrieval/paths_by_hash", {"hashes": list(dict.fromkeys(hashes))})
-        return {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in zip(*columns)}
+        return {h: PathRecord(h, hub, text, self._triples(triples)) for h, hub, text, triples in zip(*columns)}
+
+    def _triples(self, stored: str) -> tuple:
+        """Decoded triples; remembered while read-only (the same paths are read question after question)."""
+        if self._decoded is None:
+            return decode_triples(stored)
+        found = self._decoded.get(stored)
+        if found is None:
+            if len(self._decoded) >= 500_000:
+                self._decoded.clear()
+            found = self._decoded[stored] = decode_triples(stored)
+        return found
 
     def hub_records(self, hub_ids: list[str]) -> list[HubRecord]:
         """The given hubs with their paths and HubVectors, as written by `replace_hubs`."""
