@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
+from kgqa.graph.traversal import RootLevels
+from kgqa.types import Entity
 from kgqa.indexing.metadata import META_KEY
 from kgqa.vectorstores.base import HubVectorStore
 
@@ -21,6 +24,9 @@ class GraphFacts:
         self._predicates: list[str] | None = None
         self._hub_ids: set[str] | None = None
         self._hub_types: set[str] | None = None
+        # read-only: the graph cannot change while open, so traversals and hub roots read once stay valid
+        self.root_levels = RootLevels(self.store, self.is_hub, remember=self.store.read_only)
+        self._entities: dict[str, Entity | None] = {}
 
     def predicates(self) -> list[str]:
         """Distinct predicate labels (they split "paper class philosophical paper" components)."""
@@ -40,3 +46,19 @@ class GraphFacts:
             info = self.vstore.meta_get(META_KEY) or {}
             self._hub_types = {t.lower() for t in info.get("params", {}).get("hub_types", [])}
         return self._hub_types
+
+    def is_hub(self, entity_id: str) -> bool:
+        """Whether the entity is an indexed hub root."""
+        return entity_id in self.hub_ids()
+
+    def entities(self, ids: list[str]) -> dict[str, Entity]:
+        """The stored entities among `ids`, keyed by id (kept while the database is read-only)."""
+        if not self.store.read_only:
+            return entities_by_ids(self.store, ids)
+        missing = [i for i in dict.fromkeys(ids) if i not in self._entities]
+        if missing:
+            if len(self._entities) > 1_000_000:
+                self._entities.clear()
+            found = entities_by_ids(self.store, missing)
+            self._entities.update((i, found.get(i)) for i in missing)
+        return {i: e for i in ids if (e := self._entities.get(i)) is not None}

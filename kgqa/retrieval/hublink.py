@@ -13,9 +13,8 @@ import numpy as np
 from kgqa import deadline
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
-from kgqa.graph.reader import entities_by_ids, resolve_entity
+from kgqa.graph.reader import resolve_entity
 from kgqa.graph.store import GraphStore
-from kgqa.graph.traversal import HubRootSearch, both_directions
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.base import Answer, BaseRetriever
@@ -23,7 +22,7 @@ from kgqa.retrieval.components import analyse_components
 from kgqa.retrieval.coverage import QueryShape, component_indices, read_shape, serving_triples
 from kgqa.retrieval.hits import HitTable, acronym_components
 from kgqa.retrieval.ranking import best_per_path, diversity_rank, prune_hubs
-from kgqa.types import Entity, EntityWithDirection, Hub, HubPath, ProcessedQuestion, VectorLevel
+from kgqa.types import Entity, Hub, HubPath, ProcessedQuestion, VectorLevel
 from kgqa.vectorstores.base import HubVectorStore
 
 _LEVELS = {level.value: level for level in VectorLevel}
@@ -132,15 +131,10 @@ class HubLinkRetriever(BaseRetriever):
     def _traversal(self, pq: ProcessedQuestion, topic: Entity, params: RetrievalParams,
                    timings: dict[str, float]) -> tuple[list[Hub], list[PartialAnswer], dict]:
         """Graph traversal strategy (Alg. 14–15): hubs reachable from the topic entity, level by level."""
-        search = HubRootSearch(self.store, self._is_hub, params.uniform_hop_count)
-        frontier: list[EntityWithDirection] = both_directions([topic.id])
         hubs: list[Hub] = []
         sims: dict = {}
-        for _level in range(params.max_retrieval_level):
-            if not frontier:
-                break
-            deadline.check("hub traversal")
-            roots, frontier = search.find(frontier)
+        for roots in self.facts.root_levels.levels(topic.id, params.uniform_hop_count, params.max_retrieval_level,
+                                                   lambda: deadline.check("hub traversal")):
             deadline.check("hub traversal")
             if not roots:
                 continue
@@ -200,7 +194,7 @@ class HubLinkRetriever(BaseRetriever):
                 component_sims, score = (), max(hit.similarities)
             by_hub[hit.hub_id].append(HubPath(hit.hub_id, hit.path_hash, (), "", hit.text, _LEVELS[hit.level],
                                               score, component_sims))
-        roots = entities_by_ids(self.store, by_hub)
+        roots = self.facts.entities(list(by_hub))
         if coverage_mode:
             return self._covering_hubs(by_hub, roots, table, pq, via)
         kept = {hub_id: best_per_path(paths)[: 2 * params.paths_per_hub] for hub_id, paths in by_hub.items()}
@@ -316,6 +310,3 @@ class HubLinkRetriever(BaseRetriever):
     def _predicates(self) -> list[str]:
         """The graph's predicate labels (they split "paper class philosophical paper" components)."""
         return self.facts.predicates()
-
-    def _is_hub(self, entity_id: str) -> bool:
-        return entity_id in self.facts.hub_ids()
