@@ -25,7 +25,7 @@ class KuzuHubVectorStore:
         self.ann = ann or AnnParams()
         # read-only: no process can write while it is open, so hub vectors read once stay valid
         self._cache = HubVectorCache(self._read_hub_vectors) if store.read_only else None
-        self._decoded: dict[str, tuple] | None = {} if store.read_only else None  # stored triples JSON -> triples
+        self._records: dict[str, PathRecord | None] | None = {} if store.read_only else None  # hash -> path
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -190,22 +190,24 @@ class KuzuHubVectorStore:
         return list(zip(texts, hubs))
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
-        """Stored paths by hash."""
+        """Stored paths by hash, in the order asked; kept while read-only (the same paths are read
+        question after question)."""
         if not hashes:
             return {}
-        columns = self.store.run_columns("retrieval/paths_by_hash", {"hashes": list(dict.fromkeys(hashes))})
-        return {h: PathRecord(h, hub, text, self._triples(triples)) for h, hub, text, triples in zip(*columns)}
+        wanted = list(dict.fromkeys(hashes))
+        if self._records is None:
+            return self._read_paths(wanted)
+        missing = [h for h in wanted if h not in self._records]
+        if missing:
+            if len(self._records) > 1_000_000:
+                self._records.clear()
+            found = self._read_paths(missing)
+            self._records.update((h, found.get(h)) for h in missing)
+        return {h: rec for h in wanted if (rec := self._records.get(h)) is not None}
 
-    def _triples(self, stored: str) -> tuple:
-        """Decoded triples; remembered while read-only (the same paths are read question after question)."""
-        if self._decoded is None:
-            return decode_triples(stored)
-        found = self._decoded.get(stored)
-        if found is None:
-            if len(self._decoded) >= 500_000:
-                self._decoded.clear()
-            found = self._decoded[stored] = decode_triples(stored)
-        return found
+    def _read_paths(self, hashes: list[str]) -> dict[str, PathRecord]:
+        columns = self.store.run_columns("retrieval/paths_by_hash", {"hashes": hashes})
+        return {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in zip(*columns)}
 
     def hub_records(self, hub_ids: list[str]) -> list[HubRecord]:
         """The given hubs with their paths and HubVectors, as written by `replace_hubs`."""
