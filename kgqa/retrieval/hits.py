@@ -39,26 +39,19 @@ class HitTable:
         n_queries = scored.sims.shape[1]
         if not len(scored):
             return cls([], [], [], np.zeros((0, n_queries), np.float32), {}, {})
-        distinct_rows, first_rows = np.unique(scored.text_rows, return_index=True)  # each text's first vector
-        texts = _gather(scored.texts, first_rows)
-        rows_of_texts = distinct_rows.tolist()
-        text_row = dict(zip(texts, rows_of_texts))
+        rows = scored.layout.get("hits")
+        if rows is None:  # shared by every scoring of the same vectors (a cache scoring the same hubs again)
+            rows = scored.layout["hits"] = RowLayout.of(scored)
         text_sims = scored.sims.copy() if acronyms else scored.sims
         for qi, acronym in (acronyms or {}).items():
             word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(acronym)}(?![A-Za-z0-9])")
-            rows = [r for text, r in zip(texts, rows_of_texts) if acronym in text and word.search(text)]
-            text_sims[rows, qi] = np.maximum(text_sims[rows, qi], ACRONYM_SIM)
+            hit_rows = [r for text, r in rows.texts if acronym in text and word.search(text)]
+            text_sims[hit_rows, qi] = np.maximum(text_sims[hit_rows, qi], ACRONYM_SIM)
         sims = text_sims[scored.text_rows]
-        codes, paths = _codes(scored.path_hashes)
-        # rows grouped by path (stable: rows of a path keep their order), then a max per group
-        by_path = np.argsort(codes, kind="stable")
-        starts = np.searchsorted(codes[by_path], np.arange(len(paths)))
-        path_best = np.maximum.reduceat(sims[by_path], starts, axis=0)
+        codes, paths = rows.codes, rows.paths
+        path_best = np.maximum.reduceat(sims[rows.by_path], rows.starts, axis=0)
         # each path's best row; ties by text, then level, so the choice never depends on row order
-        text_rank = np.zeros(len(text_sims), dtype=np.int64)
-        text_rank[distinct_rows[sorted(range(len(texts)), key=texts.__getitem__)]] = np.arange(len(texts))
-        level_codes, _ = _codes(scored.levels, ordered=True)
-        order = np.lexsort((level_codes, text_rank[scored.text_rows], -sims.max(axis=1), codes))
+        order = np.lexsort((rows.level_codes, rows.text_ranks, -sims.max(axis=1), codes))
         first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]  # in path-code order
         path_hubs = _gather(scored.hub_ids, first)
         best_hit = list(map(VectorHit, path_hubs, paths, _gather(scored.levels, first), _gather(scored.texts, first),
@@ -67,7 +60,36 @@ class HitTable:
         by_hub = np.argsort(hub_codes, kind="stable")
         hub_matrix = np.maximum.reduceat(path_best[by_hub], np.searchsorted(hub_codes[by_hub], np.arange(len(hubs))),
                                          axis=0)
-        return cls(paths, path_hubs, best_hit, path_best, dict(zip(hubs, hub_matrix)), TextSims(text_row, text_sims))
+        return cls(paths, path_hubs, best_hit, path_best, dict(zip(hubs, hub_matrix)), TextSims(rows.text_row, text_sims))
+
+
+@dataclass
+class RowLayout:
+    """What grouping depends on only through the rows, not their similarities: computed once per set
+    of scored vectors."""
+
+    texts: list[tuple[str, int]]  # each distinct row of `sims` (row order) with its text
+    text_row: dict[str, int]     # each text -> its row of `sims`
+    codes: np.ndarray            # (rows,) path code, numbered in order of first appearance
+    paths: list[str]             # path hash of each code
+    by_path: np.ndarray          # rows grouped by path code, in row order within a path
+    starts: np.ndarray           # where each path's rows start in `by_path`
+    text_ranks: np.ndarray       # (rows,) rank of the row's text in sorted order (ties)
+    level_codes: np.ndarray      # (rows,) rank of the row's level in sorted order (ties)
+
+    @classmethod
+    def of(cls, scored: ScoredVectors) -> RowLayout:
+        """The layout of these scored vectors."""
+        distinct_rows, first_rows = np.unique(scored.text_rows, return_index=True)  # each text's first vector
+        texts = _gather(scored.texts, first_rows)
+        text_rank = np.zeros(len(scored.sims), dtype=np.int64)
+        text_rank[distinct_rows[sorted(range(len(texts)), key=texts.__getitem__)]] = np.arange(len(texts))
+        codes, paths = _codes(scored.path_hashes)
+        by_path = np.argsort(codes, kind="stable")
+        pairs = list(zip(texts, distinct_rows.tolist()))
+        return cls(pairs, dict(pairs), codes, paths, by_path,
+                   np.searchsorted(codes[by_path], np.arange(len(paths))), text_rank[scored.text_rows],
+                   _codes(scored.levels, ordered=True)[0])
 
 
 class TextSims(Mapping[str, tuple[float, ...]]):
