@@ -5,15 +5,18 @@ from __future__ import annotations
 from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import RootLevels
-from kgqa.types import Entity
 from kgqa.indexing.metadata import META_KEY
+from kgqa.types import Entity
 from kgqa.vectorstores.base import HubVectorStore
+
+_UNKNOWN = object()  # not read yet (None: read, and not stored)
 
 
 class GraphFacts:
     """The graph's predicate labels, the indexed hub ids and the hub types, each read on first use
     and kept until `forget()` (the workspace calls it after every change to the graph or index).
-    Reading them costs a scan of the triples and of the hubs, which grows with the graph."""
+    Reading them costs a scan of the triples and of the hubs, which grows with the graph. While the
+    database is read-only, also the hub roots found from each topic and the hub root entities."""
 
     def __init__(self, store: GraphStore, vstore: HubVectorStore) -> None:
         self.store, self.vstore = store, vstore
@@ -55,10 +58,12 @@ class GraphFacts:
         """The stored entities among `ids`, keyed by id (kept while the database is read-only)."""
         if not self.store.read_only:
             return entities_by_ids(self.store, ids)
-        missing = [i for i in dict.fromkeys(ids) if i not in self._entities]
+        known = {i: r for i in ids if (r := self._entities.get(i, _UNKNOWN)) is not _UNKNOWN}
+        missing = [i for i in dict.fromkeys(ids) if i not in known]
         if missing:
             if len(self._entities) > 1_000_000:
                 self._entities.clear()
             found = entities_by_ids(self.store, missing)
             self._entities.update((i, found.get(i)) for i in missing)
-        return {i: e for i in ids if (e := self._entities.get(i)) is not None}
+            known.update(found)
+        return {i: e for i in ids if (e := known.get(i)) is not None}

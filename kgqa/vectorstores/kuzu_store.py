@@ -13,6 +13,8 @@ from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, ScoredVe
                                     encode_triples)
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
+_UNKNOWN = object()  # not read yet (None: read, and not stored)
+
 
 class KuzuHubVectorStore:
     """The default HubVector store: tables Hub, HubPath, EmbeddedText and edges HasPath, Embeds."""
@@ -197,13 +199,15 @@ class KuzuHubVectorStore:
         wanted = list(dict.fromkeys(hashes))
         if self._records is None:
             return self._read_paths(wanted)
-        missing = [h for h in wanted if h not in self._records]
+        known = {h: r for h in wanted if (r := self._records.get(h, _UNKNOWN)) is not _UNKNOWN}
+        missing = [h for h in wanted if h not in known]
         if missing:
             if len(self._records) > 1_000_000:
                 self._records.clear()
             found = self._read_paths(missing)
             self._records.update((h, found.get(h)) for h in missing)
-        return {h: rec for h in wanted if (rec := self._records.get(h)) is not None}
+            known.update(found)
+        return {h: rec for h in wanted if (rec := known.get(h)) is not None}
 
     def _read_paths(self, hashes: list[str]) -> dict[str, PathRecord]:
         columns = self.store.run_columns("retrieval/paths_by_hash", {"hashes": hashes})
