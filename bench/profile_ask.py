@@ -7,6 +7,7 @@ other phases. Also prints the retrieval metrics and a digest of every answer's t
 so that a speed-up can be checked to change no result.
 
     python bench/profile_ask.py --db /tmp/onnx/orkg.kuzu [--passes 3] [--out bench/results/profile_ask.md]
+        [--expect-digest DIGEST]   # the digest a run before a speed-up printed
 """
 
 from __future__ import annotations
@@ -104,6 +105,8 @@ def main() -> None:
     ap.add_argument("--passes", type=int, default=1,
                     help="passes over the questions (after the first, question texts are embedded from memory)")
     ap.add_argument("--out", default=None, help="also write the table (markdown) here")
+    ap.add_argument("--expect-digest", default=None,
+                    help="answers digest of a reference run: print whether this run's equals it, exit 1 if not")
     args = ap.parse_args()
 
     questions = [q for q in read_questions(args.questions) if q.topic_entity]
@@ -151,8 +154,13 @@ def main() -> None:
         lines.append(f"| {name} | {1000 * seconds / n:.1f} |")
     lines += ["", "Retrieval metrics (must not change with a speed-up): "
               + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items()) + f"; answers digest `{digest}`"]
+    if args.expect_digest:
+        same = digest == args.expect_digest
+        lines.append(f"Digest check against `{args.expect_digest}`: {'identical' if same else 'DIFFERENT'}")
     emit(lines, args.out)
     ws.close()
+    if args.expect_digest and digest != args.expect_digest:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

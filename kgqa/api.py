@@ -63,6 +63,7 @@ class Workspace:
             raise
         self._embedder: Embedder | None = None
         self.facts = GraphFacts(self.store, self.vstore)  # forgotten after every change below
+        self._index_checked: dict[tuple[str, str], tuple[str, ...]] = {}  # read-only: ask's index checks
         self._llm_client: LLMClient | None = None
         self._llm_client_for: tuple | None = None
 
@@ -193,17 +194,7 @@ class Workspace:
             retriever: str = "hublink", token_budget: int | None = None, **overrides: Any) -> Answer:
         """Answer a question from the graph, with sources and supporting triples. `llm_tokens`
         reports this question's LLM calls, tokens, cache hits and estimated cost."""
-        stale: list[str] = []
-        info = require_index(self.store, self.vstore, self.embedder.name, retriever)
-        if info is not None:  # HubLink: the hub index (the others: their label index parts)
-            self.vstore.dim = info.dim
-            if info.status != "complete":
-                stale.append("the index is incomplete (a build or update was interrupted); "
-                             "run `kgqa index update` to finish it")
-            dirty = count_dirty(self.store)
-            if dirty:
-                stale.append(f"{dirty} hubs changed in the graph since the last index update; "
-                             "run `kgqa index update --dirty`")
+        stale = self._index_notes(retriever)
         params = (params or RetrievalParams()).with_overrides(**overrides)
         settings = self.settings
         if token_budget is not None:
@@ -218,6 +209,27 @@ class Workspace:
         answer.notes += list(getattr(roles, "notes", [])) + stale
         self._log_answer(answer)
         return answer
+
+    def _index_notes(self, retriever: str) -> list[str]:
+        """Check `retriever`'s index (errors if missing or built with another model); notes on a stale
+        one. Remembered while read-only with the index in Kùzu: nothing can change it then."""
+        key = (retriever, self.embedder.name)
+        if key in self._index_checked:
+            return list(self._index_checked[key])
+        stale: list[str] = []
+        info = require_index(self.store, self.vstore, self.embedder.name, retriever)
+        if info is not None:  # HubLink: the hub index (the others: their label index parts)
+            self.vstore.dim = info.dim
+            if info.status != "complete":
+                stale.append("the index is incomplete (a build or update was interrupted); "
+                             "run `kgqa index update` to finish it")
+            dirty = count_dirty(self.store)
+            if dirty:
+                stale.append(f"{dirty} hubs changed in the graph since the last index update; "
+                             "run `kgqa index update --dirty`")
+        if self.store.read_only and self.vstore.name == "kuzu":
+            self._index_checked[key] = tuple(stale)
+        return stale
 
     def _log_answer(self, answer: Answer) -> None:
         """Stores with an answers log (pgvector) record the answer and the query vectors it used."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kgqa.graph.reader import in_edges, out_edges
@@ -75,3 +75,44 @@ def both_directions(entity_ids: Iterable[str]) -> list[EntityWithDirection]:
         out.append(EntityWithDirection(i, Direction.FORWARD))
         out.append(EntityWithDirection(i, Direction.BACKWARD))
     return out
+
+
+#: Remembered levels past which the memo starts afresh (a level holds a few hundred entities).
+MEMO_LIMIT = 20_000
+
+
+class RootLevels:
+    """FINDHUBROOTS level by level from a topic entity. With `remember` (the database is open
+    read-only, so its edges cannot change) each level's roots, next frontier and visited set are kept:
+    a question about a topic seen before reads no edges."""
+
+    def __init__(self, store: GraphStore, is_root: Callable[[str], bool], remember: bool) -> None:
+        self.store, self.is_root, self.remember = store, is_root, remember
+        self._memo: dict[tuple[str, bool, int], tuple[list, list, frozenset]] = {}
+
+    def levels(self, topic_id: str, uniform_hop_count: bool, max_levels: int,
+               check: Callable[[], None] = lambda: None) -> Iterator[list[EntityWithDirection]]:
+        """The hub roots found at each level (possibly none), until the frontier is empty or
+        `max_levels` is reached; `check` runs before each level's search (a deadline)."""
+        frontier = both_directions([topic_id])
+        visited: frozenset = frozenset()
+        search: HubRootSearch | None = None
+        for level in range(max_levels):
+            if not frontier:
+                return
+            check()
+            key = (topic_id, uniform_hop_count, level)
+            known = self._memo.get(key) if self.remember else None
+            if known is not None:
+                roots, frontier, visited = known
+                search = None  # a later unknown level starts from `visited`
+            else:
+                if search is None:
+                    search = HubRootSearch(self.store, self.is_root, uniform_hop_count, visited=set(visited))
+                roots, frontier = search.find(frontier)
+                if self.remember:
+                    if len(self._memo) >= MEMO_LIMIT:
+                        self._memo.clear()
+                    visited = frozenset(search.visited)
+                    self._memo[key] = (roots, frontier, visited)
+            yield roots

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
+from kgqa.graph.traversal import RootLevels
 from kgqa.indexing.metadata import META_KEY
+from kgqa.types import Entity
 from kgqa.vectorstores.base import HubVectorStore
+
+_UNKNOWN = object()  # not read yet (None: read, and not stored)
 
 
 class GraphFacts:
     """The graph's predicate labels, the indexed hub ids and the hub types, each read on first use
     and kept until `forget()` (the workspace calls it after every change to the graph or index).
-    Reading them costs a scan of the triples and of the hubs, which grows with the graph."""
+    Reading them costs a scan of the triples and of the hubs, which grows with the graph. While the
+    database is read-only, also the hub roots found from each topic and the hub root entities."""
 
     def __init__(self, store: GraphStore, vstore: HubVectorStore) -> None:
         self.store, self.vstore = store, vstore
@@ -21,6 +27,9 @@ class GraphFacts:
         self._predicates: list[str] | None = None
         self._hub_ids: set[str] | None = None
         self._hub_types: set[str] | None = None
+        # read-only: the graph cannot change while open, so traversals and hub roots read once stay valid
+        self.root_levels = RootLevels(self.store, self.is_hub, remember=self.store.read_only)
+        self._entities: dict[str, Entity | None] = {}
 
     def predicates(self) -> list[str]:
         """Distinct predicate labels (they split "paper class philosophical paper" components)."""
@@ -40,3 +49,21 @@ class GraphFacts:
             info = self.vstore.meta_get(META_KEY) or {}
             self._hub_types = {t.lower() for t in info.get("params", {}).get("hub_types", [])}
         return self._hub_types
+
+    def is_hub(self, entity_id: str) -> bool:
+        """Whether the entity is an indexed hub root."""
+        return entity_id in self.hub_ids()
+
+    def entities(self, ids: list[str]) -> dict[str, Entity]:
+        """The stored entities among `ids`, keyed by id (kept while the database is read-only)."""
+        if not self.store.read_only:
+            return entities_by_ids(self.store, ids)
+        known = {i: r for i in ids if (r := self._entities.get(i, _UNKNOWN)) is not _UNKNOWN}
+        missing = [i for i in dict.fromkeys(ids) if i not in known]
+        if missing:
+            if len(self._entities) > 1_000_000:
+                self._entities.clear()
+            found = entities_by_ids(self.store, missing)
+            self._entities.update((i, found.get(i)) for i in missing)
+            known.update(found)
+        return {i: e for i in ids if (e := known.get(i)) is not None}

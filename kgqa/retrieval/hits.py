@@ -7,7 +7,9 @@ and per hub the best similarity to each query vector."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -27,7 +29,7 @@ class HitTable:
     best_hit: list[VectorHit]         # each path's vector with the highest similarity to any query
     path_best: np.ndarray             # (paths, queries): best similarity per query vector
     hub_best: dict[str, np.ndarray]   # hub id -> (queries,) best similarity per query vector
-    sims: dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
+    sims: Mapping[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
 
     @classmethod
     def from_scored(cls, scored: ScoredVectors, acronyms: dict[int, str] | None = None) -> HitTable:
@@ -37,42 +39,97 @@ class HitTable:
         n_queries = scored.sims.shape[1]
         if not len(scored):
             return cls([], [], [], np.zeros((0, n_queries), np.float32), {}, {})
-        distinct_rows, first_rows = np.unique(scored.text_rows, return_index=True)  # each text's first vector
-        row_text = {r: scored.texts[i] for r, i in zip(distinct_rows.tolist(), first_rows.tolist())}
+        rows = scored.layout.get("hits")
+        if rows is None:  # shared by every scoring of the same vectors (a cache scoring the same hubs again)
+            rows = scored.layout["hits"] = RowLayout.of(scored)
         text_sims = scored.sims.copy() if acronyms else scored.sims
         for qi, acronym in (acronyms or {}).items():
             word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(acronym)}(?![A-Za-z0-9])")
-            rows = [r for r, text in row_text.items() if acronym in text and word.search(text)]
-            text_sims[rows, qi] = np.maximum(text_sims[rows, qi], ACRONYM_SIM)
+            hit_rows = [r for text, r in rows.texts if acronym in text and word.search(text)]
+            text_sims[hit_rows, qi] = np.maximum(text_sims[hit_rows, qi], ACRONYM_SIM)
         sims = text_sims[scored.text_rows]
-        path_index: dict[str, int] = {}
-        codes = np.fromiter((path_index.setdefault(ph, len(path_index)) for ph in scored.path_hashes),
-                            dtype=np.int64, count=len(scored))
-        n_paths = len(path_index)
-        path_best = np.full((n_paths, n_queries), -np.inf, dtype=np.float32)
-        np.maximum.at(path_best, codes, sims)
+        codes, paths = rows.codes, rows.paths
+        path_best = np.maximum.reduceat(sims[rows.by_path], rows.starts, axis=0)
         # each path's best row; ties by text, then level, so the choice never depends on row order
-        text_rank = np.zeros(len(text_sims), dtype=np.int64)
-        for rank, r in enumerate(sorted(row_text, key=row_text.__getitem__)):
-            text_rank[r] = rank
-        level_rank = {lvl: i for i, lvl in enumerate(sorted(set(scored.levels)))}
-        tie = text_rank[scored.text_rows] * len(level_rank) + np.fromiter(
-            (level_rank[lvl] for lvl in scored.levels), dtype=np.int64, count=len(scored))
-        order = np.lexsort((tie, -sims.max(axis=1), codes))
+        order = np.lexsort((rows.level_codes, rows.text_ranks, -sims.max(axis=1), codes))
         first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]  # in path-code order
-        best_sims = sims[first].tolist()
-        best_hit = [VectorHit(scored.hub_ids[i], scored.path_hashes[i], scored.levels[i], scored.texts[i],
-                              tuple(best_sims[j])) for j, i in enumerate(first.tolist())]
-        path_hubs = [h.hub_id for h in best_hit]
-        hub_index: dict[str, int] = {}
-        hub_codes = np.fromiter((hub_index.setdefault(hub, len(hub_index)) for hub in path_hubs),
-                                dtype=np.int64, count=n_paths)
-        hub_matrix = np.full((len(hub_index), n_queries), -np.inf, dtype=np.float32)
-        np.maximum.at(hub_matrix, hub_codes, path_best)
-        values = text_sims.tolist()
-        return cls([h.path_hash for h in best_hit], path_hubs, best_hit, path_best,
-                   {hub: hub_matrix[i] for hub, i in hub_index.items()},
-                   {text: tuple(values[r]) for r, text in row_text.items()})
+        path_hubs = _gather(scored.hub_ids, first)
+        best_hit = list(map(VectorHit, path_hubs, paths, _gather(scored.levels, first), _gather(scored.texts, first),
+                            map(tuple, sims[first].tolist())))
+        hub_codes, hubs = _codes(path_hubs)
+        by_hub = np.argsort(hub_codes, kind="stable")
+        hub_matrix = np.maximum.reduceat(path_best[by_hub], np.searchsorted(hub_codes[by_hub], np.arange(len(hubs))),
+                                         axis=0)
+        return cls(paths, path_hubs, best_hit, path_best, dict(zip(hubs, hub_matrix)), TextSims(rows.text_row, text_sims))
+
+
+@dataclass
+class RowLayout:
+    """What grouping depends on only through the rows, not their similarities: computed once per set
+    of scored vectors."""
+
+    texts: list[tuple[str, int]]  # each distinct row of `sims` (row order) with its text
+    text_row: dict[str, int]     # each text -> its row of `sims`
+    codes: np.ndarray            # (rows,) path code, numbered in order of first appearance
+    paths: list[str]             # path hash of each code
+    by_path: np.ndarray          # rows grouped by path code, in row order within a path
+    starts: np.ndarray           # where each path's rows start in `by_path`
+    text_ranks: np.ndarray       # (rows,) rank of the row's text in sorted order (ties)
+    level_codes: np.ndarray      # (rows,) rank of the row's level in sorted order (ties)
+
+    @classmethod
+    def of(cls, scored: ScoredVectors) -> RowLayout:
+        """The layout of these scored vectors."""
+        distinct_rows, first_rows = np.unique(scored.text_rows, return_index=True)  # each text's first vector
+        texts = _gather(scored.texts, first_rows)
+        text_rank = np.zeros(len(scored.sims), dtype=np.int64)
+        text_rank[distinct_rows[sorted(range(len(texts)), key=texts.__getitem__)]] = np.arange(len(texts))
+        codes, paths = _codes(scored.path_hashes)
+        by_path = np.argsort(codes, kind="stable")
+        pairs = list(zip(texts, distinct_rows.tolist()))
+        return cls(pairs, dict(pairs), codes, paths, by_path,
+                   np.searchsorted(codes[by_path], np.arange(len(paths))), text_rank[scored.text_rows],
+                   _codes(scored.levels, ordered=True)[0])
+
+
+class TextSims(Mapping[str, tuple[float, ...]]):
+    """Embedded text -> its similarity to each query vector, converted to Python floats on first use
+    (a question scores thousands of texts and looks up a few hundred)."""
+
+    def __init__(self, rows: dict[str, int], sims: np.ndarray) -> None:
+        self._rows = rows
+        self._sims = sims
+        self._done: dict[str, tuple[float, ...]] = {}
+
+    def __getitem__(self, text: str) -> tuple[float, ...]:
+        found = self._done.get(text)
+        if found is None:
+            found = self._done[text] = tuple(self._sims[self._rows[text]].tolist())
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __contains__(self, text: object) -> bool:
+        return text in self._rows
+
+
+def _gather(values: list, rows: np.ndarray) -> list:
+    """values[r] for each r in rows, as a list."""
+    return [values[r] for r in rows.tolist()] if len(rows) < 2 else list(itemgetter(*rows.tolist())(values))
+
+
+def _codes(values: list[str], ordered: bool = False) -> tuple[np.ndarray, list[str]]:
+    """An integer code per value and the distinct values: numbered in order of first appearance, or
+    in sorted order when `ordered`."""
+    distinct = list(dict.fromkeys(values))
+    if ordered:
+        distinct.sort()
+    index = {v: i for i, v in enumerate(distinct)}
+    return np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values)), distinct
 
 
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,9}")

@@ -8,12 +8,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from kgqa import deadline
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
-from kgqa.graph.reader import entities_by_ids, resolve_entity
+from kgqa.graph.reader import resolve_entity
 from kgqa.graph.store import GraphStore
-from kgqa.graph.traversal import HubRootSearch, both_directions
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.base import Answer, BaseRetriever
@@ -21,10 +22,20 @@ from kgqa.retrieval.components import analyse_components
 from kgqa.retrieval.coverage import QueryShape, component_indices, read_shape, serving_triples
 from kgqa.retrieval.hits import HitTable, acronym_components
 from kgqa.retrieval.ranking import best_per_path, diversity_rank, prune_hubs
-from kgqa.types import Entity, EntityWithDirection, Hub, HubPath, ProcessedQuestion, VectorLevel
+from kgqa.types import Entity, Hub, HubPath, ProcessedQuestion, VectorLevel
 from kgqa.vectorstores.base import HubVectorStore
 
 _LEVELS = {level.value: level for level in VectorLevel}
+
+
+def _component_means(best: np.ndarray) -> tuple[list[tuple[float, ...]], list[float]]:
+    """Each row as a tuple of floats and its mean, summed left to right in float64 (exactly what
+    `sum(row) / len(row)` gives, without a Python step per path)."""
+    wide = best.astype(np.float64)
+    total = np.zeros(len(wide))
+    for column in wide.T:
+        total = total + column
+    return list(map(tuple, wide.tolist())), (total / max(wide.shape[1], 1)).tolist()
 
 
 def champions_of(paths: list[HubPath]) -> set[str]:
@@ -120,15 +131,10 @@ class HubLinkRetriever(BaseRetriever):
     def _traversal(self, pq: ProcessedQuestion, topic: Entity, params: RetrievalParams,
                    timings: dict[str, float]) -> tuple[list[Hub], list[PartialAnswer], dict]:
         """Graph traversal strategy (Alg. 14–15): hubs reachable from the topic entity, level by level."""
-        search = HubRootSearch(self.store, self._is_hub, params.uniform_hop_count)
-        frontier: list[EntityWithDirection] = both_directions([topic.id])
         hubs: list[Hub] = []
         sims: dict = {}
-        for _level in range(params.max_retrieval_level):
-            if not frontier:
-                break
-            deadline.check("hub traversal")
-            roots, frontier = search.find(frontier)
+        for roots in self.facts.root_levels.levels(topic.id, params.uniform_hop_count, params.max_retrieval_level,
+                                                   lambda: deadline.check("hub traversal")):
             deadline.check("hub traversal")
             if not roots:
                 continue
@@ -180,16 +186,15 @@ class HubLinkRetriever(BaseRetriever):
         coverage_mode = params.scoring == "coverage"
         comps = component_indices(len(pq.embeddings))
         by_hub: dict[str, list[HubPath]] = defaultdict(list)
-        path_comps = table.path_best[:, comps].tolist() if coverage_mode else []  # one conversion, not one per path
+        path_comps, path_scores = _component_means(table.path_best[:, comps]) if coverage_mode else ([], [])
         for k, hit in enumerate(table.best_hit):
             if coverage_mode:  # mean over components of the path's best similarity to each
-                component_sims = tuple(path_comps[k])
-                score = sum(component_sims) / len(component_sims)
+                component_sims, score = path_comps[k], path_scores[k]
             else:  # thesis: the path's single best match (its best level)
                 component_sims, score = (), max(hit.similarities)
             by_hub[hit.hub_id].append(HubPath(hit.hub_id, hit.path_hash, (), "", hit.text, _LEVELS[hit.level],
                                               score, component_sims))
-        roots = entities_by_ids(self.store, by_hub)
+        roots = self.facts.entities(list(by_hub))
         if coverage_mode:
             return self._covering_hubs(by_hub, roots, table, pq, via)
         kept = {hub_id: best_per_path(paths)[: 2 * params.paths_per_hub] for hub_id, paths in by_hub.items()}
@@ -305,6 +310,3 @@ class HubLinkRetriever(BaseRetriever):
     def _predicates(self) -> list[str]:
         """The graph's predicate labels (they split "paper class philosophical paper" components)."""
         return self.facts.predicates()
-
-    def _is_hub(self, entity_id: str) -> bool:
-        return entity_id in self.facts.hub_ids()

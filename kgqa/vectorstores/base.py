@@ -66,6 +66,8 @@ class ScoredVectors:
     texts: list[str]
     text_rows: np.ndarray   # (rows,) int: the row of `sims` holding each vector's similarities
     sims: np.ndarray        # (distinct texts, queries) float32
+    layout: dict[str, Any] = field(default_factory=dict)  # what consumers derive from the rows alone, kept
+    #                                                       for every scoring of the same rows
 
     def __len__(self) -> int:
         return len(self.hub_ids)

@@ -13,6 +13,8 @@ from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, ScoredVe
                                     encode_triples)
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
+_UNKNOWN = object()  # not read yet (None: read, and not stored)
+
 
 class KuzuHubVectorStore:
     """The default HubVector store: tables Hub, HubPath, EmbeddedText and edges HasPath, Embeds."""
@@ -25,6 +27,7 @@ class KuzuHubVectorStore:
         self.ann = ann or AnnParams()
         # read-only: no process can write while it is open, so hub vectors read once stay valid
         self._cache = HubVectorCache(self._read_hub_vectors) if store.read_only else None
+        self._records: dict[str, PathRecord | None] | None = {} if store.read_only else None  # hash -> path
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -189,10 +192,25 @@ class KuzuHubVectorStore:
         return list(zip(texts, hubs))
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
-        """Stored paths by hash."""
+        """Stored paths by hash, in the order asked; kept while read-only (the same paths are read
+        question after question)."""
         if not hashes:
             return {}
-        columns = self.store.run_columns("retrieval/paths_by_hash", {"hashes": list(dict.fromkeys(hashes))})
+        wanted = list(dict.fromkeys(hashes))
+        if self._records is None:
+            return self._read_paths(wanted)
+        known = {h: r for h in wanted if (r := self._records.get(h, _UNKNOWN)) is not _UNKNOWN}
+        missing = [h for h in wanted if h not in known]
+        if missing:
+            if len(self._records) > 1_000_000:
+                self._records.clear()
+            found = self._read_paths(missing)
+            self._records.update((h, found.get(h)) for h in missing)
+            known.update(found)
+        return {h: rec for h in wanted if (rec := known.get(h)) is not None}
+
+    def _read_paths(self, hashes: list[str]) -> dict[str, PathRecord]:
+        columns = self.store.run_columns("retrieval/paths_by_hash", {"hashes": hashes})
         return {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in zip(*columns)}
 
     def hub_records(self, hub_ids: list[str]) -> list[HubRecord]:

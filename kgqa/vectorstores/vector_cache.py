@@ -4,6 +4,7 @@ scores them without one Python step per vector."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,16 @@ class _HubRows:
     text_ids: np.ndarray   # rows of the cache's text matrix
 
 
+@dataclass
+class _Layout:
+    text_ids: np.ndarray    # rows of the text matrix, one per distinct text, in order of first appearance
+    scored: ScoredVectors   # the rows, without similarities (its `layout` memo is shared by every scoring)
+
+
+#: Hub sets whose rows are kept ready (oldest dropped first); one per recent topic.
+LAYOUTS_KEPT = 32
+
+
 class HubVectorCache:
     """Per-hub rows and one matrix of distinct text vectors; dropped whole past `limit` rows."""
 
@@ -36,6 +47,7 @@ class HubVectorCache:
 
     def _clear(self) -> None:
         self._hubs: dict[str, _HubRows] = {}
+        self._layouts: dict[tuple[str, ...], _Layout] = {}
         self._text_id: dict[str, int] = {}
         self._blocks: list[np.ndarray] = []
         self._matrix: np.ndarray | None = None
@@ -51,24 +63,34 @@ class HubVectorCache:
                 missing = [h for h in hubs if h not in self._hubs]  # the cache was emptied to make room
                 if missing:
                     self._add(missing, may_clear=False)
-            parts = [self._hubs[h] for h in hubs]
-            vectors = self._all_vectors() if any(len(p.paths) for p in parts) else None
+            rows = self._layouts.get(tuple(hubs))
+            if rows is None:
+                rows = self._layout(hubs)
+            vectors = self._all_vectors() if len(rows.text_ids) else None
         if vectors is None:
             return ScoredVectors.empty(len(queries))
-        ids = np.concatenate([p.text_ids for p in parts])
+        sims = vectors[rows.text_ids] @ np.asarray(queries, dtype=np.float32).T  # unit vectors: cosine
+        return dataclasses.replace(rows.scored, sims=sims)
+
+    def _layout(self, hubs: list[str]) -> _Layout:
+        """The rows of these hubs (in this order) and their distinct texts, kept for the next question
+        that scores the same hubs (a traversal from the same topic)."""
+        parts = [self._hubs[h] for h in hubs]
+        ids = np.concatenate([p.text_ids for p in parts]) if parts else np.zeros(0, np.int64)
         distinct, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
         order = np.argsort(first, kind="stable")         # distinct texts in order of first appearance
         rank = np.empty_like(order)
         rank[order] = np.arange(len(order))
-        matrix = vectors[distinct[order]]
-        sims = matrix @ np.asarray(queries, dtype=np.float32).T  # unit vectors: cosine
-        out = ScoredVectors([], [], [], [], rank[inverse].astype(np.int64), sims)
+        scored = ScoredVectors([], [], [], [], rank[inverse].astype(np.int64), np.zeros((0, 0), np.float32))
         for p in parts:
-            out.hub_ids.extend(p.hub_ids)
-            out.path_hashes.extend(p.paths)
-            out.levels.extend(p.levels)
-            out.texts.extend(p.texts)
-        return out
+            scored.hub_ids.extend(p.hub_ids)
+            scored.path_hashes.extend(p.paths)
+            scored.levels.extend(p.levels)
+            scored.texts.extend(p.texts)
+        if len(self._layouts) >= LAYOUTS_KEPT:
+            self._layouts.pop(next(iter(self._layouts)))
+        layout = self._layouts[tuple(hubs)] = _Layout(distinct[order], scored)
+        return layout
 
     def _add(self, hub_ids: list[str], *, may_clear: bool) -> None:
         hubs, paths, levels, texts, text_hashes, raws = self._read(hub_ids)

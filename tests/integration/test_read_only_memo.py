@@ -1,0 +1,74 @@
+"""What a read-only workspace keeps between questions gives exactly what a fresh read gives."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kgqa.graph.traversal import RootLevels
+from kgqa.retrieval.graph_facts import GraphFacts
+from kgqa.retrieval.hits import HitTable
+from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
+from kgqa.vectorstores.vector_cache import HubVectorCache
+
+
+def _by_path(table: HitTable) -> dict:
+    """Order-free view of a hit table: per path its best hit and best similarities."""
+    return {h.path_hash: (h, table.path_best[i].tolist()) for i, h in enumerate(table.best_hit)}
+
+
+def _counting(monkeypatch, store, method: str) -> list[str]:
+    names: list[str] = []
+    raw = getattr(store, method)
+
+    def counted(name, *args, **kwargs):
+        names.append(name)
+        return raw(name, *args, **kwargs)
+
+    monkeypatch.setattr(store, method, counted)
+    return names
+
+
+def test_hit_tables_from_a_kept_layout_equal_fresh_ones(demo_workspace):
+    vstore = demo_workspace.vstore
+    hubs = sorted(vstore.signatures())
+    cache = HubVectorCache(vstore._read_hub_vectors)
+    layouts = []
+    for question in ("Which papers were published at ICSA in 2019?", "Which papers use a case study?"):
+        queries = demo_workspace.embedder.embed([question, "ICSA"])
+        scored = cache.score(hubs, queries)
+        kept = HitTable.from_scored(scored, {1: "ICSA"})
+        fresh = HitTable.from_scored(vstore.score_hubs(hubs, queries), {1: "ICSA"})
+        assert _by_path(kept) == _by_path(fresh) and len(kept.best_hit) > 10
+        assert {h: v.tolist() for h, v in kept.hub_best.items()} == {h: v.tolist() for h, v in fresh.hub_best.items()}
+        assert dict(kept.sims) == dict(fresh.sims)
+        layouts.append(scored.layout)
+    assert layouts[0] is layouts[1] and "hits" in layouts[0]  # the second question reused the grouping
+
+
+def test_root_levels_remembered_read_no_edges_again(demo_workspace, monkeypatch):
+    store = demo_workspace.store
+    facts = GraphFacts(store, demo_workspace.vstore)
+    fresh = [roots for roots in RootLevels(store, facts.is_hub, remember=False).levels("F01", False, 3)]
+    kept = RootLevels(store, facts.is_hub, remember=True)
+    assert list(kept.levels("F01", False, 3)) == fresh and any(fresh)
+    names = _counting(monkeypatch, store, "run")
+    assert list(kept.levels("F01", False, 3)) == fresh
+    assert not [n for n in names if "edges" in n]
+
+
+def test_read_only_paths_and_entities_equal_fresh_reads(demo_workspace, monkeypatch):
+    store, vstore = demo_workspace.store, demo_workspace.vstore
+    hubs = sorted(vstore.signatures())
+    hashes = list(dict.fromkeys(demo_workspace.vstore.score_hubs(hubs[:3], np.ones((1, 384), np.float32)).path_hashes))
+    hashes = hashes[::-1] + ["no-such-path"]
+    fresh = vstore.paths(hashes)
+    monkeypatch.setattr(store, "read_only", True)  # what a workspace opened read-only has
+    kept_store = KuzuHubVectorStore(store, vstore.dim)
+    assert list(kept_store.paths(hashes[:5])) == list(fresh)[:5]
+    names = _counting(monkeypatch, store, "run_columns")
+    assert kept_store.paths(hashes) == fresh and list(kept_store.paths(hashes)) == list(fresh) == hashes[:-1]
+    assert names.count("retrieval/paths_by_hash") == 1  # only the paths not read before
+    facts = GraphFacts(store, vstore)
+    assert facts.entities(hubs[:3] + ["no-such-entity"]).keys() == set(hubs[:3])
+    runs = _counting(monkeypatch, store, "run")
+    assert list(facts.entities(hubs[:3])) == hubs[:3] and not runs
