@@ -100,6 +100,14 @@ CLI_ROWS: list[Row] = [
       "postgres"),
     r("index drop", "off a terminal without --yes", "index drop", 2, "this removes 6 hubs"),
     r("index drop", "bad --store", "index drop --store mongo", 2, "invalid value"),
+    # -- model / serve -------------------------------------------------------------------------------
+    r("model status", "unknown embedder backend", "model status", 2, "unknown embedder backend 'bogus'",
+      env={"KGQA_EMBEDDER": "bogus"}),
+    r("model status", "unknown option", "model status --bogus", 2, "No such option"),
+    r("model export", "unknown option", "model export --int4", 2, "No such option"),
+    r("serve", "no database there", ("--db", "{dir}/none.kuzu", "serve", "--port", "0"), 4, "kgqa init"),
+    r("serve", "--workers 0", "serve --workers 0 --port 0", 2, "--workers"),
+    r("serve", "negative --queue", "serve --queue -1 --port 0", 2, "--queue"),
     # -- triples -------------------------------------------------------------------------------------
     r("triples add", "NUL in the subject", ("triples", "add", "-s", "B\x00C", "-p", "venue", "-o", "V1"), 3,
       "field 'subject': control character '\\x00'"),
