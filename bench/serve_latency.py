@@ -182,7 +182,8 @@ def main() -> None:
     cold = cold_cli(args.db, *qs[0])
     conditions = (f"ORKG GV3 ({len(qs)} dev questions × {args.rounds} rounds), offline mode (no LLM, 0 tokens), "
                   f"traversal strategy from the CSV's topic entity, 30 hubs, 10 paths per hub, Kùzu store, "
-                  f"torch all-MiniLM-L6-v2 on the CPU; {platform.node()} {os.cpu_count()} cores, "
+                  f"all-MiniLM-L6-v2 on the CPU by KGQA_EMBEDDER={os.environ.get('KGQA_EMBEDDER', 'auto')} (auto: ONNX "
+                  f"Runtime fp32 once its export is cached, else torch); {platform.node()} {os.cpu_count()} cores, "
                   f"load average {load_before:.1f} before / {os.getloadavg()[0]:.1f} after (a machine shared with "
                   f"other jobs: the timings are upper bounds); {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
                   "Latency: HTTP round trip measured by a Python client (urllib), one question at a time.")

@@ -4,26 +4,48 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from kgqa.config import Settings
 from kgqa.errors import ConfigError
-from kgqa.indexing.builder import PathVerbaliser
-from kgqa.llm.anthropic_roles import AnthropicRoles
-from kgqa.llm.base import AnswerRoles
-from kgqa.llm.client import LLMClient
-from kgqa.llm.offline import OfflineRoles
-from kgqa.llm.verbaliser import LLMPathVerbaliser
+
+if TYPE_CHECKING:
+    from kgqa.indexing.builder import PathVerbaliser
+    from kgqa.llm.base import AnswerRoles
+    from kgqa.llm.client import LLMClient
+
+# Each factory imports its provider when called, so that listing the names (the CLI's --llm choices)
+# imports no provider, SDK or model code.
+
+
+def _offline(settings: Settings, client: LLMClient | None) -> AnswerRoles:
+    from kgqa.llm.offline import OfflineRoles
+
+    return OfflineRoles()
+
+
+def _anthropic(settings: Settings, client: LLMClient | None) -> AnswerRoles:
+    from kgqa.llm.anthropic_roles import AnthropicRoles
+
+    return AnthropicRoles.from_settings(settings, client)
+
+
+def _anthropic_verbaliser(settings: Settings, client: LLMClient | None) -> PathVerbaliser:
+    from kgqa.llm.verbaliser import LLMPathVerbaliser
+
+    return LLMPathVerbaliser.from_settings(settings, client)
+
 
 #: A factory gets the settings and, when the caller shares one, an LLM client (None: make one).
 PROVIDERS: dict[str, Callable[[Settings, LLMClient | None], AnswerRoles]] = {
-    "offline": lambda settings, client: OfflineRoles(),
-    "anthropic": AnthropicRoles.from_settings,
+    "offline": _offline,
+    "anthropic": _anthropic,
 }
 
 #: Index-time path verbalisers; None keeps the template texts (offline).
 VERBALISERS: dict[str, Callable[[Settings, LLMClient | None], PathVerbaliser] | None] = {
     "offline": None,
-    "anthropic": LLMPathVerbaliser.from_settings,
+    "anthropic": _anthropic_verbaliser,
 }
 
 #: Providers that talk to an LLM (they need an `LLMClient`).

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from kgqa.errors import ConfigError
-from kgqa.retrieval.base import BaseRetriever
-from kgqa.retrieval.coe import CoERetriever
-from kgqa.retrieval.difar import DifarRetriever
-from kgqa.retrieval.hublink import HubLinkRetriever
-from kgqa.retrieval.simgrag import SimGragRetriever
+
+if TYPE_CHECKING:
+    from kgqa.retrieval.base import BaseRetriever
+
+
+def _lazy(module: str, cls: str) -> Callable[..., BaseRetriever]:
+    """A factory that imports the retriever's module when it is first called (listing the names, as the
+    CLI's --retriever choices do, imports no retriever)."""
+    def factory(**deps: Any) -> BaseRetriever:
+        return getattr(importlib.import_module(module), cls)(**deps)
+    return factory
+
 
 RETRIEVERS: dict[str, Callable[..., BaseRetriever]] = {
-    "hublink": HubLinkRetriever,
-    "difar": DifarRetriever,
-    "simgrag": SimGragRetriever,
-    "coe": CoERetriever,
+    "hublink": _lazy("kgqa.retrieval.hublink", "HubLinkRetriever"),
+    "difar": _lazy("kgqa.retrieval.difar", "DifarRetriever"),
+    "simgrag": _lazy("kgqa.retrieval.simgrag", "SimGragRetriever"),
+    "coe": _lazy("kgqa.retrieval.coe", "CoERetriever"),
 }
 
 

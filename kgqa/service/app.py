@@ -188,7 +188,8 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
              summary="Index, model, uptime, questions answered and latency percentiles.")
     async def service_stats() -> dict[str, Any]:
         info = index.info
-        return {"db_path": db_path, "model": ws0.settings.embedding_model, "store": ws0.settings.store,
+        return {"db_path": db_path, "model": ws0.settings.embedding_model,
+                "embedder": ws0.embedder.label, "store": ws0.settings.store,
                 "graph": {"entities": graph.entities, "literals": graph.literals, "triples": graph.triples,
                           "predicates": graph.predicates},
                 "recent": list(recent),

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from kgqa.config import Settings
 from kgqa.errors import ConfigError
-from kgqa.graph.store import GraphStore
-from kgqa.vectorstores.base import HubVectorStore
-from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
+
+if TYPE_CHECKING:  # the stores are imported when opened, so that listing their names imports none
+    from kgqa.graph.store import GraphStore
+    from kgqa.vectorstores.base import HubVectorStore
 
 
 def _kuzu(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubVectorStore:
+    from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
+
     return KuzuHubVectorStore(graph, ann=settings.ann)
 
 

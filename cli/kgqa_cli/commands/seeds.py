@@ -9,7 +9,6 @@ import json
 import click
 
 from kgqa.errors import ConfigError
-from kgqa.indexing.label_index import label_index_counts
 from kgqa.llm.registry import PROVIDERS
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.progress import progress_line
@@ -38,6 +37,8 @@ def build_label_index(state: CliState, retriever: str, *, rebuild: bool, as_json
     """Build or update the label index of `retriever` and report it."""
     with state.open() as ws, progress_line(not state.quiet) as progress:
         report = ws.build_label_index(retriever, rebuild=rebuild, on_progress=progress)
+        from kgqa.indexing.label_index import label_index_counts
+
         counts = label_index_counts(ws.store)
     if as_json:
         click.echo(json.dumps({"retriever": retriever, "parts": [p.__dict__ for p in report.parts],
