@@ -190,7 +190,7 @@ def main() -> None:
     busy = Counter((u["exit"], u["said"][:120]) for u in updates)
     graph = "demo graph (kgqa demo, 35 Paper hubs)" if args.graph == "demo" else (args.graph or f"ORKG GV3 ({args.db})")
     conditions = (f"{graph}; {len(bodies)} distinct questions cycled, traversal from the CSV's topic entity, default "
-                  f"30 hubs / 10 paths; offline mode (no LLM, 0 tokens), Kùzu store, torch all-MiniLM-L6-v2 on the "
+                  f"30 hubs / 10 paths; offline mode (no LLM, 0 tokens), Kùzu store, all-MiniLM-L6-v2 (KGQA_EMBEDDER=" f"{os.environ.get('KGQA_EMBEDDER', 'auto')}) on the "
                   f"CPU; `kgqa serve --workers {args.workers} --queue {args.queue}`, {args.clients} client threads "
                   f"(urllib), bounded at {args.count} questions and {args.max_seconds:.0f} s; "
                   f"{platform.node()} {os.cpu_count()} cores, shared with other developers' jobs, load average "
