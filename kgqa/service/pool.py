@@ -31,6 +31,7 @@ class LockedEmbedder:
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
         self.name = inner.name
+        self.label = inner.label   # backend and precision ("onnx-fp32", "torch-fp32"), for /v1/stats
         self._lock = threading.Lock()
 
     @property
