@@ -6,9 +6,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kgqa.config import RetrievalParams, Settings, serve_token
 from kgqa.frontends.service import QuestionService
+
+if TYPE_CHECKING:
+    from kgqa.api import Workspace
 
 
 def front_end_settings(db: str | os.PathLike[str] | None, *, store: str | None = None,
@@ -17,15 +21,18 @@ def front_end_settings(db: str | os.PathLike[str] | None, *, store: str | None =
     return Settings.from_env(Path(db) if db is not None else None, store=store, pg_dsn=pg_dsn, index=index)
 
 
-def question_service(settings: Settings, open_workspace: Callable[[], object], params: RetrievalParams | None,
-                     *, llm: str = "offline", use_service: bool = True) -> QuestionService:
-    """The running service's answers when one serves this database (and store), else `open_workspace`'s."""
+def question_service(settings: Settings, open_workspace: Callable[[], Workspace], params: RetrievalParams | None,
+                     *, llm: str = "offline", use_service: bool = True,
+                     note: Callable[[str], None] = lambda _: None) -> QuestionService:
+    """A QuestionService sending questions to the running `kgqa serve` of `settings`' database (and store)
+    when there is one, else answering with `open_workspace`'s workspace."""
+    client = None
     if use_service:
+        from kgqa.errors import ServiceUnavailableError
         from kgqa.service.client import find_service
 
-        client = find_service(settings.db_path, serve_token(), settings.store)
-        if client is not None:
-            from kgqa.frontends.remote import ServiceQuestions
-
-            return ServiceQuestions(client, params, llm=llm)
-    return QuestionService(open_workspace, params, llm=llm)  # type: ignore[arg-type]
+        try:
+            client = find_service(settings.db_path, serve_token(), settings.store)
+        except ServiceUnavailableError as exc:
+            note(f"note: {exc}; answering in-process")
+    return QuestionService(open_workspace, params, llm=llm, client=client, note=note)

@@ -151,12 +151,11 @@ def open_sql_session(settings: Settings, params: RetrievalParams | None = None, 
                      note: Callable[[str], None] = lambda _: None) -> DuckSession:
     """A DuckDB session answering with the workspace of `settings` (opened on first question)."""
     from kgqa.api import Workspace
-
-    from kgqa.service.client import service_asker
+    from kgqa.frontends.connect import question_service
 
     # Questions go to a running `kgqa serve` of this database when there is one. Read-only: the session
     # never writes the graph, and so it runs beside the service or other readers.
-    remote = None if no_server else service_asker(settings, note, llm=llm)
-    service = QuestionService(lambda: Workspace(settings, read_only=True), params, llm=llm, remote=remote)
+    service = question_service(settings, lambda: Workspace(settings, read_only=True), params, llm=llm,
+                               use_service=not no_server, note=note)
     log = PgAnswerLog(settings) if settings.store == "pgvector" or settings.pg_dsn else None
     return DuckSession(service, answer_log=log, runs=runs)

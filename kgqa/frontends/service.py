@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgqa.api import Workspace
 from kgqa.config import RetrievalParams
-from kgqa.errors import InputError
+from kgqa.errors import InputError, ServiceUnavailableError
 from kgqa.retrieval.base import Answer
+
+if TYPE_CHECKING:
+    from kgqa.service.client import ServiceClient
 
 #: The most triples or hubs one call may ask for.
 MAX_K = 10_000
@@ -24,18 +27,25 @@ def check_k(k: Any, what: str = "k") -> int:
 
 
 class QuestionService:
-    """Answers questions with the workspace opened on first use (pure SQL over files needs none)."""
+    """Answers questions with the workspace opened on first use (pure SQL over files needs none), or by a
+    running `kgqa serve` when `client` is given; a service that cannot take a question now (busy, gone)
+    leaves that question to the workspace, with a note."""
 
     def __init__(self, open_workspace: Callable[[], Workspace], params: RetrievalParams | None = None, *,
-                 llm: str = "offline", retriever: str = "hublink",
-                 remote: Callable[[str, RetrievalParams], Answer | None] | None = None) -> None:
-        """`remote`: asks a running `kgqa serve` first (None from it: answer with the workspace)."""
+                 llm: str = "offline", retriever: str = "hublink", client: ServiceClient | None = None,
+                 note: Callable[[str], None] = lambda _: None) -> None:
         self._open = open_workspace
-        self._remote = remote
+        self.client = client
+        self._note = note
         self._ws: Workspace | None = None
         self.params = params or RetrievalParams()
         self.llm, self.retriever = llm, retriever
         self._answers: dict[tuple[str, int], Answer] = {}
+
+    @property
+    def served_by(self) -> str:
+        """`service` when questions go to a running `kgqa serve`, else `in-process`."""
+        return "service" if self.client is not None else "in-process"
 
     @property
     def workspace(self) -> Workspace:
@@ -56,10 +66,18 @@ class QuestionService:
         return self._answers[key]
 
     def _ask(self, question: str, params: RetrievalParams) -> Answer:
-        """Answer one question: by the running service when `remote` answers, else in this process
-        (kgqa.frontends.remote's subclass always sends it to the service)."""
-        answer = self._remote(question, params) if self._remote is not None else None
-        return answer or self.workspace.ask(question, params, llm=self.llm, retriever=self.retriever)
+        """Answer one question: by the running service when there is one and it takes the question, else
+        with this process's workspace."""
+        if self.client is not None:
+            from kgqa.retrieval.options import options_from_params
+            from kgqa.service.client import answer_from_reply
+
+            options = options_from_params(params, llm=self.llm, retriever=self.retriever).as_dict()
+            try:
+                return answer_from_reply(self.client.ask(question, options))
+            except ServiceUnavailableError as exc:
+                self._note(f"note: {exc}; answering in-process")
+        return self.workspace.ask(question, params, llm=self.llm, retriever=self.retriever)
 
     def record(self, question: Any) -> dict[str, Any]:
         """The answer as one record: answer text, sources, triples, hubs, strategy, mode, seconds and

@@ -12,8 +12,11 @@ from kgqa.errors import ConfigError
 #: What an index name may look like (it becomes part of a Postgres schema name).
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 #: Objects of the shared `kgqa` schema; every other `kgqa.<object>` in a query belongs to one index.
-SHARED = ("answers", "indexes", "queue", "workers", "resolve_index", "submit", "worker_alive", "wait", "ask")
-_INDEX_OBJECT = re.compile(r"\bkgqa\.(?!(?:%s)\b)" % "|".join(SHARED))
+SHARED = ("answers", "indexes", "queue", "workers", "resolve_index", "submit", "worker_alive", "reply", "wait",
+          "ask", "ask_id", "check_k", "retrieve")
+#: `kgqa.hubs(` (a call, no space) is the shared text-in function; `kgqa.hubs` otherwise is an index's table.
+SHARED_CALLS = ("hubs",)
+_INDEX_OBJECT = re.compile(rf"\bkgqa\.(?!(?:{'|'.join(SHARED)})\b|(?:{'|'.join(SHARED_CALLS)})\()")
 
 
 def check_name(name: str) -> str:

@@ -12,10 +12,10 @@ from dataclasses import fields
 from typing import Any
 
 from kgqa import errors
-from kgqa.config import RetrievalParams, Settings, serve_token
+from kgqa.config import serve_token
 from kgqa.errors import KgqaError, ServiceUnavailableError
-from kgqa.retrieval.base import Answer
 from kgqa.processes import pid_alive
+from kgqa.retrieval.base import Answer
 from kgqa.service.state import ServiceState, read_state, token_hint
 
 #: Seconds a liveness check may take before the service is taken as absent.
@@ -124,26 +124,3 @@ def answer_from_reply(reply: dict[str, Any]) -> Answer:
     names = {f.name for f in fields(Answer)}
     return Answer(**{k: v for k, v in reply.items() if k in names})
 
-
-def service_asker(settings: Settings, note: Callable[[str], None], *, llm: str = "offline",
-                  retriever: str = "hublink") -> Callable[[str, RetrievalParams], Answer | None] | None:
-    """For sessions holding RetrievalParams (`kgqa sql`): a function sending a question to the live service
-    of `settings`' database, or None when none runs. It returns None when the service cannot take it."""
-    from kgqa.retrieval.options import options_from_params
-
-    try:
-        client = find_service(settings.db_path, serve_token(), settings.store)
-    except ServiceUnavailableError as exc:
-        note(f"note: {exc}; answering in-process")
-        return None
-    if client is None:
-        return None
-
-    def ask(question: str, params: RetrievalParams) -> Answer | None:
-        options = options_from_params(params, llm=llm, retriever=retriever).as_dict()
-        try:
-            return answer_from_reply(client.ask(question, options))
-        except ServiceUnavailableError as exc:
-            note(f"note: {exc}; answering in-process")
-            return None
-    return ask

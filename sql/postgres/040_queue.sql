@@ -91,38 +91,108 @@ LANGUAGE sql STABLE AS $fn$
                    WHERE w.index_name = worker_alive.index_name AND w.heartbeat_at > now() - interval '5 seconds');
 $fn$;
 
--- Waits for question `id` (submitted in an earlier transaction); one row, or a SQL error.
-CREATE OR REPLACE FUNCTION kgqa.wait(id bigint, timeout_s double precision DEFAULT NULL)
-RETURNS TABLE (answer text, result jsonb, sources jsonb, triples text[])
+-- The reply to question `id` (submitted in an earlier transaction) once a worker has answered it, or a
+-- SQL error: 55000 no worker, 57014 timeout, the question's own failure. NULL id: NULL.
+CREATE OR REPLACE FUNCTION kgqa.reply(id bigint, timeout_s double precision DEFAULT NULL) RETURNS jsonb
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
     _q kgqa.queue%ROWTYPE;
     _deadline timestamptz := clock_timestamp() + make_interval(secs => coalesce(
         timeout_s, nullif(current_setting('kgqa.ask_timeout', true), '')::double precision, 60));
 BEGIN
-    IF wait.id IS NULL THEN
-        RETURN;  -- no question, no row
+    IF reply.id IS NULL THEN
+        RETURN NULL;
     END IF;
     LOOP
-        SELECT * INTO _q FROM kgqa.queue q WHERE q.id = wait.id;
+        SELECT * INTO _q FROM kgqa.queue q WHERE q.id = reply.id;
         IF NOT FOUND THEN
-            RAISE EXCEPTION 'kgqa: no question with id %', wait.id USING ERRCODE = 'invalid_parameter_value';
+            RAISE EXCEPTION 'kgqa: no question with id %', reply.id USING ERRCODE = 'invalid_parameter_value';
         ELSIF _q.status = 'done' THEN
-            RETURN QUERY SELECT _q.reply ->> 'answer', _q.reply -> 'result', _q.reply -> 'sources',
-                ARRAY(SELECT jsonb_array_elements_text(_q.reply -> 'triples'));
-            RETURN;
+            RETURN _q.reply;
         ELSIF _q.status = 'failed' THEN
             RAISE EXCEPTION 'kgqa: %', _q.error USING ERRCODE = coalesce(_q.sqlstate, 'XX000');
         ELSIF NOT kgqa.worker_alive(_q.index_name) THEN
-            RAISE EXCEPTION 'kgqa: no worker is running for index % (question % stays queued)', _q.index_name, wait.id
+            RAISE EXCEPTION 'kgqa: no worker is running for index % (question % stays queued)', _q.index_name, reply.id
                 USING ERRCODE = 'object_not_in_prerequisite_state',
                       HINT = 'start one: kgqa --db <the graph> serve --store pgvector';
         ELSIF clock_timestamp() > _deadline THEN
-            RAISE EXCEPTION 'kgqa: no answer to question % within the timeout (SET kgqa.ask_timeout)', wait.id
+            RAISE EXCEPTION 'kgqa: no answer to question % within the timeout (SET kgqa.ask_timeout)', reply.id
                 USING ERRCODE = 'query_canceled';
         END IF;
         PERFORM pg_sleep(0.02);
     END LOOP;
+END $fn$;
+
+-- Waits for question `id`; one row: answer, result, sources, triples (no row for a NULL id).
+CREATE OR REPLACE FUNCTION kgqa.wait(id bigint, timeout_s double precision DEFAULT NULL)
+RETURNS TABLE (answer text, result jsonb, sources jsonb, triples text[])
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    _reply jsonb := kgqa.reply(wait.id, timeout_s);
+BEGIN
+    IF _reply IS NOT NULL THEN
+        RETURN QUERY SELECT _reply ->> 'answer', _reply -> 'result', _reply -> 'sources',
+            ARRAY(SELECT jsonb_array_elements_text(_reply -> 'triples'));
+    END IF;
+END $fn$;
+
+-- `k` as a row limit, or 22023.
+CREATE OR REPLACE FUNCTION kgqa.check_k(k integer) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE AS $fn$
+BEGIN
+    IF k IS NULL OR k < 1 OR k > 10000 THEN
+        RAISE EXCEPTION 'kgqa: k must be an integer within [1, 10000], got %', coalesce(k::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN k;
+END $fn$;
+
+-- The supporting triples of question `id`, most relevant first: rank, triple (as kgqa_retrieve in
+-- DuckDB and Cypher). At most the answer's own triples (50 unless max_triples was set).
+CREATE OR REPLACE FUNCTION kgqa.retrieve(id bigint, k integer DEFAULT 10)
+RETURNS TABLE (rank integer, triple text)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    _k integer := kgqa.check_k(k);
+    _reply jsonb := kgqa.reply(retrieve.id);
+BEGIN
+    RETURN QUERY SELECT t.ord::integer, t.value
+        FROM jsonb_array_elements_text(coalesce(_reply -> 'triples', '[]')) WITH ORDINALITY AS t(value, ord)
+        WHERE t.ord <= _k ORDER BY t.ord;
+END $fn$;
+
+-- The ranked hubs of question `id`: rank, hub_id, label, score, cited (as kgqa_hubs in DuckDB and Cypher).
+CREATE OR REPLACE FUNCTION kgqa.hubs(id bigint, k integer DEFAULT 5)
+RETURNS TABLE (rank integer, hub_id text, label text, score double precision, cited boolean)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    _k integer := kgqa.check_k(k);
+    _reply jsonb := kgqa.reply(hubs.id);
+BEGIN
+    RETURN QUERY SELECT h.ord::integer, coalesce(h.value ->> 'hub_id', h.value ->> 'id'), h.value ->> 'label',
+                        (h.value ->> 'score')::double precision, coalesce((h.value ->> 'cited')::boolean, false)
+        FROM jsonb_array_elements(coalesce(_reply -> 'hubs', '[]')) WITH ORDINALITY AS h(value, ord)
+        WHERE h.ord <= _k ORDER BY h.ord;
+END $fn$;
+
+-- Submits `question`, commits (so a worker sees it) and waits until it is answered; `id` is its id.
+CREATE OR REPLACE PROCEDURE kgqa.ask_id(question text, index_name text, strategy text, topic_entity text,
+                                        hubs integer, paths_per_hub integer, scoring text, components boolean,
+                                        triple_filter boolean, INOUT id bigint DEFAULT NULL,
+                                        llm text DEFAULT 'offline')
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    _index text := kgqa.resolve_index(index_name);
+BEGIN
+    IF NOT kgqa.worker_alive(_index) THEN
+        RAISE EXCEPTION 'kgqa: no worker is running for index %', _index
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'start one: kgqa --db <the graph> serve --store pgvector';
+    END IF;
+    id := kgqa.submit(question, _index, strategy, topic_entity, hubs, paths_per_hub, scoring, components,
+                      triple_filter, llm);
+    COMMIT;
+    PERFORM kgqa.reply(id);
 END $fn$;
 
 -- Text in, answer out: commits the question (so a worker sees it), waits, returns one row.
@@ -151,4 +221,43 @@ BEGIN
                        triple_filter, llm);
     COMMIT;
     SELECT w.answer, w.result, w.sources, w.triples INTO answer, result, sources, triples FROM kgqa.wait(_id) w;
+END $fn$;
+
+-- Text in, rows out, in one CALL: submits and commits the question, waits, and returns its id (for
+-- SELECT * FROM kgqa.retrieve(id, k) / kgqa.hubs(id, k), which give one row per triple or hub) and
+-- the top k as an array. Same options as kgqa.ask.
+CREATE OR REPLACE PROCEDURE kgqa.retrieve(question text, k integer DEFAULT 10, index_name text DEFAULT NULL,
+                                          strategy text DEFAULT 'traversal', topic_entity text DEFAULT NULL,
+                                          hubs integer DEFAULT NULL, paths_per_hub integer DEFAULT NULL,
+                                          scoring text DEFAULT NULL, components boolean DEFAULT true,
+                                          triple_filter boolean DEFAULT true,
+                                          INOUT id bigint DEFAULT NULL, INOUT triples text[] DEFAULT NULL)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    _k integer := kgqa.check_k(k);
+BEGIN
+    IF question IS NULL THEN
+        RETURN;  -- NULL in, NULL out
+    END IF;
+    CALL kgqa.ask_id(question, index_name, strategy, topic_entity, hubs, paths_per_hub, scoring, components,
+                     triple_filter, id);
+    triples := ARRAY(SELECT r.triple FROM kgqa.retrieve(id, _k) r ORDER BY r.rank);
+END $fn$;
+
+CREATE OR REPLACE PROCEDURE kgqa.hubs(question text, k integer DEFAULT 5, index_name text DEFAULT NULL,
+                                      strategy text DEFAULT 'traversal', topic_entity text DEFAULT NULL,
+                                      hubs integer DEFAULT NULL, paths_per_hub integer DEFAULT NULL,
+                                      scoring text DEFAULT NULL, components boolean DEFAULT true,
+                                      triple_filter boolean DEFAULT true,
+                                      INOUT id bigint DEFAULT NULL, INOUT ranked jsonb DEFAULT NULL)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    _k integer := kgqa.check_k(k);
+BEGIN
+    IF question IS NULL THEN
+        RETURN;
+    END IF;
+    CALL kgqa.ask_id(question, index_name, strategy, topic_entity, hubs, paths_per_hub, scoring, components,
+                     triple_filter, id);
+    ranked := (SELECT jsonb_agg(to_jsonb(h) ORDER BY h.rank) FROM kgqa.hubs(id, _k) h);
 END $fn$;

@@ -33,7 +33,7 @@ USER_SCRIPT = textwrap.dedent('''
     out = {}
     con = duckdb.connect()
     service = kgqa_duckdb.register(con, db=db)
-    out["duck_via"] = type(service).__name__
+    out["duck_via"] = service.served_by
     out["duck_answer"] = con.execute("SELECT answer FROM kgqa_ask($1)", [question]).fetchone()[0]
     out["duck_triples"] = [r[1] for r in con.execute("SELECT * FROM kgqa_retrieve($1, 3)", [question]).fetchall()]
     out["duck_hubs"] = [r[1] for r in con.execute("SELECT * FROM kgqa_hubs($1, 3)", [question]).fetchall()]
@@ -42,7 +42,7 @@ USER_SCRIPT = textwrap.dedent('''
     database = kuzu.Database(db, read_only=read_only)
     conn = kuzu.Connection(database)
     service = kgqa_kuzu.register(conn)
-    out["kuzu_via"] = type(service).__name__
+    out["kuzu_via"] = service.served_by
     res = conn.execute("RETURN kgqa_answer($q)", {"q": question})
     out["kuzu_answer"] = res.get_next()[0]
     res = conn.execute("UNWIND kgqa_rank_hubs($q, 3) AS h MATCH (p:Entity {id: h.hub_id}) "
@@ -81,7 +81,7 @@ def expected(db: Path, embedder):
 def test_register_on_plain_connections_in_process(demo_db, embedder):
     want = expected(demo_db, embedder)
     got = run_user_script(demo_db, read_only=False)
-    assert got["duck_via"] == got["kuzu_via"] == "QuestionService"
+    assert got["duck_via"] == got["kuzu_via"] == "in-process"
     assert got["duck_answer"] == got["kuzu_answer"] == want.answer
     assert got["duck_triples"] == want.triples[:3]
     assert got["duck_hubs"] == got["kuzu_hubs"] == [h["id"] for h in want.hubs[:3]]
@@ -96,7 +96,7 @@ def test_register_uses_a_running_service(demo_db, embedder):
         got = run_user_script(demo_db, read_only=True)  # the service holds the database: open it read-only
     finally:
         assert svc.stop() == 0
-    assert got["duck_via"] == got["kuzu_via"] == "ServiceQuestions"
+    assert got["duck_via"] == got["kuzu_via"] == "service"
     assert got["duck_answer"] == got["kuzu_answer"] == want.answer
     assert got["duck_hubs"] == got["kuzu_hubs"] == [h["id"] for h in want.hubs[:3]]
 

@@ -58,6 +58,9 @@ def test_no_worker_is_a_sql_error(queue_db):
         assert conn.execute("SELECT kgqa.submit(NULL)").fetchone() == (None,)  # NULL in, NULL out
         assert conn.execute("CALL kgqa.ask(NULL)").fetchone() == (None, None, None, None)
         with pytest.raises(psycopg.Error) as err:
+            conn.execute("CALL kgqa.retrieve(%(q)s)", {"q": QUESTION})
+        assert err.value.sqlstate == "55000", str(err.value)
+        with pytest.raises(psycopg.Error) as err:
             conn.execute("SELECT kgqa.submit('  ')")
         assert err.value.sqlstate == "22023"
         with pytest.raises(psycopg.Error) as err:
@@ -87,6 +90,21 @@ def test_call_ask_through_kgqa_serve_equals_kgqa_ask(queue_db):
             want_direct = json.loads(kgqa(db, "ask", OTHER, "--store", "pgvector", "--pg-dsn", dsn, "--json",
                                           "--no-server", "--strategy", "direct", "--hubs", "5").stdout)
             assert direct[0] == want_direct["answer"] and direct[3] == want_direct["triples"]
+            # the same vocabulary as DuckDB and Cypher: retrieve (triples) and hubs, text in
+            qid, top3 = conn.execute("CALL kgqa.retrieve(%(q)s, 3)", {"q": QUESTION}).fetchone()
+            assert top3 == want["triples"][:3]
+            assert conn.execute("SELECT rank, triple FROM kgqa.retrieve(%(id)s, 3)", {"id": qid}).fetchall() == [
+                (i, t) for i, t in enumerate(want["triples"][:3], start=1)]
+            want_hubs = [(i, h.get("hub_id", h.get("id")), h["label"]) for i, h in
+                         enumerate(want["hubs"][:2], start=1)]
+            assert [r[:3] for r in conn.execute("SELECT * FROM kgqa.hubs(%(id)s, 2)", {"id": qid})] == want_hubs
+            _, ranked = conn.execute("CALL kgqa.hubs(%(q)s, k => 2)", {"q": QUESTION}).fetchone()
+            assert [(h["rank"], h["hub_id"], h["label"]) for h in ranked] == want_hubs
+            assert conn.execute("CALL kgqa.retrieve(NULL)").fetchone() == (None, None)
+            assert conn.execute("SELECT * FROM kgqa.retrieve(NULL::bigint)").fetchall() == []
+            with pytest.raises(psycopg.Error) as err:
+                conn.execute("SELECT * FROM kgqa.hubs(%(id)s, 0)", {"id": qid})
+            assert err.value.sqlstate == "22023" and "k must be an integer" in str(err.value)
             # a library error comes back as a SQL error with its message
             with pytest.raises(psycopg.Error) as err:
                 conn.execute("CALL kgqa.ask('Who wrote it?', topic_entity => 'No Such Entity At All')")
