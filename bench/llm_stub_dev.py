@@ -32,7 +32,7 @@ INDEX_ARGS = ["index", "build", "--hub-type", "Paper", "--start", "R659055", "--
 THESIS_TOKENS_PER_QUESTION = 71_016
 
 sys.path.insert(0, str(ROOT / "tests"))
-from stub_anthropic import StubAnthropic
+from stub_anthropic import StubAnthropic  # noqa: E402  (tests/ is importable only after the line above)
 
 
 def kgqa(env: dict[str, str], *args: str) -> str:

@@ -62,8 +62,8 @@ def all_cypher_names() -> list[str]:
     """Every named Cypher query shipped with the package (used by the EXPLAIN test)."""
     root = resources.files("kgqa_procedures").joinpath("cypher")
     out = []
-    for area in sorted(p for p in root.iterdir() if p.is_dir()):
-        for f in sorted(area.iterdir()):
+    for area in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: p.name):
+        for f in sorted(area.iterdir(), key=lambda p: p.name):
             if f.name.endswith(".cypher"):
                 out.append(f"{area.name}/{f.name[:-7]}")
     return out

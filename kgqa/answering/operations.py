@@ -137,7 +137,7 @@ def _group(plan: QuestionPlan, ev: Evidence) -> Outcome:
                 bucket.append(it)
     if plan.year_range:
         lo, hi = plan.year_range
-        groups = {k: v for k, v in groups.items() if numeric(k) is None or lo <= numeric(k) <= hi}
+        groups = {k: v for k, v in groups.items() if (n := numeric(k)) is None or lo <= n <= hi}
         for y in range(lo, hi + 1):
             groups.setdefault(str(y), [])
     ordered = dict(sorted(groups.items(), key=lambda kv: _sort_value(kv[0], False)))
@@ -216,12 +216,12 @@ def _compare(plan: QuestionPlan, ev: Evidence) -> Outcome:
         result = AnswerResult("compare", verdict, [], {left: a, right: b})
     else:
         lv, rv = [i.text for i in li], [i.text for i in ri]
-        nums = [numeric(v) for v in lv + rv]
-        if lv and rv and all(n is not None for n in nums):
-            a, b = numeric(lv[0]), numeric(rv[0])
-            timeish = any("year" in x.lower() or "date" in x.lower() for x in attrs or [])
-            verdict = ("later" if a > b else "earlier" if a < b else "same") if timeish else \
-                ("more" if a > b else "fewer" if a < b else "same")
+        nums = [n for n in map(numeric, lv + rv) if n is not None]
+        if lv and rv and len(nums) == len(lv) + len(rv):
+            x, y = nums[0], nums[len(lv)]  # the first value of each side
+            timeish = any("year" in at.lower() or "date" in at.lower() for at in attrs or [])
+            verdict = ("later" if x > y else "earlier" if x < y else "same") if timeish else \
+                ("more" if x > y else "fewer" if x < y else "same")
         else:
             verdict = "same" if {v.casefold() for v in lv} == {v.casefold() for v in rv} else "different"
         result = AnswerResult("compare", verdict, [], {left: lv, right: rv})

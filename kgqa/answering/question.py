@@ -162,7 +162,7 @@ def _orig_index(question: str, unquoted: str, index: int) -> int:
 
 def _phrase_after(text: str, index: int) -> str:
     """Up to four content words after `index` ("no input data was used" -> "input data")."""
-    words = []
+    words: list[str] = []
     for w in re.findall(r"[a-z][a-z\-]*", text[index:]):
         if w in _AUX or w in ("been", "used", "any", "an", "a", "the", "to", "that", "which", "and", "or", "with",
                               "by", "in", "of", "for", "on", "at", "as", "from"):
@@ -210,7 +210,7 @@ def _asked(question: str) -> tuple[str, str, str, str]:
         rest = _ORDER_TAIL.sub("", rest)
         return "", " ".join(noun).lower(), rest, ""
     tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first[m.end():]))
-    noun: list[str] = []
+    noun = []
     i = 0
     if m.group(2) in ("which", "what") and tokens and tokens[0].group().lower() in ("is", "are", "was", "were"):
         i = 1  # "what are the ..."

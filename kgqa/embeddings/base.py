@@ -21,7 +21,11 @@ class Embedder(Protocol):
     backend and precision computed them ("torch-fp32", "onnx-fp32", "onnx-int8")."""
 
     name: str
-    label: str
+
+    @property
+    def label(self) -> str:
+        """The backend and precision ("torch-fp32", "onnx-fp32", "onnx-int8")."""
+        ...
 
     @property
     def dim(self) -> int:

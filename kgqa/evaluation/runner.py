@@ -50,7 +50,8 @@ def run_questions(questions: list[Question], ask: Callable[[Question], Answer], 
     done = finished_uids(out)
     todo = [q for q in questions if q.uid not in done]
     answered = failed = 0
-    totals = {"llm_tokens": 0, "llm_calls": 0, "llm_cache_hits": 0, "llm_cost_usd": 0.0}
+    counts = {"llm_tokens": 0, "llm_calls": 0, "llm_cache_hits": 0}
+    cost_usd = 0.0
     if out.exists() and out.stat().st_size and not out.read_bytes().endswith(b"\n"):
         with out.open("a", encoding="utf-8") as fh:
             fh.write("\n")  # end the line torn by an interrupted run before appending
@@ -64,8 +65,9 @@ def run_questions(questions: list[Question], ask: Callable[[Question], Answer], 
                               sources=[s["hub_id"] for s in a.sources], strategy=a.strategy, mode=a.mode,
                               llm_calls=a.llm_tokens.get("calls", 0), llm_cache_hits=a.llm_tokens.get("cache_hits", 0),
                               llm_cost_usd=a.llm_tokens.get("estimated_cost_usd", 0.0), result=a.result)
-                for k in totals:
-                    totals[k] += record[k] or 0
+                for k in counts:
+                    counts[k] += record[k] or 0
+                cost_usd += record["llm_cost_usd"] or 0
                 answered += 1
             except KgqaError as exc:
                 if isinstance(exc, InputError) and not q.question:
@@ -77,7 +79,7 @@ def run_questions(questions: list[Question], ask: Callable[[Question], Answer], 
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
             fh.flush()
             on_progress("questions", i, len(todo))
-    return RunSummary(out, len(done), answered, failed, **totals)
+    return RunSummary(out, len(done), answered, failed, llm_cost_usd=cost_usd, **counts)
 
 
 def read_run(path: str | Path) -> list[dict[str, Any]]:

@@ -58,7 +58,7 @@ def install_functions(con: duckdb.DuckDBPyConnection, service: QuestionService, 
             con.remove_function(name)
         except duckdb.Error:
             pass  # not registered yet
-        con.create_function(name, guard(fn), params, returns, side_effects=True)
+        con.create_function(name, guard(fn), list(params), returns, side_effects=True)
     for name, text in assets.sql_scripts("duckdb"):
         try:
             con.execute(text)

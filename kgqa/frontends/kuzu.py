@@ -37,7 +37,7 @@ class _UserConnection:
         except RuntimeError:
             pass  # not registered yet
         try:
-            self.conn.create_function(name, func, params, returns)
+            self.conn.create_function(name, func, list(params), returns)
         except RuntimeError as exc:
             raise StoreError(f"cannot register UDF {name}: {exc}") from exc
 

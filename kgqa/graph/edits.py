@@ -106,8 +106,9 @@ def delete_triples(store: GraphStore, triples: list[tuple[str, str, str]],
         raise EntityNotFoundError(f"no entit{'y' if len(missing) == 1 else 'ies'} {shown} in the graph; "
                                   "nothing was deleted")
     with store.transaction():
-        present = _present(store, keys) if observer is None else None
-        if observer is not None:  # out-degrees drop: a subject may stop being a hub root
+        if observer is None:
+            present = _present(store, keys)
+        else:  # out-degrees drop: a subject may stop being a hub root
             observer.entities(s for s, _, _ in keys)
             present = observer.triples(keys, deleting=True)
         for k in range(0, len(present), 5000):

@@ -58,8 +58,8 @@ class GraphStore:
                 raise StoreError(f"cannot create the database {self.path}: {exc.strerror or exc} "
                                  f"({exc.filename or self.path.parent})") from None
         try:
-            pool = {"buffer_pool_size": buffer_pool_mib * 2**20} if buffer_pool_mib else {}
-            self._db = kuzu.Database(str(self.path), read_only=read_only, **pool)
+            pool_bytes = buffer_pool_mib * 2**20 if buffer_pool_mib else 0  # 0: Kùzu's default size
+            self._db = kuzu.Database(str(self.path), read_only=read_only, buffer_pool_size=pool_bytes)
             self._conn = kuzu.Connection(self._db)
         except RuntimeError as exc:  # kuzu raises RuntimeError for lock and IO problems
             if any(m in str(exc) for m in _LOCK_MARKERS):
@@ -111,7 +111,8 @@ class GraphStore:
         """Run a user's Cypher statement (e.g. `kgqa cypher -c`); returns column names and rows."""
         result = self._raw("user query", text, params)
         results = result if isinstance(result, list) else [result]
-        columns, rows = [], []
+        columns: list[str] = []
+        rows: list[list[Any]] = []
         for res in results:  # several statements: the last one's rows are shown
             columns, rows = res.get_column_names(), []
             while res.has_next():
@@ -248,7 +249,7 @@ class GraphStore:
         if name in self._udfs:
             self._conn.remove_function(name)
         try:
-            self._conn.create_function(name, func, params, returns)
+            self._conn.create_function(name, func, list(params), returns)
         except RuntimeError as exc:
             raise StoreError(f"cannot register UDF {name}: {exc}") from exc
         self._udfs.add(name)

@@ -184,7 +184,7 @@ def load_file(store: GraphStore, path: str | Path, fmt: str | None = None, *, ba
     return LoadReport(str(path), fmt, n, after_e - before_e, after_t - before_t, after_e, after_t, marked)
 
 
-def _insert_new_triples(store: GraphStore, triples: dict[tuple[str, str, str], str | None]) -> None:
+def _insert_new_triples(store: GraphStore, triples: dict[tuple[str, str, str], str]) -> None:
     """Create the triples (subject, predicate, object) -> predicate id that are not stored yet."""
     have = stored_triples(store, list(triples))
     keys = [k for k in triples if k not in have]

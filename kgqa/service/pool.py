@@ -39,6 +39,11 @@ class LockedEmbedder:
         """The vector dimension."""
         return self.inner.dim
 
+    def load(self) -> None:
+        """Load the inner model now, one call at a time."""
+        with self._lock:
+            self.inner.load()
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """The inner embedder's vectors, one call at a time."""
         with self._lock:

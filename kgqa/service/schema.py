@@ -4,7 +4,7 @@ Unknown fields are refused, and types are strict: `"3"` or `true` is not a numbe
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,8 +17,12 @@ from kgqa.retrieval.registry import RETRIEVERS
 # The choices come from the registries, so a new retriever or provider is accepted here at once.
 Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]
 Scoring = Literal["coverage", "thesis"]
-Llm = Literal[tuple(sorted(PROVIDERS))]  # type: ignore[valid-type]
-Retriever = Literal[tuple(sorted(RETRIEVERS))]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # the choices are known at run time only: a type checker sees plain strings
+    Llm = str
+    Retriever = str
+else:
+    Llm = Literal[tuple(sorted(PROVIDERS))]
+    Retriever = Literal[tuple(sorted(RETRIEVERS))]
 
 
 class AskRequest(BaseModel):

@@ -162,7 +162,7 @@ def _copula(gap: str) -> str | None:
     m = re.match(r"\s*(?:is|was|are|were)\s+(?:a|an|the)\s+([a-z][a-z -]*[a-z])", gap)
     if not m:
         return None
-    words = []
+    words: list[str] = []
     for w in m.group(1).split():
         if w in STOP_WORDS or w in _QUALIFIER_PREPS or len(words) == 4:
             break

@@ -13,8 +13,6 @@ from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, ScoredVe
                                     encode_triples)
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
-_UNKNOWN = object()  # not read yet (None: read, and not stored)
-
 
 class KuzuHubVectorStore:
     """The default HubVector store: tables Hub, HubPath, EmbeddedText and edges HasPath, Embeds."""
@@ -27,7 +25,8 @@ class KuzuHubVectorStore:
         self.ann = ann or AnnParams()
         # read-only: no process can write while it is open, so hub vectors read once stay valid
         self._cache = HubVectorCache(self._read_hub_vectors) if store.read_only else None
-        self._records: dict[str, PathRecord | None] | None = {} if store.read_only else None  # hash -> path
+        # hash -> path (None: read, and not stored); a hash not in it is not read yet
+        self._records: dict[str, PathRecord | None] | None = {} if store.read_only else None
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -199,7 +198,7 @@ class KuzuHubVectorStore:
         wanted = list(dict.fromkeys(hashes))
         if self._records is None:
             return self._read_paths(wanted)
-        known = {h: r for h in wanted if (r := self._records.get(h, _UNKNOWN)) is not _UNKNOWN}
+        known = {h: self._records[h] for h in wanted if h in self._records}
         missing = [h for h in wanted if h not in known]
         if missing:
             if len(self._records) > 1_000_000:

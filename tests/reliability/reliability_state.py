@@ -99,7 +99,7 @@ def pg_state(dsn: str) -> State:
             return State((0,) * 7, "-", _digest(), "-")
         for schema in schemas:
             ix = sql.Identifier(schema)
-            def rows(query: str) -> list[tuple]:
+            def rows(query: str, schema: str = schema, ix: sql.Identifier = ix) -> list[tuple]:
                 return [(schema, *r) for r in conn.execute(sql.SQL(query).format(ix=ix)).fetchall()]
             hubs += rows("SELECT id, signature FROM {ix}.hubs ORDER BY id")
             paths += rows("SELECT hash, hub_id, text FROM {ix}.hub_paths ORDER BY hash")
