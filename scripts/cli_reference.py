@@ -56,7 +56,9 @@ def help_text(command: click.Command, ctx: click.Context) -> str:
 def sections(root: click.Command | None = None) -> dict[str, str]:
     """Command path -> its markdown section (heading and help text)."""
     if root is None:
-        from kgqa_cli.main import cli as root
+        from kgqa_cli.main import cli
+
+        root = cli
     list(walk(root))  # import every lazy command first: a group's listing then reads the commands' own help
     out: dict[str, str] = {}
     for path, command, ctx in walk(root):

@@ -4,15 +4,23 @@ each command path shown runs; the ```console transcripts on the demo graph run a
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-from docs_commands import (ROOT, DocCommand, check_parses, command_path, commands_in, doc_files, output_mismatch,
-                           transcript_steps)
+from docs_commands import (
+    ROOT,
+    DocCommand,
+    check_parses,
+    command_path,
+    commands_in,
+    doc_files,
+    output_mismatch,
+    transcript_steps,
+)
 from kgqa_cli.main import cli
 
 
@@ -90,3 +98,27 @@ def test_console_transcripts_run_on_the_demo_graph(path: Path, n: int, tmp_path)
 
 def test_the_readme_has_a_transcript():
     assert any(path == ROOT / "README.md" for path, _ in TRANSCRIPTS)
+
+
+def _anchors(page: Path) -> set[str]:
+    """GitHub's heading anchors of a page, plus its explicit `<a id="...">` ones."""
+    text = page.read_text(encoding="utf-8")
+    slugs = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+             for h in re.findall(r"^#+ (.+)$", text, flags=re.M)}
+    return slugs | set(re.findall(r'<a id="([^"]+)"', text))
+
+
+def test_relative_links_between_the_pages_resolve():
+    broken = []
+    for page in doc_files():
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for target in re.findall(r"\]\(([^)\s]+)\)", line):
+                if target.startswith(("http://", "https://", "mailto:")):
+                    continue
+                file, _, anchor = target.partition("#")
+                resolved = (page.parent / file) if file else page
+                if not resolved.exists():
+                    broken.append(f"{page.relative_to(ROOT)}:{number}: {target} (no such file)")
+                elif anchor and resolved.suffix == ".md" and anchor not in _anchors(resolved):
+                    broken.append(f"{page.relative_to(ROOT)}:{number}: {target} (no such heading)")
+    assert not broken, "broken links:\n" + "\n".join(broken)

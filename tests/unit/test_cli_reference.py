@@ -28,7 +28,6 @@ def test_docs_cli_md_is_up_to_date():
 
 def test_reference_covers_every_command_and_option():
     import click
-
     from kgqa_cli.main import cli
 
     ref = reference_script()
