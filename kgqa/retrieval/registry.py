@@ -21,10 +21,10 @@ def _lazy(module: str, cls: str) -> Callable[..., BaseRetriever]:
 
 
 RETRIEVERS: dict[str, Callable[..., BaseRetriever]] = {
-    "hublink": _lazy("kgqa.retrieval.hublink", "HubLinkRetriever"),
-    "difar": _lazy("kgqa.retrieval.difar", "DifarRetriever"),
-    "simgrag": _lazy("kgqa.retrieval.simgrag", "SimGragRetriever"),
-    "coe": _lazy("kgqa.retrieval.coe", "CoERetriever"),
+    "hublink": _lazy("kgqa.retrieval.hublink.retriever", "HubLinkRetriever"),
+    "difar": _lazy("kgqa.retrieval.difar.retriever", "DifarRetriever"),
+    "simgrag": _lazy("kgqa.retrieval.simgrag.retriever", "SimGragRetriever"),
+    "coe": _lazy("kgqa.retrieval.coe.retriever", "CoERetriever"),
 }
 
 

@@ -30,7 +30,7 @@ from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError
 from kgqa.llm.base import AnswerRoles, ScoredTriple
 from kgqa.retrieval.base import Answer, BaseRetriever
-from kgqa.retrieval.components import analyse_components, extract_components
+from kgqa.question.components import analyse_components, extract_components
 from kgqa.retrieval.evidence import EvidenceGroup, generate, sources_and_hubs
 from kgqa.retrieval.gsd import (Candidates, GraphEdge, Match, Pattern, SearchStats, dfs_order, start_node,
                                 top_k_subgraphs)

@@ -31,8 +31,8 @@ from kgqa.llm.base import AnswerRoles, ScoredTriple
 from kgqa.llm.jsonreply import as_int_list, extract_json
 from kgqa.llm.render import numbered
 from kgqa.retrieval.base import Answer, BaseRetriever
-from kgqa.retrieval.coe_plan import Step, offline_plan, parse_evaluation_reply, parse_plan_reply
-from kgqa.retrieval.components import analyse_components, extract_components
+from kgqa.retrieval.coe.plan import Step, offline_plan, parse_evaluation_reply, parse_plan_reply
+from kgqa.question.components import analyse_components, extract_components
 from kgqa.retrieval.evidence import generate, group_by_subject, sources_and_hubs
 from kgqa.retrieval.label_search import Edge, LabelSearch
 from kgqa.retrieval.llm_step import ask_llm, has_llm
