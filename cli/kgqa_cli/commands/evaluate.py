@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -55,7 +56,8 @@ def run(state: CliState, questions: str, out: str | None, options: AskOptions, l
     retriever, llm = options.retriever, options.llm
     name = options.strategy if retriever == "hublink" else retriever
     out_path = Path(out or f"runs/{Path(questions).stem}-{name}.jsonl")
-    info = {"retriever": retriever, "llm_mode": llm, "strategy_requested": options.strategy, "scoring": params.scoring}
+    info: dict[str, Any] = {"retriever": retriever, "llm_mode": llm, "strategy_requested": options.strategy,
+                            "scoring": params.scoring}
     if params.extra:
         info["retriever_params"] = params.extra
     with state.open() as ws, progress_line(not state.quiet) as progress:
