@@ -31,7 +31,7 @@ from kgqa.evaluation.dataset import read_questions
 from kgqa.evaluation.metrics import macro_average, score_question
 from kgqa.graph.store import GraphStore
 from kgqa.llm.offline import OfflineRoles
-from kgqa.retrieval import hublink
+from kgqa.retrieval.hublink import retriever as hublink
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "bench" / "orkg"
 PHASES = ("components", "embedding", "kuzu", "answer")

@@ -29,7 +29,7 @@ from kgqa.llm.registry import NEEDS_CLIENT, get_roles, get_verbaliser
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.graph_facts import GraphFacts
-from kgqa.retrieval.registry import get_retriever
+from kgqa.retrieval.registry import get_retriever, index_parts, label_index_parts
 from kgqa.textkg.build import Extractor, KgBuildReport, build_kg
 from kgqa.textkg.llm_extract import LLMExtractor
 from kgqa.textkg.rules import RuleExtractor
@@ -156,7 +156,8 @@ class Workspace:
     def build_label_index(self, retriever: str, *, rebuild: bool = False,
                           on_progress: ProgressFn = no_progress) -> LabelIndexReport:
         """Build or update the label index a seed-paper retriever needs (difar, simgrag, coe)."""
-        return build_label_index(self.store, self.embedder, retriever, rebuild=rebuild, on_progress=on_progress)
+        return build_label_index(self.store, self.embedder, retriever, label_index_parts(retriever), rebuild=rebuild,
+                                 on_progress=on_progress)
 
     def build_kg(self, paths: list[str | Path], *, llm: str = "offline",
                  on_progress: ProgressFn = no_progress) -> KgBuildReport:
@@ -200,9 +201,8 @@ class Workspace:
         if token_budget is not None:
             settings = replace(settings, llm=replace(settings.llm, token_budget=token_budget))
         roles = get_roles(llm, settings, self.llm_client() if llm in NEEDS_CLIENT else None)
-        shared = {"facts": self.facts} if retriever == "hublink" else {}
         r = get_retriever(retriever, store=self.store, vstore=self.vstore,
-                          embedder=self.embedder, roles=roles, params=params, **shared)
+                          embedder=self.embedder, roles=roles, params=params, facts=self.facts)
         with question_budget(self.settings.question_timeout_s):  # QuestionTimeoutError past it
             answer = r.retrieve(question)
         answer.llm_tokens = roles.usage.as_dict()
@@ -217,8 +217,8 @@ class Workspace:
         if key in self._index_checked:
             return list(self._index_checked[key])
         stale: list[str] = []
-        info = require_index(self.store, self.vstore, self.embedder.name, retriever)
-        if info is not None:  # HubLink: the hub index (the others: their label index parts)
+        info = require_index(self.store, self.vstore, self.embedder.name, retriever, index_parts(retriever))
+        if info is not None:  # the hub index (HubLink's); label-index parts have no such metadata
             self.vstore.dim = info.dim
             if info.status != "complete":
                 stale.append("the index is incomplete (a build or update was interrupted); "

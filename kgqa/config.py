@@ -284,7 +284,7 @@ class RetrievalParams:
     uniform_hop_count: bool = False
     filter_output_triples: bool = True
     max_output_triples: int = 50
-    scoring: str = "coverage"       # thesis: path score = best match; coverage: see retrieval/coverage.py
+    scoring: str = "coverage"       # thesis: path score = best match; coverage: see retrieval/hublink/coverage.py
     hub_margin: float = 0.1         # coverage scoring: keep hubs within this of the best hub
     path_margin: float = 0.05       # coverage scoring: output paths within this of the hub's best
     topic_entity: str | None = None

@@ -135,5 +135,5 @@ class ProcessedQuestion:
     question: str
     components: list[str]
     embeddings: "object"  # numpy array (1 + len(components), dim), L2-normalised
-    anchors: tuple[bool, ...] = ()  # per component: names a value to match (see retrieval/components.py)
+    anchors: tuple[bool, ...] = ()  # per component: names a value to match (see question/components.py)
     negated: tuple[bool, ...] = ()  # per component: an attribute the question negates

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgqa.answering.words import content_words, in_text, phrase_score, same_word
+from kgqa.answering.words import content_words, in_text, is_negative_value, phrase_score, same_word
 from kgqa.llm.base import PartialAnswer
-from kgqa.retrieval.coverage import is_negative_value
 
 #: Predicates that only link a container to its members: the container's label names the attribute.
 _GENERIC = re.compile(r"^(has )?(list )?(element|member|item|entry|value|part)s?$|list element", re.IGNORECASE)

@@ -10,8 +10,7 @@ from dataclasses import dataclass, field, replace
 from kgqa.answering.facts import Evidence, asked_attributes, best_attributes, numeric
 from kgqa.answering.question import QuestionPlan
 from kgqa.answering.result import AnswerResult
-from kgqa.answering.words import in_text
-from kgqa.retrieval.coverage import is_negative_value
+from kgqa.answering.words import in_text, is_negative_value
 
 
 @dataclass

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from kgqa.answering.words import same_word
-from kgqa.retrieval.components import VERB_FORMS
+from kgqa.question.components import VERB_FORMS
 
 _KEYWORDS = """rank ranked ranking order ordered sort sorted arrange arranged descending ascending alphabetical
 alphabetically reverse chronological compared comparison versus distributed distribution frequently

@@ -9,7 +9,7 @@ from kgqa.answering.facts import Evidence
 from kgqa.answering.operations import Item, Outcome
 from kgqa.answering.question import QuestionPlan, analyse
 from kgqa.answering.words import count_phrase, join_items, number_words, plural, singular
-from kgqa.retrieval.components import VERB_FORMS
+from kgqa.question.components import VERB_FORMS
 
 _AUX = frozenset("is are was were has have had does do did".split())
 _TOKENS = re.compile(r"'[^']*'|\"[^\"]*\"|\S+")

@@ -103,3 +103,12 @@ def join_items(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+NEGATIVE_VALUES = frozenset({"false", "no", "none", "0", "n/a", "na", "null", "nil", "never", "-"})
+
+
+def is_negative_value(text: str) -> bool:
+    """A literal that says "no": False, None, 0, "No input data used", ..."""
+    low = text.strip().lower()
+    return low in NEGATIVE_VALUES or low.split(" ", 1)[0] in {"no", "not", "none", "without", "never"}

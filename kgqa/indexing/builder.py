@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import HubRootSearch, both_directions
 from kgqa.indexing.metadata import IndexInfo, check_compatible, embedder_labels, read_info, write_info
 from kgqa.indexing.paths import enumerate_paths, signature, with_path_texts
+from kgqa.indexing.verbalise import PathVerbaliser
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.types import Direction, EntityWithDirection
 from kgqa.vectorstores.base import HubRecord, HubVectorStore, IndexCounts, PathRecord
@@ -25,24 +26,6 @@ from kgqa_procedures.udfs import UdfContext, register_udfs
 
 #: The verbaliser name recorded when the template path texts are kept (offline).
 TEMPLATE_VERBALISER = "template"
-
-
-class PathVerbaliser(Protocol):
-    """Replaces the template path texts (e.g. an LLM); without one, the template texts are kept."""
-
-    name: str
-
-    def verbalise(self, paths: list[PathRecord]) -> dict[str, str]:
-        """Path hash -> new text (paths left out keep their template text)."""
-        ...
-
-    def plan(self, paths: list[PathRecord]) -> None:
-        """Dry run: account for what `verbalise(paths)` would cost, sending nothing."""
-        ...
-
-    def summary(self, dry_run: bool) -> dict[str, Any]:
-        """The plan (dry run) or the usage (real build), for the build report."""
-        ...
 
 
 @dataclass

@@ -47,13 +47,6 @@ PARTS: dict[str, Part] = {
     "predicates": Part("predicates", "predicate", "PredicateText"),
 }
 
-#: The parts each retriever needs (`kgqa index build --retriever NAME` builds these).
-RETRIEVER_PARTS: dict[str, tuple[str, ...]] = {
-    "difar": ("triples",),
-    "simgrag": ("labels", "predicates"),
-    "coe": ("labels", "predicates"),
-}
-
 
 @dataclass
 class PartReport:
@@ -89,15 +82,6 @@ class _Content:
     signature: str
 
 
-def parts_for(retriever: str) -> tuple[str, ...]:
-    """The label-index parts a retriever needs; ConfigError for a retriever without one."""
-    try:
-        return RETRIEVER_PARTS[retriever]
-    except KeyError:
-        raise ConfigError(f"retriever '{retriever}' has no label index; "
-                          f"known: {', '.join(sorted(RETRIEVER_PARTS))}") from None
-
-
 def read_meta(store: GraphStore) -> dict[str, Any] | None:
     """The stored label-index metadata (model, dimension, parts), or None."""
     return store.meta_get(META_KEY) or None
@@ -118,11 +102,13 @@ def check_ready(store: GraphStore, embedder_name: str, parts: tuple[str, ...], r
     return meta
 
 
-def build_label_index(store: GraphStore, embedder: Embedder, retriever: str, *, rebuild: bool = False,
-                      on_progress: ProgressFn = no_progress) -> LabelIndexReport:
-    """Build or update the parts of the label index that `retriever` needs."""
+def build_label_index(store: GraphStore, embedder: Embedder, retriever: str, parts: tuple[str, ...], *,
+                      rebuild: bool = False, on_progress: ProgressFn = no_progress) -> LabelIndexReport:
+    """Build or update the parts of the label index that `retriever` reads (its registry entry's)."""
     start = time.perf_counter()
-    wanted = parts_for(retriever)
+    unknown = [p for p in parts if p not in PARTS]
+    if unknown:
+        raise ConfigError(f"unknown label index part(s) {', '.join(unknown)}; known: {', '.join(PARTS)}")
     meta = read_meta(store)
     # the model is loaded only when something must be embedded (or the stored model differs)
     same_model = meta is not None and meta.get("embedding_model") == embedder.name
@@ -140,7 +126,7 @@ def build_label_index(store: GraphStore, embedder: Embedder, retriever: str, *, 
     store.apply_migrations(MIGRATIONS, dim=dim)
     meta = meta or {"embedding_model": embedder.name, "dim": dim, "parts": {}}
     report = LabelIndexReport(retriever)
-    for name in wanted:
+    for name in parts:
         part = PARTS[name]
         content = _content(store, part)
         old = meta["parts"].get(name)

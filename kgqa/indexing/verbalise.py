@@ -1,8 +1,13 @@
-"""Offline, deterministic verbalisation of a triple path (the LLM-free PATHTOTEXT)."""
+"""Offline, deterministic verbalisation of a triple path (the LLM-free PATHTOTEXT), and the protocol of
+a path verbaliser that replaces those texts at index time (an LLM provider's, kgqa/llm/verbaliser.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from kgqa.vectorstores.base import PathRecord
 
 _VERB_PREFIXES = ("has ", "is ", "was ", "uses ", "used ", "provides ", "addresses ", "cites ",
                   "belongs ", "located ", "published ", "contains ", "includes ", "refers ")
@@ -25,3 +30,21 @@ def verbalise(texts: Sequence[str], predicates: Sequence[str]) -> str:
     for i in range(1, len(predicates)):
         parts.append(f"which {_phrase(predicates[i])} '{texts[i + 1]}'")
     return ", ".join(parts) + "."
+
+
+class PathVerbaliser(Protocol):
+    """Replaces the template path texts (e.g. an LLM); without one, the template texts are kept."""
+
+    name: str
+
+    def verbalise(self, paths: list[PathRecord]) -> dict[str, str]:
+        """Path hash -> new text (paths left out keep their template text)."""
+        ...
+
+    def plan(self, paths: list[PathRecord]) -> None:
+        """Dry run: account for what `verbalise(paths)` would cost, sending nothing."""
+        ...
+
+    def summary(self, dry_run: bool) -> dict[str, Any]:
+        """The plan (dry run) or the usage (real build), for the build report."""
+        ...

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from kgqa.answering.compose import compose
 from kgqa.answering.result import AnswerResult
 from kgqa.llm.base import FinalAnswer, HubContext, PartialAnswer, ScoredTriple, TokenUsage
-from kgqa.retrieval.components import extract_components
+from kgqa.question.components import extract_components
 
 
 @dataclass

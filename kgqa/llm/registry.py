@@ -10,7 +10,7 @@ from kgqa.config import Settings
 from kgqa.errors import ConfigError
 
 if TYPE_CHECKING:
-    from kgqa.indexing.builder import PathVerbaliser
+    from kgqa.indexing.verbalise import PathVerbaliser
     from kgqa.llm.base import AnswerRoles
     from kgqa.llm.client import LLMClient
 

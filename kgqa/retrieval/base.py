@@ -48,8 +48,8 @@ class BaseRetriever:
 
     name = "base"
 
-    def retrieve(self, question: str, **options: Any) -> Answer:
-        """Answer `question`; options are retriever parameters for this call."""
+    def retrieve(self, question: str) -> Answer:
+        """Answer `question` with the parameters the retriever was built with."""
         q = (question or "").strip()
         if not q:
             raise InputError("the question is empty")
@@ -59,10 +59,10 @@ class BaseRetriever:
         if bad:
             raise InputError(f"control character {bad.group()!r} is not allowed in the question", field="question")
         start = time.perf_counter()
-        answer = self._retrieve(q, **options)
+        answer = self._retrieve(q)
         answer.timings["total"] = time.perf_counter() - start
         answer.retriever = self.name
         return answer
 
-    def _retrieve(self, question: str, **options: Any) -> Answer:
+    def _retrieve(self, question: str) -> Answer:
         raise NotImplementedError

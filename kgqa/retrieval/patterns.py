@@ -1,7 +1,7 @@
 """SimGRAG's query-to-pattern step (seeds/simgrag-paper.txt §4.1, §4.3): the LLM's pattern reply parsed
 into a `Pattern`, and an offline rule-based pattern builder for simple questions.
 
-The offline builder reads the question's components (kgqa/retrieval/components.py): anchors (names,
+The offline builder reads the question's components (kgqa/question/components.py): anchors (names,
 titles, numbers) become known nodes, the attribute written before an anchor ("the evaluation method Field
 Experiment") becomes the relation to it, other attributes ("authors") become relations to unknown nodes,
 and the kind of thing asked for ("Which papers ...") becomes a typed unknown node ("UNKNOWN paper 1")
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kgqa.llm.jsonreply import ReplyFormatError, extract_json
-from kgqa.retrieval.components import STOP_WORDS, VERB_FORMS, Component
+from kgqa.question.components import STOP_WORDS, VERB_FORMS, Component
 from kgqa.retrieval.gsd import Pattern, PatternEdge, PatternNode
 
 _UNKNOWN = re.compile(r"^\s*unknown\b\s*(.*?)\s*(\d+)?\s*$", re.IGNORECASE)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kgqa.retrieval.components import STOP_WORDS, VERB_FORMS
+from kgqa.question.components import STOP_WORDS, VERB_FORMS
 from kgqa.textkg.passages import Passage
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"

@@ -6,7 +6,7 @@ import numpy as np
 
 from kgqa.graph.traversal import RootLevels
 from kgqa.retrieval.graph_facts import GraphFacts
-from kgqa.retrieval.hits import HitTable
+from kgqa.retrieval.hublink.hits import HitTable
 from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
 from kgqa.vectorstores.vector_cache import HubVectorCache
 

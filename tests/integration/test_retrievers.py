@@ -167,7 +167,7 @@ def test_gsd_pruned_search_returns_the_brute_force_top_k(problem):
 
 
 def test_gsd_search_over_kuzu_equals_brute_force_on_the_demo(seed_ws):
-    from kgqa.retrieval.simgrag import SimGragRetriever
+    from kgqa.retrieval.simgrag.retriever import SimGragRetriever
 
     r = SimGragRetriever(seed_ws.store, seed_ws.vstore, seed_ws.embedder, None)  # roles unused by match()
     cfg = {"k": 4, "k_nodes": 4, "k_relations": 3}

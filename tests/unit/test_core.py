@@ -6,8 +6,8 @@ import math
 
 from kgqa.indexing.paths import signature, vector_texts
 from kgqa.indexing.verbalise import verbalise
-from kgqa.retrieval.components import extract_components
-from kgqa.retrieval.ranking import best_per_path, diversity_rank, hub_score, prune_hubs
+from kgqa.question.components import extract_components
+from kgqa.retrieval.hublink.ranking import best_per_path, diversity_rank, hub_score, prune_hubs
 from kgqa.types import Entity, Hub, HubPath, Triple, VectorLevel, path_hash, synthetic_literal_id
 
 P = Entity("R1", "A Paper", ("Paper",))

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kgqa.retrieval.components import analyse_components, extract_components
-from kgqa.retrieval.coverage import (QueryShape, anchor_groups, anchor_kind, is_negative_value,
-                                     read_shape, serving_triples)
-from kgqa.retrieval.hits import HitTable
+from kgqa.answering.words import is_negative_value
+from kgqa.question.components import analyse_components, extract_components
+from kgqa.retrieval.hublink.coverage import QueryShape, anchor_groups, anchor_kind, read_shape, serving_triples
+from kgqa.retrieval.hublink.hits import HitTable
 from kgqa.types import Entity, Triple
 from kgqa.vectorstores.base import ScoredVectors, VectorHit
 

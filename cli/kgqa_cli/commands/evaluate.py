@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from kgqa.config import STRATEGIES, RetrievalParams
+from kgqa.embeddings import get_embedder
 from kgqa.errors import BatchError, ConfigError
 from kgqa.evaluation.dataset import read_questions
 from kgqa.evaluation.report import evaluate, format_table, format_text_table, query_scores, write_html, write_scores
-from kgqa.embeddings import get_embedder
 from kgqa.evaluation.runner import read_run, run_questions
 from kgqa.evaluation.text_metrics import TextScorer
 from kgqa.indexing.readiness import require_index
-from kgqa.llm.registry import PROVIDERS
-from kgqa.retrieval.registry import RETRIEVERS
-from kgqa_cli.commands.seeds import parse_params
+from kgqa.retrieval.options import AskOptions, params_from_options
+from kgqa.retrieval.registry import index_parts
 from kgqa_cli.context import CliState, pass_state
+from kgqa_cli.options import retrieval_options
 from kgqa_cli.progress import progress_line
 from kgqa_cli.usage import usage_line
 
@@ -40,28 +40,11 @@ def eval_group() -> None:
 @click.argument("questions", type=click.Path(dir_okay=False))
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Run file (JSON lines; default runs/<questions>-<strategy or retriever>.jsonl). Re-running resumes it.")
-@click.option("--strategy", type=click.Choice(STRATEGIES), default="traversal", show_default=True)
-@click.option("--retriever", type=click.Choice(sorted(RETRIEVERS)), default="hublink", show_default=True)
-@click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default="offline", show_default=True)
-@click.option("--token-budget", type=int, default=None, metavar="N", help="At most N LLM tokens per question.")
-@click.option("--hubs", "hubs_to_keep", type=int, default=None)
-@click.option("--paths-per-hub", type=int, default=None)
-@click.option("--diversity-penalty", type=float, default=None)
-@click.option("--alpha", "path_weight_alpha", type=float, default=None)
-@click.option("--max-level", "max_retrieval_level", type=int, default=None)
-@click.option("--no-components", is_flag=True)
-@click.option("--no-triple-filter", is_flag=True)
-@click.option("--scoring", type=click.Choice(["coverage", "thesis"]), default=None,
-              help="Path and hub scoring: coverage (default) or the thesis's weighted mean.")
+@retrieval_options(omit=("topic_entity",))  # each question brings its own
 @click.option("--limit", type=int, default=None, help="Only the first N questions.")
-@click.option("--param", "retriever_params", multiple=True, metavar="KEY=VALUE",
-              help="A retriever parameter, e.g. top_n=150 (difar), k=3 (simgrag); repeatable.")
 @click.option("--keep-going", is_flag=True, help="Exit 0 when some (not all) questions failed.")
 @pass_state
-def run(state: CliState, questions: str, out: str | None, strategy: str, retriever: str, llm: str,
-        token_budget: int | None, hubs_to_keep: int | None, paths_per_hub: int | None, diversity_penalty: float | None,
-        path_weight_alpha: float | None, max_retrieval_level: int | None, no_components: bool,
-        no_triple_filter: bool, scoring: str | None, limit: int | None, retriever_params: tuple[str, ...],
+def run(state: CliState, questions: str, out: str | None, options: AskOptions, limit: int | None,
         keep_going: bool) -> None:
     """Answer every question of QUESTIONS (thesis CSV format) and write one JSON line each. Stops
     before the first question when the retriever's index is missing; exits non-zero when every
@@ -69,23 +52,21 @@ def run(state: CliState, questions: str, out: str | None, strategy: str, retriev
     if limit is not None and limit < 0:
         raise ConfigError(f"--limit must be >= 0, got {limit}")
     qs = read_questions(questions)[:limit]
-    params = RetrievalParams().with_overrides(
-        strategy=strategy, hubs_to_keep=hubs_to_keep, paths_per_hub=paths_per_hub,
-        diversity_penalty=diversity_penalty, path_weight_alpha=path_weight_alpha,
-        max_retrieval_level=max_retrieval_level, use_components=False if no_components else None,
-        filter_output_triples=False if no_triple_filter else None, scoring=scoring, extra=parse_params(retriever_params) or None)
-    name = strategy if retriever == "hublink" else retriever
+    params = params_from_options(options)
+    retriever, llm = options.retriever, options.llm
+    name = options.strategy if retriever == "hublink" else retriever
     out_path = Path(out or f"runs/{Path(questions).stem}-{name}.jsonl")
-    info = {"retriever": retriever, "llm_mode": llm, "strategy_requested": strategy, "scoring": params.scoring}
+    info: dict[str, Any] = {"retriever": retriever, "llm_mode": llm, "strategy_requested": options.strategy,
+                            "scoring": params.scoring}
     if params.extra:
         info["retriever_params"] = params.extra
     with state.open() as ws, progress_line(not state.quiet) as progress:
-        require_index(ws.store, ws.vstore, ws.embedder.name, retriever)  # before any question
+        require_index(ws.store, ws.vstore, ws.embedder.name, retriever, index_parts(retriever))  # before any question
         load_seconds = ws.warm_up()  # the model loads once per process; not charged to the first question
 
         def ask(q):
-            return ws.ask(q.question, params.with_overrides(topic_entity=q.topic_entity), llm=llm,
-                          retriever=retriever, token_budget=token_budget)
+            return ws.ask(q.question, params, llm=llm, retriever=retriever, token_budget=options.token_budget,
+                          topic_entity=q.topic_entity)
         summary = run_questions(qs, ask, out_path, info, on_progress=progress)
     click.echo(f"{out_path}: {summary.answered} answered, {summary.failed} failed, "
                f"{summary.done_before} already done ({llm} mode); model loaded in {load_seconds:.1f}s")

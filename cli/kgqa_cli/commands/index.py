@@ -8,8 +8,10 @@ import click
 
 from kgqa.config import IndexParams
 from kgqa.indexing.builder import BuildReport
-from kgqa.indexing.label_index import RETRIEVER_PARTS, label_index_counts, label_index_status
+from kgqa.indexing.label_index import label_index_counts, label_index_status
+from kgqa.indexing.parts import HUB_INDEX
 from kgqa.llm.registry import VERBALISERS
+from kgqa.retrieval.registry import RETRIEVERS, index_parts
 from kgqa.vectorstores.base import IndexCounts
 from kgqa.vectorstores.registry import STORES
 from kgqa_cli.commands.seeds import build_label_index
@@ -18,6 +20,11 @@ from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.options import store_options
 from kgqa_cli.progress import progress_line
 from kgqa_cli.usage import estimate_line, usage_line
+
+
+def _hub_index_first(name: str) -> tuple[bool, str]:
+    """Sort key of the --retriever choices: the retrievers of the hub index first, then by name."""
+    return HUB_INDEX not in RETRIEVERS[name].index_parts, name
 
 
 @click.group()
@@ -51,7 +58,7 @@ def index() -> None:
 @click.option("--hubs-per-batch", type=int, default=None, metavar="N",
               help="Hub roots per path-enumeration query and per write transaction (default 200).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
-@click.option("--retriever", type=click.Choice(["hublink", *sorted(RETRIEVER_PARTS)]), default="hublink",
+@click.option("--retriever", type=click.Choice(sorted(RETRIEVERS, key=_hub_index_first)), default="hublink",
               show_default=True, help="Whose index: HubLink's hub index, or the label index of difar "
                                       "(triple texts), simgrag or coe (entity and predicate labels).")
 @store_options
@@ -61,7 +68,7 @@ def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | Non
           no_boundary_triples: bool, rebuild: bool, yes: bool, llm: str | None, dry_run: bool, hubs_per_batch: int | None,
           as_json: bool, retriever: str) -> None:
     """Build the index, or bring it up to date: only hubs whose paths changed are rebuilt."""
-    if retriever != "hublink":  # the hub options do not apply
+    if HUB_INDEX not in index_parts(retriever):  # a label index: the hub options do not apply
         if rebuild:
             with state.open(read_only=True) as ws:
                 held = label_index_counts(ws.store)

@@ -1,6 +1,6 @@
 """The CLI side of the seed-paper retrievers: `kgqa index build --retriever difar|simgrag|coe` (the label
-index), `kgqa build-kg FILES...` (KG-RAG's graph from text), and `--param KEY=VALUE` for retriever
-parameters on `ask` and `eval`."""
+index) and `kgqa build-kg FILES...` (KG-RAG's graph from text). `--param KEY=VALUE`, the retriever
+parameters of `ask` and `eval`, is one of the retrieval options (kgqa_cli/options.py)."""
 
 from __future__ import annotations
 
@@ -8,29 +8,10 @@ import json
 
 import click
 
-from kgqa.errors import ConfigError
 from kgqa.llm.registry import PROVIDERS
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.progress import progress_line
 from kgqa_cli.usage import usage_line
-
-
-def parse_params(values: tuple[str, ...]) -> dict[str, object]:
-    """`("top_n=50", "k=5")` -> {"top_n": 50, "k": 5}; numbers become int or float."""
-    out: dict[str, object] = {}
-    for item in values:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--param takes KEY=VALUE, got {item!r}")
-        value: object = raw.strip()
-        for kind in (int, float):
-            try:
-                value = kind(raw)
-                break
-            except ValueError:
-                continue
-        out[key.strip()] = value
-    return out
 
 
 def build_label_index(state: CliState, retriever: str, *, rebuild: bool, as_json: bool) -> None:

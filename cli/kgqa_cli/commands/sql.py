@@ -3,15 +3,14 @@ in Postgres (views, in-database ranking functions, the view of past questions)."
 
 from __future__ import annotations
 
-
 import click
 
-from kgqa.config import RetrievalParams
 from kgqa.frontends.duck import open_sql_session
 from kgqa.postgres.server import resolve_dsn
 from kgqa.postgres.sql_layer import install_into
+from kgqa.retrieval.options import AskOptions, params_from_options
 from kgqa_cli.context import CliState, pass_state
-from kgqa_cli.options import retrieval_options, store_options
+from kgqa_cli.options import SESSION_OPTIONS, retrieval_options, store_options
 from kgqa_cli.repl import run_session
 from kgqa_cli.table import FORMATS
 
@@ -24,17 +23,19 @@ from kgqa_cli.table import FORMATS
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--no-server", is_flag=True, help="Answer in this process even when `kgqa serve` runs for the database.")
 @store_options
-@retrieval_options
+@retrieval_options(*SESSION_OPTIONS)
 @pass_state
 @click.pass_context
 def sql(ctx: click.Context, state: CliState, sql: str | None, runs: tuple[str, ...], fmt: str,
-        no_server: bool, params: RetrievalParams, llm: str) -> None:
+        no_server: bool, options: AskOptions) -> None:
     """A DuckDB session (not Postgres) with kgqa_ask(question), kgqa_retrieve(question, k),
     kgqa_hubs(question, k), kgqa_answers() and the view `runs` over eval run files. `kgqa sql
     install` is the Postgres side: it installs CALL kgqa.ask(...) and the SQL layer there."""
+    params = params_from_options(options)   # checked even when a subcommand follows
     if ctx.invoked_subcommand is not None:
         return
-    session = open_sql_session(state.settings(), params, llm=llm, runs=runs, no_server=no_server, note=state.info)
+    session = open_sql_session(state.settings(), params, llm=options.llm, runs=runs, no_server=no_server,
+                               note=state.info)
     run_session(session, sql, fmt, "sql")
 
 

@@ -9,7 +9,7 @@ similarity any text of the path (or of the whole hub) reaches for that component
     hub_coverage(h)  = mean_u best_u(h), u over anchor groups and attributes (`QueryShape.score`)
 
 so a hub that covers every component outranks one that covers a single component perfectly. The
-maxima are computed in `retrieval/hits.py`; this module reads the question's shape off the candidate
+maxima are computed in `retrieval/hublink/hits.py`; this module reads the question's shape off the candidate
 hubs and chooses the triples each hub states (`serving_triples`). Without components the question
 embedding is the only "component"."""
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kgqa.answering.words import is_negative_value
 from kgqa.types import Entity, Triple
 
 
@@ -158,15 +159,6 @@ def read_shape(anchors: list[bool], negated: list[bool], hubs: list[tuple[Entity
     groups = anchor_groups({qi: list(kinds[qi].values()) for qi in anchor_qis})
     return QueryShape(tuple(tuple(g) for g in groups), attributes,
                       tuple(qi for qi in negated_qis if qi not in negative_values), frozenset(excluded))
-
-
-NEGATIVE_VALUES = frozenset({"false", "no", "none", "0", "n/a", "na", "null", "nil", "never", "-"})
-
-
-def is_negative_value(text: str) -> bool:
-    """A literal that says "no": False, None, 0, "No input data used", ..."""
-    low = text.strip().lower()
-    return low in NEGATIVE_VALUES or low.split(" ", 1)[0] in {"no", "not", "none", "without", "never"}
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,14 @@ from kgqa.errors import ConfigError
 from kgqa.llm.base import AnswerRoles, ScoredTriple
 from kgqa.llm.jsonreply import as_int_list, extract_json
 from kgqa.llm.render import numbered
+from kgqa.question.components import analyse_components, extract_components
 from kgqa.retrieval.base import Answer, BaseRetriever
-from kgqa.retrieval.coe_plan import Step, offline_plan, parse_evaluation_reply, parse_plan_reply
-from kgqa.retrieval.components import analyse_components, extract_components
+from kgqa.retrieval.coe.plan import Step, offline_plan, parse_evaluation_reply, parse_plan_reply
 from kgqa.retrieval.evidence import generate, group_by_subject, sources_and_hubs
+from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.label_search import Edge, LabelSearch
 from kgqa.retrieval.llm_step import ask_llm, has_llm
+from kgqa.retrieval.registry import index_parts
 from kgqa.retrieval.seed_prompts import COE_EVALUATE, COE_PLAN, COE_SELECT
 from kgqa.types import Entity, Triple
 
@@ -72,7 +74,7 @@ class CoERetriever(BaseRetriever):
     name = "coe"
 
     def __init__(self, store: Any, vstore: Any, embedder: Embedder, roles: AnswerRoles,
-                 params: RetrievalParams | None = None) -> None:
+                 params: RetrievalParams | None = None, facts: GraphFacts | None = None) -> None:
         self.store, self.embedder, self.roles = store, embedder, roles
         self.params = params or RetrievalParams()
         self._search: LabelSearch | None = None
@@ -82,12 +84,12 @@ class CoERetriever(BaseRetriever):
     def search(self) -> LabelSearch:
         """The label index (checked on first use)."""
         if self._search is None:
-            self._search = LabelSearch(self.store, self.embedder, "coe", ("labels", "predicates"))
+            self._search = LabelSearch(self.store, self.embedder, self.name, index_parts(self.name))
         return self._search
 
     # -- Algorithm 1 ------------------------------------------------------------------------------
-    def _retrieve(self, question: str, **options: Any) -> Answer:
-        params = self.params.with_overrides(**options)
+    def _retrieve(self, question: str) -> Answer:
+        params = self.params
         cfg = {key: int(params.extra.get(key, default)) for key, default in DEFAULTS.items()}
         if min(cfg.values()) < 1:
             raise ConfigError(f"CoE parameters must be >= 1, got {cfg}")

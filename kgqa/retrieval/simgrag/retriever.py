@@ -29,14 +29,24 @@ from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError
 from kgqa.llm.base import AnswerRoles, ScoredTriple
+from kgqa.question.components import analyse_components, extract_components
 from kgqa.retrieval.base import Answer, BaseRetriever
-from kgqa.retrieval.components import analyse_components, extract_components
 from kgqa.retrieval.evidence import EvidenceGroup, generate, sources_and_hubs
-from kgqa.retrieval.gsd import (Candidates, GraphEdge, Match, Pattern, SearchStats, dfs_order, start_node,
-                                top_k_subgraphs)
+from kgqa.retrieval.graph_facts import GraphFacts
+from kgqa.retrieval.gsd import (
+    Candidates,
+    GraphEdge,
+    Match,
+    Pattern,
+    SearchStats,
+    dfs_order,
+    start_node,
+    top_k_subgraphs,
+)
 from kgqa.retrieval.label_search import LabelSearch
 from kgqa.retrieval.llm_step import ask_llm, has_llm
 from kgqa.retrieval.patterns import PatternGroup, offline_patterns, parse_pattern_reply
+from kgqa.retrieval.registry import index_parts
 from kgqa.retrieval.seed_prompts import SIMGRAG_PATTERN
 from kgqa.types import Entity, Triple
 
@@ -69,7 +79,7 @@ class SimGragRetriever(BaseRetriever):
     name = "simgrag"
 
     def __init__(self, store: Any, vstore: Any, embedder: Embedder, roles: AnswerRoles,
-                 params: RetrievalParams | None = None) -> None:
+                 params: RetrievalParams | None = None, facts: GraphFacts | None = None) -> None:
         self.store, self.embedder, self.roles = store, embedder, roles
         self.params = params or RetrievalParams()
         self._search: LabelSearch | None = None
@@ -79,11 +89,11 @@ class SimGragRetriever(BaseRetriever):
     def search(self) -> LabelSearch:
         """The label index (checked on first use)."""
         if self._search is None:
-            self._search = LabelSearch(self.store, self.embedder, "simgrag", ("labels", "predicates"))
+            self._search = LabelSearch(self.store, self.embedder, self.name, index_parts(self.name))
         return self._search
 
-    def _retrieve(self, question: str, **options: Any) -> Answer:
-        params = self.params.with_overrides(**options)
+    def _retrieve(self, question: str) -> Answer:
+        params = self.params
         cfg = {key: int(params.extra.get(key, default)) for key, default in DEFAULTS.items()}
         if min(cfg.values()) < 1:
             raise ConfigError(f"SimGRAG parameters must be >= 1, got {cfg}")

@@ -15,7 +15,6 @@ import numpy as np
 
 from kgqa.vectorstores.base import ScoredVectors, VectorHit
 
-
 #: The similarity given to a text that contains an acronym component as a word.
 ACRONYM_SIM = 0.95
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kgqa.llm.jsonreply import ReplyFormatError, extract_json
-from kgqa.retrieval.components import Component
+from kgqa.question.components import Component
 from kgqa.retrieval.patterns import NAMING, asked_type
 
 KINDS = ("node", "relation", "check")

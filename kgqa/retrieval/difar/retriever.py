@@ -17,7 +17,9 @@ from kgqa.errors import ConfigError
 from kgqa.llm.base import AnswerRoles, ScoredTriple
 from kgqa.retrieval.base import Answer, BaseRetriever
 from kgqa.retrieval.evidence import generate, group_by_subject, sources_and_hubs
+from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.label_search import LabelSearch
+from kgqa.retrieval.registry import index_parts
 
 DEFAULT_TOP_N = 150
 
@@ -28,18 +30,18 @@ class DifarRetriever(BaseRetriever):
     name = "difar"
 
     def __init__(self, store: Any, vstore: Any, embedder: Embedder, roles: AnswerRoles,
-                 params: RetrievalParams | None = None) -> None:
+                 params: RetrievalParams | None = None, facts: GraphFacts | None = None) -> None:
         self.store, self.embedder, self.roles = store, embedder, roles
         self.params = params or RetrievalParams()
         self._search: LabelSearch | None = None
 
-    def _retrieve(self, question: str, **options: Any) -> Answer:
-        params = self.params.with_overrides(**options)
+    def _retrieve(self, question: str) -> Answer:
+        params = self.params
         top_n = int(params.extra.get("top_n", DEFAULT_TOP_N))
         if top_n < 1:
             raise ConfigError(f"top_n must be >= 1, got {top_n}")
         if self._search is None:
-            self._search = LabelSearch(self.store, self.embedder, "difar", ("triples",))
+            self._search = LabelSearch(self.store, self.embedder, self.name, index_parts(self.name))
         t0 = time.perf_counter()
         scored = self.top_triples(question, top_n)
         t1 = time.perf_counter()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -16,12 +15,12 @@ from kgqa.embeddings.base import Embedder
 from kgqa.graph.reader import resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
-from kgqa.retrieval.graph_facts import GraphFacts
+from kgqa.question.components import analyse_components
 from kgqa.retrieval.base import Answer, BaseRetriever
-from kgqa.retrieval.components import analyse_components
-from kgqa.retrieval.coverage import QueryShape, component_indices, read_shape, serving_triples
-from kgqa.retrieval.hits import HitTable, acronym_components
-from kgqa.retrieval.ranking import best_per_path, diversity_rank, prune_hubs
+from kgqa.retrieval.graph_facts import GraphFacts
+from kgqa.retrieval.hublink.coverage import QueryShape, component_indices, read_shape, serving_triples
+from kgqa.retrieval.hublink.hits import HitTable, acronym_components
+from kgqa.retrieval.hublink.ranking import best_per_path, diversity_rank, prune_hubs
 from kgqa.types import Entity, Hub, HubPath, ProcessedQuestion, VectorLevel
 from kgqa.vectorstores.base import HubVectorStore
 
@@ -73,8 +72,8 @@ class HubLinkRetriever(BaseRetriever):
         self.facts = facts or GraphFacts(store, vstore)  # a workspace shares one across questions
 
     # -- template method -----------------------------------------------------------------------
-    def _retrieve(self, question: str, **options: Any) -> Answer:
-        params = self.params.with_overrides(**options)
+    def _retrieve(self, question: str) -> Answer:
+        params = self.params
         timings: dict[str, float] = {}
         tokens_before = self.roles.usage.total
         t0 = time.perf_counter()

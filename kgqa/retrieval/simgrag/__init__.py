@@ -1,0 +1,1 @@
+"""SimGRAG (seeds/simgrag-paper.txt): pattern graph, Graph Semantic Distance search, verbalised subgraphs."""
