@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
-from kgqa.llm.base import TokenUsage
-from kgqa.llm.client import LLMClient, LLMRequest
+from kgqa.llm.base import LLMClient, LLMRequest, TokenUsage
 from kgqa.llm.jsonreply import ReplyFormatError, extract_json
 from kgqa.llm.prompts import Prompt
 from kgqa.textkg.passages import Passage
@@ -50,7 +50,7 @@ class LLMExtractor:
             user = EXTRACT_FACTS.render(count=len(batch), sentences=lines)
             request = LLMRequest.single(EXTRACT_FACTS.name, EXTRACT_FACTS.system, user, EXTRACT_FACTS.max_tokens)
             try:
-                facts += self.client.send_parsed(request, lambda text: parse_facts(text, batch), usage=self.usage)
+                facts += self.client.send_parsed(request, partial(parse_facts, batch=batch), usage=self.usage)
             except LLMReplyError:
                 self.fallback_batches += 1
                 facts += RuleExtractor().extract(batch)

@@ -25,8 +25,9 @@ from kgqa.config import (
 from kgqa.demo import demo_graph_path
 from kgqa.errors import ConfigError, LLMError
 from kgqa.indexing.metadata import read_info
-from kgqa.llm.client import LLMClient, LLMRequest
+from kgqa.llm.base import LLMRequest
 from kgqa.llm.prompts import COMPONENTS
+from kgqa.llm.providers.anthropic import AnthropicClient as LLMClient
 
 KEY = "sk-ant-test-5ecret-never-echo"
 MODEL = DEFAULT_LLM_MODEL

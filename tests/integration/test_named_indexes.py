@@ -35,15 +35,13 @@ def invoke(*args: str):
 
 
 def build_kuzu(db: Path, graph: Path, embedder) -> None:
-    with Workspace.init(Settings(db_path=db)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
         ws.load(graph)
         ws.build_index(IndexParams(hub_types=("Paper",)))
 
 
 def ask_pg(db: Path, dsn: str, question: str, embedder):
-    with Workspace(Settings(db_path=db, store="pgvector", pg_dsn=dsn)) as ws:
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=db, store="pgvector", pg_dsn=dsn), embedder=embedder) as ws:
         return ws.ask(question)
 
 
@@ -91,8 +89,7 @@ def test_two_graphs_in_one_postgres_answer_each_from_their_own(pg_server, tmp_pa
     syn_hubs = {s["hub_id"] for s in from_syn.sources}
     assert demo_hubs and all(not h.startswith("P000") for h in demo_hubs)
     assert syn_hubs and all(h.startswith("P000") for h in syn_hubs)
-    with Workspace(Settings(db_path=demo)) as ws:  # Kùzu gives the same demo answer
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=demo), embedder=embedder) as ws:  # Kùzu gives the same demo answer
         assert ws.ask(question).answer == from_demo.answer
     with psycopg.connect(dsn) as conn:
         logged = dict(conn.execute("SELECT question, index_name FROM kgqa.answers").fetchall())

@@ -73,8 +73,7 @@ def run_user_script(db: Path, read_only: bool) -> dict:
 
 
 def expected(db: Path, embedder):
-    with Workspace(Settings(db_path=db), read_only=True) as ws:
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=db), read_only=True, embedder=embedder) as ws:
         return ws.ask(QUESTION)
 
 

@@ -65,8 +65,7 @@ class PgDemo:
 @pytest.fixture(scope="module")
 def pg_demo(pg_server, tmp_path_factory, embedder) -> PgDemo:
     demo = PgDemo(tmp_path_factory.mktemp("pgdemo") / "demo.kuzu", create_database(pg_server, "demo"))
-    with Workspace.init(demo.settings("kuzu")) as ws:
-        ws._embedder = embedder
+    with Workspace.init(demo.settings("kuzu"), embedder=embedder) as ws:
         ws.load(demo_graph_path())
         kuzu = ws.build_index(IndexParams(hub_types=("Paper",)))
     with open_ws(demo, embedder) as ws:
@@ -77,8 +76,7 @@ def pg_demo(pg_server, tmp_path_factory, embedder) -> PgDemo:
 
 
 def open_ws(demo: PgDemo, embedder, store: str = "pgvector") -> Workspace:
-    ws = Workspace(demo.settings(store))
-    ws._embedder = embedder
+    ws = Workspace(demo.settings(store), embedder=embedder)
     return ws
 
 
@@ -144,8 +142,8 @@ def test_rebuild_in_postgres_keeps_the_sql_layer(pg_database, tmp_path, embedder
     graph.write_text("subject,predicate,object,subject_label,subject_types,object_label\n"
                      "P1,venue,V1,Graph QA at Scale,Paper,ICSA\nP2,venue,V2,Hubs for Retrieval,Paper,ECSA\n",
                      encoding="utf-8")
-    with Workspace.init(Settings(db_path=tmp_path / "g.kuzu", store="pgvector", pg_dsn=pg_database)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=tmp_path / "g.kuzu", store="pgvector", pg_dsn=pg_database),
+                        embedder=embedder) as ws:
         ws.load(graph)
         assert ws.build_index(IndexParams(hub_types=("Paper",))).hubs_rebuilt == 2
         assert invoke("--index", "g", "sql", "install", "--pg-dsn", pg_database).exit_code == 0

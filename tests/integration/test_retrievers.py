@@ -42,8 +42,7 @@ AUTHORS = {f"({P01}, author, {a})" for a in ("A01:Lena Hoffmeier", "A02:Jonas Br
 def seed_db(tmp_path_factory, embedder) -> Path:
     """The demo graph with the label index of every seed retriever (closed: tests open it in turn)."""
     path = tmp_path_factory.mktemp("seeds") / "demo.kuzu"
-    with Workspace.init(Settings(db_path=path)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=path), embedder=embedder) as ws:
         ws.load(demo_graph_path())
         for name in SEEDS:
             ws.build_label_index(name)
@@ -52,8 +51,7 @@ def seed_db(tmp_path_factory, embedder) -> Path:
 
 @pytest.fixture
 def seed_ws(seed_db, embedder):
-    ws = Workspace(Settings(db_path=seed_db))
-    ws._embedder = embedder
+    ws = Workspace(Settings(db_path=seed_db), embedder=embedder)
     yield ws
     ws.close()
 

@@ -9,7 +9,7 @@ import click
 from kgqa.config import IndexParams
 from kgqa.indexing.builder import BuildReport
 from kgqa.indexing.label_index import RETRIEVER_PARTS, label_index_counts, label_index_status
-from kgqa.llm.registry import VERBALISERS
+from kgqa.llm.registry import PROVIDERS
 from kgqa.vectorstores.base import IndexCounts
 from kgqa.vectorstores.registry import STORES
 from kgqa_cli.commands.seeds import build_label_index
@@ -43,7 +43,7 @@ def index() -> None:
 @click.option("--rebuild", "--replace", "rebuild", is_flag=True,
               help="Drop the index and build it from scratch (a new model, or other parameters); asks first.")
 @yes_option
-@click.option("--llm", type=click.Choice(sorted(VERBALISERS)), default=None,
+@click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default=None,
               help="Path verbaliser: offline (template sentences) or anthropic (LLM sentences, batched and "
                    "cached). Default: the one the index was built with, else offline.")
 @click.option("--dry-run", is_flag=True,
