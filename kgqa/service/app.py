@@ -176,7 +176,7 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
     async def retrieve(req: AskRequest) -> JSONResponse:
         def work(ws: Workspace) -> dict[str, Any]:
             a = ask_in(ws, req)
-            return {"question": a.question, "triples": a.triples, "hubs": a.hubs}
+            return {"question": a.question, "triples": a.triples, "hubs": [h.as_dict() for h in a.hubs]}
         return await answer("retrieve", work)
 
     @app.get("/v1/health", summary="Liveness; open even when a token is set (it tells nothing about the graph).")

@@ -85,8 +85,8 @@ def test_two_graphs_in_one_postgres_answer_each_from_their_own(pg_server, tmp_pa
     synq = (tmp_path / "syn" / "questions.csv").read_text(encoding="utf-8").splitlines()[1]
     syn_question = synq.split(",", 1)[1].split("?", 1)[0] + "?"
     from_syn = ask_pg(syn, dsn, syn_question, embedder)
-    demo_hubs = {s["hub_id"] for s in from_demo.sources}
-    syn_hubs = {s["hub_id"] for s in from_syn.sources}
+    demo_hubs = {s.hub_id for s in from_demo.sources}
+    syn_hubs = {s.hub_id for s in from_syn.sources}
     assert demo_hubs and all(not h.startswith("P000") for h in demo_hubs)
     assert syn_hubs and all(h.startswith("P000") for h in syn_hubs)
     with Workspace(Settings(db_path=demo), embedder=embedder) as ws:  # Kùzu gives the same demo answer

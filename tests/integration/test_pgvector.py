@@ -123,7 +123,7 @@ def test_same_hubs_and_triples_from_kuzu_and_pgvector(pg_demo, embedder, strateg
     assert any(a.hubs for a in answers["kuzu"])
     for k, p in zip(answers["kuzu"], answers["pgvector"]):
         assert p.strategy == k.strategy == strategy
-        assert [(h["id"], h["score"]) for h in p.hubs] == [(h["id"], h["score"]) for h in k.hubs]
+        assert [(h.hub_id, h.score) for h in p.hubs] == [(h.hub_id, h.score) for h in k.hubs]
         assert p.triples == k.triples and p.sources == k.sources and p.answer == k.answer
 
 
@@ -185,8 +185,8 @@ def test_sql_function_ranks_like_the_library(pg_demo, embedder):
                                     "ORDER BY hub_rank", {"q": question}).fetchall()
                 triples = conn.execute(f"SELECT triple, hub_rank, path_score FROM kgqa_demo.rank_triples({LOGGED}, 5) "
                                        "ORDER BY rank", {"q": question}).fetchall()
-            assert [r[1] for r in rows] == [h["id"] for h in a.hubs]
-            assert [round(r[2], 4) for r in rows] == pytest.approx([h["score"] for h in a.hubs], abs=1e-4)
+            assert [r[1] for r in rows] == [h.hub_id for h in a.hubs]
+            assert [round(r[2], 4) for r in rows] == pytest.approx([h.score for h in a.hubs], abs=1e-4)
             assert_same_order(triples, a.triples)
 
 
@@ -196,7 +196,7 @@ def test_sql_function_ask_duckdb_and_cypher_agree(pg_demo):
     asked = invoke("--db", db, "ask", CONTROLLED, "--store", "pgvector", "--pg-dsn", dsn, *THESIS_DIRECT, "--json")
     assert asked.exit_code == 0, asked.output
     answer = json.loads(asked.output)
-    hub_ids = [h["id"] for h in answer["hubs"]]
+    hub_ids = [h["hub_id"] for h in answer["hubs"]]
     assert len(hub_ids) == 5 and len(answer["triples"]) == 50  # --no-triple-filter: capped at 50
 
     duck = invoke("--db", db, "sql", "--store", "pgvector", "--pg-dsn", dsn, *THESIS_DIRECT, "--format", "json",
@@ -265,10 +265,10 @@ def test_cypher_udfs_compose_with_graph_patterns(pg_demo, embedder):
             session.conn.close()
         expected = ws.ask(CONTROLLED, RetrievalParams(strategy="direct", hubs_to_keep=5))
     assert cols == ["rank", "paper", "method"]
-    assert [r[1] for r in rows] == [h["id"] for h in expected.hubs[:3]]
+    assert [r[1] for r in rows] == [h.hub_id for h in expected.hubs[:3]]
     assert all(r[2] == "Controlled experiment" for r in rows)
     assert [r[0] for r in triples] == expected.triples[:4]
-    assert [s["hub_id"] for s in sources[0][0]] == [s["hub_id"] for s in expected.sources]
+    assert [s["hub_id"] for s in sources[0][0]] == [s.hub_id for s in expected.sources]
 
 
 # -- sync ------------------------------------------------------------------------------------------

@@ -67,14 +67,14 @@ def test_each_retriever_answers_demo_questions(seed_ws, retriever):
     b = seed_ws.ask("Who are the authors of the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
                     retriever=retriever)
     assert AUTHORS <= set(b.triples)
-    assert any(s["hub_id"] == "P01" for s in b.sources)
+    assert any(s.hub_id == "P01" for s in b.sources)
 
 
 def test_difar_returns_top_n_triples_nearest_first(seed_ws):
     a = seed_ws.ask("Who are the authors of the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
                     retriever="difar", extra={"top_n": 12})
     assert len(a.triples) == 12 and a.strategy == "direct"
-    assert a.triples[0].startswith(f"({P01}, author, ") and a.hubs[0]["id"] == "P01"
+    assert a.triples[0].startswith(f"({P01}, author, ") and a.hubs[0].hub_id == "P01"
 
 
 def test_each_retriever_through_the_cli(seed_db):

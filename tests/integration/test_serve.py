@@ -99,7 +99,7 @@ def test_cli_without_the_token_answers_in_process(service, demo_db):
 def test_retrieve_returns_triples_and_hubs(service):
     status, body, _ = service.request("POST", "/v1/retrieve", {"question": QUESTION, "hubs": 5}, token=TOKEN)
     assert status == 200 and set(body) == {"question", "triples", "hubs", "served_by"}
-    assert body["triples"] and body["hubs"][0]["id"].startswith("P")
+    assert body["triples"] and body["hubs"][0]["hub_id"].startswith("P")
 
 
 @pytest.mark.parametrize("body, field", [
