@@ -86,7 +86,7 @@ def instrument(clock: PhaseClock, embedder_type: type) -> None:
     GraphStore._raw = _per_query(GraphStore._raw)
     for name in ("run", "run_columns", "run_with_table", "query", "scalar"):
         setattr(GraphStore, name, clock.wrap("kuzu", getattr(GraphStore, name)))
-    setattr(embedder_type, "embed", clock.wrap("embedding", embedder_type.embed))
+    embedder_type.embed = clock.wrap("embedding", embedder_type.embed)
     OfflineRoles.extract_components = clock.wrap("components", OfflineRoles.extract_components)
     hublink.analyse_components = clock.wrap("components", hublink.analyse_components)
     for name in ("final_answer", "select_triples", "partial_answers"):

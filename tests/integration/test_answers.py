@@ -10,6 +10,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from kgqa_cli.main import cli
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, RetrievalParams, Settings
@@ -17,7 +18,6 @@ from kgqa.frontends.cypher import CypherSession
 from kgqa.frontends.duck import DuckSession
 from kgqa.frontends.service import QuestionService
 from kgqa.synthetic.generator import generate
-from kgqa_cli.main import cli
 
 DIRECT = RetrievalParams(strategy="direct")
 WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())}

@@ -6,10 +6,11 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from kgqa_cli.main import main
+
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
-from kgqa.errors import (EntityNotFoundError, IndexMismatchError, IndexMissingError, InputError, KgqaError)
-from kgqa_cli.main import main
+from kgqa.errors import EntityNotFoundError, IndexMismatchError, IndexMissingError, InputError, KgqaError
 
 GOOD = ("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
         "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"

@@ -11,8 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from index_checks import (after_commit_of_vectors, assert_consistent, inside_transaction, kgqa_env, kill_when,
-                          snapshot)
+from index_checks import after_commit_of_vectors, assert_consistent, inside_transaction, kgqa_env, kill_when, snapshot
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings

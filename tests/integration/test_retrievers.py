@@ -13,17 +13,25 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kgqa_cli.main import cli
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, LLMSettings, Settings
 from kgqa.demo import demo_graph_path
 from kgqa.errors import IndexMissingError
 from kgqa.graph.reader import out_edges
-from kgqa.retrieval.gsd import (Candidates, GraphEdge, Pattern, PatternEdge, PatternNode, brute_force_subgraphs,
-                                same_top_k, top_k_subgraphs)
+from kgqa.retrieval.gsd import (
+    Candidates,
+    GraphEdge,
+    Pattern,
+    PatternEdge,
+    PatternNode,
+    brute_force_subgraphs,
+    same_top_k,
+    top_k_subgraphs,
+)
 from kgqa.retrieval.patterns import pattern_from_triples
 from kgqa.textkg.build import provenance
-from kgqa_cli.main import cli
 
 SEEDS = ("difar", "simgrag", "coe")
 ICSA_2019 = {f"(P0{i}:{title}, {p}, {o})" for i, title in enumerate([

@@ -12,12 +12,12 @@ import threading
 from pathlib import Path
 
 import pytest
+from serve_helpers import Service, build_demo_db, kgqa
 
 from kgqa.api import Workspace
 from kgqa.config import Settings
 from kgqa.demo import demo_graph_path
 from kgqa.service.state import state_path, token_hint
-from serve_helpers import Service, build_demo_db, kgqa
 
 pytestmark = pytest.mark.slow
 

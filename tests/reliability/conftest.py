@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from bad_input_rows import Row
+from click.testing import CliRunner
 from reliability_state import GRAPH_CSV, QUESTIONS_CSV, State, copy_db, kuzu_state
 
 from kgqa.api import Workspace
