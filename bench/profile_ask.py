@@ -132,7 +132,7 @@ def main() -> None:
             for p in PHASES:
                 phases[p].append(split.get(p, 0.0))
             phases["scoring and the rest"].append(wall - sum(split.values()))
-            answers[q.uid] = (answer.triples, [s["hub_id"] for s in answer.sources])
+            answers[q.uid] = (answer.triples, [s.hub_id for s in answer.sources])
     metrics = macro_average([score_question(answers[q.uid][0], q.golden) for q in questions])
     digest = hashlib.sha256(json.dumps(answers, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -13,10 +13,10 @@ from kgqa.deadline import question_budget
 from kgqa.embeddings import get_embedder
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, IndexMissingError
-from kgqa.graph.reader import GraphStats, graph_stats
-from kgqa.graph.store import GraphStore, stderr_tracer
 from kgqa.graph import edits
 from kgqa.graph.loaders.base import TripleRecord
+from kgqa.graph.reader import GraphStats, graph_stats
+from kgqa.graph.store import GraphStore, stderr_tracer
 from kgqa.graph.writer import LoadReport, load_file
 from kgqa.indexing.builder import TEMPLATE_VERBALISER, BuildReport, build_index
 from kgqa.indexing.dirty import clear_dirty, count_dirty, dirty_hubs, dirty_tracker
@@ -24,8 +24,8 @@ from kgqa.indexing.label_index import LabelIndexReport, build_label_index
 from kgqa.indexing.metadata import META_KEY, IndexInfo, read_info, stored_params
 from kgqa.indexing.readiness import require_index
 from kgqa.indexing.sync import SyncReport, sync_index
-from kgqa.llm.client import LLMClient
-from kgqa.llm.registry import NEEDS_CLIENT, get_roles, get_verbaliser
+from kgqa.llm.base import LLMClient
+from kgqa.llm.registry import PROVIDERS, get_roles, get_verbaliser, make_client, needs_client
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.graph_facts import GraphFacts
@@ -48,10 +48,13 @@ class IndexStatus:
 
 
 class Workspace:
-    """A HubLink database: graph, index and question answering."""
+    """A HubLink database: graph, index and question answering.
+
+    `embedder`: the embedding model to use (e.g. one loaded once and shared by several workspaces);
+    None loads `settings.embedding_model` on first use. `graph`: an already open graph store."""
 
     def __init__(self, settings: Settings, *, create: bool = False, read_only: bool = False,
-                 graph: GraphStore | None = None) -> None:
+                 graph: GraphStore | None = None, embedder: Embedder | None = None) -> None:
         self.settings = settings
         tracer = stderr_tracer if settings.trace else None
         self.store = graph or GraphStore(settings.db_path, create=create, read_only=read_only, tracer=tracer,
@@ -61,16 +64,16 @@ class Workspace:
         except BaseException:
             self.store.close()
             raise
-        self._embedder: Embedder | None = None
+        self._embedder: Embedder | None = embedder
         self.facts = GraphFacts(self.store, self.vstore)  # forgotten after every change below
         self._index_checked: dict[tuple[str, str], tuple[str, ...]] = {}  # read-only: ask's index checks
         self._llm_client: LLMClient | None = None
         self._llm_client_for: tuple | None = None
 
     @classmethod
-    def init(cls, settings: Settings) -> "Workspace":
+    def init(cls, settings: Settings, *, embedder: Embedder | None = None) -> Workspace:
         """Create the database (idempotent: an existing one is opened and migrated)."""
-        return cls(settings, create=True)
+        return cls(settings, create=True, embedder=embedder)
 
     @property
     def embedder(self) -> Embedder:
@@ -119,13 +122,14 @@ class Workspace:
         """Graph statistics."""
         return graph_stats(self.store)
 
-    def llm_client(self, *, require_key: bool = True) -> LLMClient:
-        """The LLM client shared by this workspace's questions and builds (one response cache)."""
-        key = (self.settings.llm, self.settings.llm_cache_file)
+    def llm_client(self, provider: str = "anthropic", *, require_key: bool = True) -> LLMClient:
+        """The client of LLM `provider` shared by this workspace's questions and builds (one response
+        cache); asking for another provider (or other settings) replaces it."""
+        key = (provider, self.settings.llm, self.settings.llm_cache_file)
         if self._llm_client is None or self._llm_client_for != key or (require_key and not self._llm_client.can_send):
             if self._llm_client is not None:
                 self._llm_client.close()
-            self._llm_client = LLMClient.from_settings(self.settings, require_key=require_key)
+            self._llm_client = make_client(provider, self.settings, require_key=require_key)
             self._llm_client_for = key
         return self._llm_client
 
@@ -140,7 +144,7 @@ class Workspace:
             info = read_info(self.vstore)
             used = info.params.get("verbaliser", TEMPLATE_VERBALISER) if info else TEMPLATE_VERBALISER
             llm = used.split(":", 1)[0] if used != TEMPLATE_VERBALISER else "offline"
-        client = self.llm_client(require_key=not dry_run) if llm in NEEDS_CLIENT else None
+        client = self.llm_client(llm, require_key=not dry_run) if needs_client(llm) else None
         verbaliser = get_verbaliser(llm, self.settings, client)
         if verbaliser is not None and hasattr(verbaliser, "on_progress"):
             verbaliser.on_progress = on_progress
@@ -165,10 +169,10 @@ class Workspace:
         hypernodes for qualified facts and provenance back to each sentence."""
         if llm == "offline":
             extractor: Extractor = RuleExtractor()
-        elif llm in NEEDS_CLIENT:
-            extractor = LLMExtractor(self.llm_client())
+        elif PROVIDERS.get(llm):
+            extractor = LLMExtractor(self.llm_client(llm))
         else:
-            raise ConfigError(f"unknown LLM provider '{llm}' for build-kg; known: offline, {', '.join(NEEDS_CLIENT)}")
+            raise ConfigError(f"unknown LLM provider '{llm}' for build-kg; known: {', '.join(PROVIDERS)}")
         self.facts.forget()
         return build_kg(self.store, paths, extractor, on_progress=on_progress)
 
@@ -200,13 +204,13 @@ class Workspace:
         settings = self.settings
         if token_budget is not None:
             settings = replace(settings, llm=replace(settings.llm, token_budget=token_budget))
-        roles = get_roles(llm, settings, self.llm_client() if llm in NEEDS_CLIENT else None)
+        roles = get_roles(llm, settings, self.llm_client(llm) if needs_client(llm) else None)
         r = get_retriever(retriever, store=self.store, vstore=self.vstore,
                           embedder=self.embedder, roles=roles, params=params, facts=self.facts)
         with question_budget(self.settings.question_timeout_s):  # QuestionTimeoutError past it
             answer = r.retrieve(question)
         answer.llm_tokens = roles.usage.as_dict()
-        answer.notes += list(getattr(roles, "notes", [])) + stale
+        answer.notes += list(roles.notes) + stale
         self._log_answer(answer)
         return answer
 
@@ -264,7 +268,7 @@ class Workspace:
         self.vstore.close()
         self.store.close()
 
-    def __enter__(self) -> "Workspace":
+    def __enter__(self) -> Workspace:
         return self
 
     def __exit__(self, *exc: object) -> None:

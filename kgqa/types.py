@@ -1,10 +1,12 @@
-"""Data model of HubLink (thesis §4.2–4.3): entities, triples, hub paths, hubs and questions."""
+"""Data model of HubLink (thesis §4.2–4.3): entities, triples, hub paths, hubs and questions, and
+the sources and ranked hubs of an answer."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 #: Prefix of the synthetic ids given to literals that have no id of their own (RDF, CSV).
 #: Such ids are storage keys only: the canonical string shows the literal's label alone.
@@ -13,7 +15,7 @@ SYNTHETIC_ID_PREFIX = "_lit:"
 
 def synthetic_literal_id(value: str, datatype: str = "") -> str:
     """A stable storage key for a literal without an id of its own."""
-    digest = hashlib.sha1(f"{datatype}\x1f{value}".encode("utf-8")).hexdigest()[:20]
+    digest = hashlib.sha1(f"{datatype}\x1f{value}".encode()).hexdigest()[:20]
     return f"{SYNTHETIC_ID_PREFIX}{digest}"
 
 
@@ -134,6 +136,47 @@ class ProcessedQuestion:
 
     question: str
     components: list[str]
-    embeddings: "object"  # numpy array (1 + len(components), dim), L2-normalised
+    embeddings: object  # numpy array (1 + len(components), dim), L2-normalised
     anchors: tuple[bool, ...] = ()  # per component: names a value to match (see question/components.py)
     negated: tuple[bool, ...] = ()  # per component: an attribute the question negates
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A source an answer cites as `[n]`: the hub (its root entity) the cited claims come from."""
+
+    n: int
+    hub_id: str
+    label: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """For JSON output."""
+        return {"n": self.n, "hub_id": self.hub_id, "label": self.label}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Source:
+        """The inverse of `as_dict`."""
+        return cls(int(data["n"]), str(data["hub_id"]), str(data["label"]))
+
+
+@dataclass(frozen=True, slots=True)
+class RankedHub:
+    """A hub a retriever kept, best first: its score, whether the answer cites it, and how many of
+    its paths (or evidence triples) it brought."""
+
+    hub_id: str
+    label: str
+    score: float
+    cited: bool = False
+    paths: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        """For JSON output."""
+        return {"hub_id": self.hub_id, "label": self.label, "score": self.score, "cited": self.cited,
+                "paths": self.paths}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RankedHub:
+        """The inverse of `as_dict`."""
+        return cls(str(data["hub_id"]), str(data["label"]), float(data["score"]), bool(data.get("cited", False)),
+                   int(data.get("paths", 0)))

@@ -35,8 +35,7 @@ def embedder():
 @pytest.fixture
 def workspace(tmp_path, embedder):
     """An empty workspace on a fresh Kùzu database."""
-    ws = Workspace.init(Settings(db_path=tmp_path / "kg.kuzu"))
-    ws._embedder = embedder
+    ws = Workspace.init(Settings(db_path=tmp_path / "kg.kuzu"), embedder=embedder)
     yield ws
     ws.close()
 
@@ -45,8 +44,7 @@ def workspace(tmp_path, embedder):
 def demo_workspace(tmp_path_factory, embedder):
     """The demo graph loaded and indexed once per session (hub type Paper)."""
     path = tmp_path_factory.mktemp("demo") / "demo.kuzu"
-    ws = Workspace.init(Settings(db_path=path))
-    ws._embedder = embedder
+    ws = Workspace.init(Settings(db_path=path), embedder=embedder)
     ws.load(demo_graph_path())
     ws.build_index(IndexParams(hub_types=("Paper",)))
     yield ws

@@ -86,8 +86,7 @@ def http_request(method: str, url: str, data: bytes | None, headers: dict[str, s
 
 def build_demo_db(path: Path, embedder: Any) -> Path:
     """The demo graph with its index at `path`, closed again (services and user processes open it)."""
-    with Workspace.init(Settings(db_path=path)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=path), embedder=embedder) as ws:
         ws.load(demo_graph_path())
         ws.build_index(IndexParams(hub_types=("Paper",)))
     return path

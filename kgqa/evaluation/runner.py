@@ -62,7 +62,7 @@ def run_questions(questions: list[Question], ask: Callable[[Question], Answer], 
             try:
                 a = ask(q)
                 record.update(answer=a.answer, triples=a.triples, llm_tokens=a.llm_tokens.get("total_tokens", 0),
-                              sources=[s["hub_id"] for s in a.sources], strategy=a.strategy, mode=a.mode,
+                              sources=[s.hub_id for s in a.sources], strategy=a.strategy, mode=a.mode,
                               llm_calls=a.llm_tokens.get("calls", 0), llm_cache_hits=a.llm_tokens.get("cache_hits", 0),
                               llm_cost_usd=a.llm_tokens.get("estimated_cost_usd", 0.0), result=a.result)
                 for k in counts:

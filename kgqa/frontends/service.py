@@ -84,7 +84,7 @@ class QuestionService:
         the structured result as JSON text (docs/answers.md)."""
         a = self.answer(question)
         return {"question": a.question, "answer": a.answer,
-                "sources": [{"n": int(s["n"]), "hub_id": s["hub_id"], "label": s["label"]} for s in a.sources],
+                "sources": [s.as_dict() for s in a.sources],
                 "triples": list(a.triples), "hubs": _hubs(a, len(a.hubs)), "strategy": a.strategy,
                 "mode": a.mode, "seconds": round(float(a.timings.get("total", 0.0)), 4),
                 "result": json.dumps(a.result, ensure_ascii=False) if a.result is not None else None}
@@ -106,5 +106,5 @@ class QuestionService:
 
 
 def _hubs(a: Answer, k: int) -> list[dict[str, Any]]:
-    return [{"rank": i, "hub_id": h["id"], "label": h["label"], "score": float(h["score"]),
-             "cited": bool(h.get("cited", False))} for i, h in enumerate(a.hubs[:k], start=1)]
+    return [{"rank": i, "hub_id": h.hub_id, "label": h.label, "score": float(h.score), "cited": h.cited}
+            for i, h in enumerate(a.hubs[:k], start=1)]

@@ -1,13 +1,20 @@
-"""HubLink's four LLM roles (spec §2–4) as one protocol, and the records that cross it."""
+"""The LLM seam: a provider's client (`LLMClient`) and HubLink's four query-time roles (spec §2–4,
+`AnswerRoles`) as protocols, and the records that cross them."""
 
 from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from kgqa.llm.budget import TokenBudget
+from kgqa.llm.cost import estimate_tokens
+from kgqa.llm.prompts import REPAIR
 from kgqa.types import Hub, Triple
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -47,6 +54,80 @@ class TokenUsage:
         cost = None if math.isnan(self.cost_usd) else round(self.cost_usd, 6)
         return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
                 "total_tokens": self.total, "cache_hits": self.cache_hits, "estimated_cost_usd": cost}
+
+
+@dataclass(frozen=True)
+class LLMRequest:
+    """One chat request: a system prompt and alternating turns, ending with the user's."""
+
+    kind: str                                   # which prompt (for the cache and for reports)
+    system: str
+    turns: tuple[tuple[str, str], ...]          # (role, text)
+    max_tokens: int
+    temperature: float | None = None            # None: the model's default (not sent)
+
+    @classmethod
+    def single(cls, kind: str, system: str, user: str, max_tokens: int) -> LLMRequest:
+        """A request with one user turn."""
+        return cls(kind, system, (("user", user),), max_tokens)
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The turns as chat messages (`{"role", "content"}`)."""
+        return [{"role": role, "content": text} for role, text in self.turns]
+
+    def repaired(self, bad_reply: str, problem: str) -> LLMRequest:
+        """The follow-up request after an unusable reply: the reply, then a correction."""
+        shown = (bad_reply.strip() or "(empty reply)")[:2000]
+        fix = REPAIR.render(problem=problem)
+        return LLMRequest(self.kind, self.system, self.turns + (("assistant", shown), ("user", fix)),
+                          self.max_tokens, self.temperature)
+
+    def estimated_input_tokens(self) -> int:
+        """Tokens the prompt is expected to take (characters / 4, plus a little per turn)."""
+        return estimate_tokens(self.system) + sum(estimate_tokens(t) + 4 for _, t in self.turns)
+
+
+@dataclass(frozen=True)
+class LLMReply:
+    """The reply text and what it cost (a cached reply cost nothing now)."""
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+    cached: bool = False
+
+
+class LLMClient(Protocol):
+    """One LLM provider's connection (kgqa/llm/providers/): sends requests, accounts for their tokens
+    in `usage` and against `budget`, and parses replies. `kgqa.llm.cached_client.CachedClient`
+    implements all of it but the one call to the provider."""
+
+    provider: str   # the registry name ("anthropic"); recorded with LLM path texts in the index metadata
+    model: str
+
+    @property
+    def can_send(self) -> bool:
+        """False when the client may only look up cached replies (no API key, say)."""
+        ...
+
+    def is_cached(self, request: LLMRequest) -> bool:
+        """Whether a reply to `request` is stored (sending it would cost nothing)."""
+        ...
+
+    def send(self, request: LLMRequest, *, usage: TokenUsage | None = None,
+             budget: TokenBudget | None = None) -> LLMReply:
+        """The reply to `request`."""
+        ...
+
+    def send_parsed(self, request: LLMRequest, parse: Callable[[str], T], *, usage: TokenUsage | None = None,
+                    budget: TokenBudget | None = None) -> T:
+        """`parse(reply)`; an unparsable reply is answered once with a correction turn, then LLMReplyError."""
+        ...
+
+    def close(self) -> None:
+        """Release connections and files."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -91,10 +172,27 @@ class FinalAnswer:
 
 
 class AnswerRoles(Protocol):
-    """The LLM roles used at query time; `usage` accumulates tokens spent."""
+    """The LLM roles used at query time; `usage` accumulates tokens spent. `client` is the LLM client
+    the roles send through (None: no LLM, as offline), `budget` the question's token budget, `notes`
+    what the answer's reader should know about how the roles went."""
 
     name: str
     usage: TokenUsage
+
+    @property
+    def client(self) -> LLMClient | None:
+        """The LLM client (None when the roles use no LLM)."""
+        ...
+
+    @property
+    def budget(self) -> TokenBudget:
+        """The per-question token budget requests are reserved against."""
+        ...
+
+    @property
+    def notes(self) -> list[str]:
+        """Budget, unusable replies, skipped hubs: what happened that the reader should know."""
+        ...
 
     def extract_components(self, question: str) -> list[str]:
         """The question's components (entities, types, times, constraints)."""

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from kgqa.answering.compose import compose
 from kgqa.answering.result import AnswerResult
-from kgqa.llm.base import FinalAnswer, HubContext, PartialAnswer, ScoredTriple, TokenUsage
+from kgqa.llm.base import FinalAnswer, HubContext, LLMClient, PartialAnswer, ScoredTriple, TokenUsage
+from kgqa.llm.budget import TokenBudget
 from kgqa.question.components import extract_components
 
 
@@ -24,6 +25,13 @@ class OfflineRoles:
     per_hub: int = 25
     name: str = "offline"
     usage: TokenUsage = field(default_factory=TokenUsage)
+    client: LLMClient | None = None   # no LLM
+    budget: TokenBudget = field(default_factory=lambda: TokenBudget(0))  # nothing is ever sent
+
+    @property
+    def notes(self) -> list[str]:
+        """Nothing to report: no requests, no budget, no unusable replies."""
+        return []
 
     def extract_components(self, question: str) -> list[str]:
         """Rule-based components (quoted strings, numbers, capitalised spans, noun phrases)."""
@@ -38,7 +46,7 @@ class OfflineRoles:
         if not any(st.per_query for st in ranked):  # scores already say which facts the hub offers
             picked = {st.triple.canonical: st for st in ranked if st.score >= ranked[0].score - self.margin}
         for qi in range(max(len(st.per_query) for st in ranked)):
-            def rel(st: ScoredTriple) -> float:
+            def rel(st: ScoredTriple, qi: int = qi) -> float:
                 return st.per_query[qi] if qi < len(st.per_query) else 0.0
             best = max(rel(st) for st in ranked)
             if best < self.min_relevance:

@@ -14,8 +14,7 @@ from typing import Any
 
 from kgqa.config import Settings
 from kgqa.errors import LLMReplyError
-from kgqa.llm.base import TokenUsage
-from kgqa.llm.client import LLMClient, LLMRequest
+from kgqa.llm.base import LLMClient, LLMRequest, TokenUsage
 from kgqa.llm.cost import estimate_cost, estimate_tokens
 from kgqa.llm.jsonreply import ReplyFormatError, extract_json
 from kgqa.llm.pool import map_bounded
@@ -67,17 +66,16 @@ class LLMPathVerbaliser:
     fallback_paths: int = 0
     on_progress: ProgressFn = no_progress
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: Recorded in the index metadata ("provider:model"): texts from another model mean re-verbalising.
+    name: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.name = f"{self.client.provider}:{self.client.model}"
 
     @classmethod
-    def from_settings(cls, settings: Settings, client: LLMClient | None = None) -> LLMPathVerbaliser:
-        """A verbaliser for `settings.llm`, sharing `client` when given."""
-        return cls(client or LLMClient.from_settings(settings), batch_size=settings.llm.verbalise_batch,
-                   concurrency=settings.llm.concurrency)
-
-    @property
-    def name(self) -> str:
-        """Recorded in the index metadata: texts from another model mean re-verbalising."""
-        return f"anthropic:{self.client.model}"
+    def from_settings(cls, settings: Settings, client: LLMClient) -> LLMPathVerbaliser:
+        """A verbaliser for `settings.llm` through `client` (shared, and so its cache)."""
+        return cls(client, batch_size=settings.llm.verbalise_batch, concurrency=settings.llm.concurrency)
 
     def _batches(self, paths: list[PathRecord]) -> tuple[dict[str, str], list[list[str]]]:
         rendering = {p.hash: render_path(p.triples) for p in paths if p.triples}

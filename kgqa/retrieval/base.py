@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgqa.errors import InputError
+from kgqa.types import RankedHub, Source
 
 MAX_QUESTION_CHARS = 4000
 #: C0 control characters and DEL, but tab, newline and carriage return (a pasted question may hold them).
@@ -20,9 +21,9 @@ class Answer:
 
     question: str
     answer: str
-    sources: list[dict[str, Any]]
+    sources: list[Source]                   # what the answer's [n] citations refer to
     triples: list[str]                      # canonical triple strings, most relevant first
-    hubs: list[dict[str, Any]]              # kept hubs with scores
+    hubs: list[RankedHub]                   # kept hubs with scores, best first
     retriever: str = ""
     mode: str = "offline"                   # which LLM provider produced the answer
     strategy: str = ""
@@ -36,8 +37,9 @@ class Answer:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (the `ask --json` output)."""
-        return {"question": self.question, "answer": self.answer, "sources": self.sources,
-                "triples": self.triples, "hubs": self.hubs, "retriever": self.retriever, "mode": self.mode,
+        return {"question": self.question, "answer": self.answer, "sources": [s.as_dict() for s in self.sources],
+                "triples": self.triples, "hubs": [h.as_dict() for h in self.hubs], "retriever": self.retriever,
+                "mode": self.mode,
                 "strategy": self.strategy, "topic_entity": self.topic_entity, "components": self.components,
                 "timings": {k: round(v, 4) for k, v in self.timings.items()}, "llm_tokens": self.llm_tokens,
                 "notes": self.notes, "result": self.result, **({"trace": self.trace} if self.trace else {})}

@@ -6,9 +6,9 @@ line per group, listing its triples)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from kgqa.llm.base import AnswerRoles, FinalAnswer, PartialAnswer, ScoredTriple
+from kgqa.types import RankedHub, Source
 
 
 @dataclass
@@ -50,11 +50,10 @@ def generate(roles: AnswerRoles, question: str, groups: list[EvidenceGroup]) -> 
     return roles.final_answer(question, partials)
 
 
-def sources_and_hubs(final: FinalAnswer,
-                     groups: list[EvidenceGroup]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def sources_and_hubs(final: FinalAnswer, groups: list[EvidenceGroup]) -> tuple[list[Source], list[RankedHub]]:
     """The answer's `sources` and its `hubs` (the groups, with whether the answer cites them)."""
-    sources = [{"n": n, "hub_id": hid, "label": label} for n, hid, label in final.sources]
+    sources = [Source(n, hid, label) for n, hid, label in final.sources]
     cited = {hid for _, hid, _ in final.sources}
-    hubs = [{"id": g.source_id, "label": g.source_label, "score": round(g.score, 4),
-             "cited": g.source_id in cited, "paths": len(g.triples)} for g in groups]
+    hubs = [RankedHub(g.source_id, g.source_label, round(g.score, 4), g.source_id in cited, len(g.triples))
+            for g in groups]
     return sources, hubs

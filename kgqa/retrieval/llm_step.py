@@ -1,32 +1,33 @@
 """One LLM request made by a seed-paper retriever (SimGRAG pattern, CoE plan/selection/evaluation),
-through the LLM client of the roles when the provider has one (anthropic); None means "use the offline
+through the LLM client of the roles when the provider has one (not offline); None means "use the offline
 rule instead": no provider, no budget left, or a reply that stayed unusable after one retry."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from kgqa.errors import LLMReplyError, TokenBudgetExceeded
-from kgqa.llm.client import LLMRequest
+from kgqa.llm.base import AnswerRoles, LLMRequest
 from kgqa.llm.prompts import Prompt
 
 T = TypeVar("T")
 
 
-def has_llm(roles: Any) -> bool:
+def has_llm(roles: AnswerRoles) -> bool:
     """Whether the roles talk to an LLM (the offline roles have no client)."""
-    return getattr(roles, "client", None) is not None
+    return roles.client is not None
 
 
-def ask_llm(roles: Any, prompt: Prompt, parse: Callable[[str], T], notes: list[str], **values: object) -> T | None:
+def ask_llm(roles: AnswerRoles, prompt: Prompt, parse: Callable[[str], T], notes: list[str],
+            **values: object) -> T | None:
     """`parse(reply)` of one request, or None (with a note) when the offline rule must answer."""
-    client = getattr(roles, "client", None)
+    client = roles.client
     if client is None:
         return None
     request = LLMRequest.single(prompt.name, prompt.system, prompt.render(**values), prompt.max_tokens)
     try:
-        return client.send_parsed(request, parse, usage=roles.usage, budget=getattr(roles, "budget", None))
+        return client.send_parsed(request, parse, usage=roles.usage, budget=roles.budget)
     except TokenBudgetExceeded:
         notes.append(f"token budget reached: the {prompt.name} step used its offline rule")
     except LLMReplyError:

@@ -10,9 +10,8 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -122,7 +121,7 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
             return JSONResponse({"error": {"type": "Busy", "message": f"the service is busy ({exc}); "
                                            f"retry after {RETRY_AFTER_S} s"}}, status_code=503,
                                 headers={"Retry-After": str(RETRY_AFTER_S)})
-        except Exception as exc:   # noqa: BLE001 - every failure becomes a JSON reply, never a crash
+        except Exception as exc:   # every failure becomes a JSON reply, never a crash
             reply = error_reply(exc, question=endpoint in QUESTION_ENDPOINTS)
             stats.record_error(reply.status_code)
             return reply
@@ -176,7 +175,7 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
     async def retrieve(req: AskRequest) -> JSONResponse:
         def work(ws: Workspace) -> dict[str, Any]:
             a = ask_in(ws, req)
-            return {"question": a.question, "triples": a.triples, "hubs": a.hubs}
+            return {"question": a.question, "triples": a.triples, "hubs": [h.as_dict() for h in a.hubs]}
         return await answer("retrieve", work)
 
     @app.get("/v1/health", summary="Liveness; open even when a token is set (it tells nothing about the graph).")

@@ -17,6 +17,7 @@ from kgqa.errors import KgqaError, ServiceUnavailableError
 from kgqa.processes import pid_alive
 from kgqa.retrieval.base import Answer
 from kgqa.service.state import ServiceState, read_state, token_hint
+from kgqa.types import RankedHub, Source
 
 #: Seconds a liveness check may take before the service is taken as absent.
 HEALTH_TIMEOUT_S = 0.5
@@ -122,5 +123,8 @@ def ask_running_service(db_path: str | os.PathLike[str], question: str, options:
 def answer_from_reply(reply: dict[str, Any]) -> Answer:
     """The Answer a service's (or `ask --json`'s) reply describes."""
     names = {f.name for f in fields(Answer)}
-    return Answer(**{k: v for k, v in reply.items() if k in names})
+    values = {k: v for k, v in reply.items() if k in names}
+    values["sources"] = [Source.from_dict(s) for s in reply.get("sources", [])]
+    values["hubs"] = [RankedHub.from_dict(h) for h in reply.get("hubs", [])]
+    return Answer(**values)
 

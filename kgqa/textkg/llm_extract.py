@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 
-from kgqa.llm.base import TokenUsage
-from kgqa.llm.client import LLMClient, LLMRequest
+from kgqa.llm.base import LLMClient, LLMRequest, TokenUsage
 from kgqa.llm.jsonreply import ReplyFormatError, extract_json
 from kgqa.llm.prompts import Prompt
 from kgqa.textkg.passages import Passage

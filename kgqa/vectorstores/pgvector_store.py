@@ -241,8 +241,8 @@ class PgVectorHubStore:
             self._log_ready = True
         vecs = None if query_vectors is None else [np.asarray(v, dtype=np.float32) for v in query_vectors]
         return int(self.db.scalar("insert_answer", {
-            "question": answer.question, "answer": answer.answer, "sources": json.dumps(answer.sources),
-            "triples": json.dumps(answer.triples), "hubs": json.dumps(answer.hubs),
+            "question": answer.question, "answer": answer.answer, "sources": json.dumps([s.as_dict() for s in answer.sources]),
+            "triples": json.dumps(answer.triples), "hubs": json.dumps([h.as_dict() for h in answer.hubs]),
             "retriever": answer.retriever, "strategy": answer.strategy, "mode": answer.mode,
             "topic_entity": answer.topic_entity, "components": json.dumps(answer.components),
             "timings": json.dumps({k: round(v, 4) for k, v in answer.timings.items()}),

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from kgqa_cli.main import cli
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, RetrievalParams, Settings
@@ -17,7 +18,6 @@ from kgqa.frontends.cypher import CypherSession
 from kgqa.frontends.duck import DuckSession
 from kgqa.frontends.service import QuestionService
 from kgqa.synthetic.generator import generate
-from kgqa_cli.main import cli
 
 DIRECT = RetrievalParams(strategy="direct")
 WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())}
@@ -53,8 +53,7 @@ def test_comparison_and_relation_named_in_the_question(demo_workspace):
 def test_ask_json_sql_and_cypher_front_ends_return_the_result(tmp_path, embedder, monkeypatch):
     from kgqa.demo import demo_graph_path
 
-    ws = Workspace.init(Settings(db_path=tmp_path / "fe.kuzu"))
-    ws._embedder = embedder
+    ws = Workspace.init(Settings(db_path=tmp_path / "fe.kuzu"), embedder=embedder)
     ws.load(demo_graph_path())
     ws.build_index(IndexParams(hub_types=("Paper",)))
     service = QuestionService(lambda: ws, DIRECT)
@@ -64,8 +63,7 @@ def test_ask_json_sql_and_cypher_front_ends_return_the_result(tmp_path, embedder
     finally:
         duck.close()
     assert cols == ["answer", "n"] and rows[0][1] == 2 and "two papers" in rows[0][0]
-    ws = Workspace(Settings(db_path=tmp_path / "fe.kuzu"))
-    ws._embedder = embedder
+    ws = Workspace(Settings(db_path=tmp_path / "fe.kuzu"), embedder=embedder)
     session = CypherSession(QuestionService(lambda: ws, DIRECT))
     try:
         _, rows = session.execute(f"RETURN kgqa_result('{COUNT_Q}')")
@@ -83,8 +81,7 @@ def test_ask_json_sql_and_cypher_front_ends_return_the_result(tmp_path, embedder
 def synthetic(tmp_path_factory, embedder):
     out = tmp_path_factory.mktemp("syn")
     generate(out / "g", 1_500, seed=3, questions=20)
-    ws = Workspace.init(Settings(db_path=out / "syn.kuzu"))
-    ws._embedder = embedder
+    ws = Workspace.init(Settings(db_path=out / "syn.kuzu"), embedder=embedder)
     ws.load(out / "g" / "graph.csv")
     ws.build_index(IndexParams(hub_types=("Paper",)))
     rows = list(csv.DictReader((out / "g" / "questions.csv").open(encoding="utf-8")))

@@ -6,10 +6,11 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from kgqa_cli.main import main
+
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
-from kgqa.errors import (EntityNotFoundError, IndexMismatchError, IndexMissingError, InputError, KgqaError)
-from kgqa_cli.main import main
+from kgqa.errors import EntityNotFoundError, IndexMismatchError, IndexMissingError, InputError, KgqaError
 
 GOOD = ("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
         "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
@@ -34,8 +35,7 @@ def indexed(tmp_path_factory, embedder):
     root = tmp_path_factory.mktemp("bad")
     (root / "good.csv").write_text(GOOD, encoding="utf-8")
     db = root / "g.kuzu"
-    with Workspace.init(Settings(db_path=db)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
         ws.load(root / "good.csv")
         ws.build_index(IndexParams(hub_types=("Paper",)))
     return root, db
@@ -83,8 +83,7 @@ def test_malformed_files_are_rejected_and_change_nothing(indexed, name, monkeypa
 def test_bad_questions_and_entities(indexed, embedder):
     root, db = indexed
     before = snapshot(db)
-    with Workspace(Settings(db_path=db)) as ws:
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=db), embedder=embedder) as ws:
         with pytest.raises(InputError, match="empty"):
             ws.ask("   ")
         with pytest.raises(InputError, match="100000 characters"):
@@ -108,8 +107,7 @@ def test_index_from_another_model_is_refused(indexed, monkeypatch, capsys):
 
 
 def test_empty_graph_and_missing_index(tmp_path, embedder):
-    with Workspace.init(Settings(db_path=tmp_path / "e.kuzu")) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=tmp_path / "e.kuzu"), embedder=embedder) as ws:
         with pytest.raises(InputError, match="empty"):
             ws.build_index(IndexParams(hub_types=("Paper",)))
         with pytest.raises(IndexMissingError, match="index build"):

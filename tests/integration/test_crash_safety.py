@@ -11,8 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from index_checks import (after_commit_of_vectors, assert_consistent, inside_transaction, kgqa_env, kill_when,
-                          snapshot)
+from index_checks import after_commit_of_vectors, assert_consistent, inside_transaction, kgqa_env, kill_when, snapshot
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
@@ -26,8 +25,7 @@ BUILD = ["index", "build", "--hubs-per-batch", "5"]
 
 
 def open_ws(db, embedder) -> Workspace:
-    ws = Workspace(Settings(db_path=db))
-    ws._embedder = embedder
+    ws = Workspace(Settings(db_path=db), embedder=embedder)
     return ws
 
 
@@ -70,8 +68,7 @@ def test_kill_build_and_update_at_any_point_then_resume(tmp_path, embedder, demo
         assert ws.build_index(IndexParams(hub_types=("Paper",))).nothing_to_do  # a third run rebuilds nothing
 
     # the same for `index update` after a graph change (reference: a clean build of the changed graph)
-    with Workspace.init(Settings(db_path=tmp_path / "ref.kuzu")) as ref:
-        ref._embedder = embedder
+    with Workspace.init(Settings(db_path=tmp_path / "ref.kuzu"), embedder=embedder) as ref:
         ref.load(demo_graph_path())
         change_graph(ref)
         ref.build_index(IndexParams(hub_types=("Paper",)))
@@ -99,8 +96,7 @@ def test_readers_and_a_second_writer_while_an_update_runs(tmp_path, embedder):
         "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
         "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
         "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n", encoding="utf-8")
-    with Workspace.init(Settings(db_path=db)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
         ws.load(tmp_path / "g.csv")
         ws.build_index(IndexParams(hub_types=("Paper",)))
         ws.delete_triples([("P1", "publication year", synthetic_literal_id("2019"))])  # marks P1

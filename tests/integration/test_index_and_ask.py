@@ -35,7 +35,7 @@ def test_ask_icsa_2019_cites_papers_and_returns_their_triples(demo_workspace):
     a = demo_workspace.ask("Which papers were published at ICSA in 2019?",
                            RetrievalParams(topic_entity="F01", hubs_to_keep=10))
     icsa_2019 = {"P01", "P02", "P03", "P04", "P05"}
-    cited = {s["hub_id"] for s in a.sources}
+    cited = {s.hub_id for s in a.sources}
     assert icsa_2019 <= cited
     assert any(t.startswith("(P01:") and t.endswith("publication year, 2019)") for t in a.triples)
     assert "[1]" in a.answer and a.strategy == "traversal" and a.mode == "offline"

@@ -29,8 +29,7 @@ SMALL = ("subject,predicate,object,subject_label,subject_types,object_label,obje
 @pytest.fixture
 def small(tmp_path, embedder):
     (tmp_path / "small.csv").write_text(SMALL, encoding="utf-8")
-    ws = Workspace.init(Settings(db_path=tmp_path / "s.kuzu"))
-    ws._embedder = embedder
+    ws = Workspace.init(Settings(db_path=tmp_path / "s.kuzu"), embedder=embedder)
     ws.load(tmp_path / "small.csv")
     yield ws
     ws.close()
@@ -107,8 +106,7 @@ def test_a_root_that_disappears_is_removed(small):
 
 def test_fixed_update_uses_the_stored_parameters(tmp_path, embedder):
     """`index update` without --dirty after changes made behind the trackers' back (no marks)."""
-    ws = Workspace.init(Settings(db_path=tmp_path / "t.kuzu"))
-    ws._embedder = embedder
+    ws = Workspace.init(Settings(db_path=tmp_path / "t.kuzu"), embedder=embedder)
     ws.load(demo_graph_path())
     params = IndexParams(hub_types=("Paper",), start_ids=("V01",), max_indexing_depth=1, hubs_per_batch=4)
     built = ws.build_index(params)
@@ -128,8 +126,7 @@ def test_fixed_update_uses_the_stored_parameters(tmp_path, embedder):
 def test_traversal_index_dirty_update_finds_new_levels(tmp_path, embedder):
     """An index built by traversal from a start entity: a new paper linked to an indexed one is
     found through the stored paths of the hubs that were not rebuilt."""
-    ws = Workspace.init(Settings(db_path=tmp_path / "v.kuzu"))
-    ws._embedder = embedder
+    ws = Workspace.init(Settings(db_path=tmp_path / "v.kuzu"), embedder=embedder)
     ws.load(demo_graph_path())
     ws.build_index(IndexParams(hub_types=("Paper",), start_ids=("V02",), max_indexing_depth=2))
     indexed = set(ws.vstore.signatures())
@@ -144,8 +141,7 @@ def test_traversal_index_dirty_update_finds_new_levels(tmp_path, embedder):
 def test_update_scenario_two_papers_changed(tmp_path, embedder):
     """The README scenario on the demo graph: change a publication year and add an evaluation
     method of two papers; the update rebuilds exactly those two hubs and `ask` sees the change."""
-    ws = Workspace.init(Settings(db_path=tmp_path / "d.kuzu"))
-    ws._embedder = embedder
+    ws = Workspace.init(Settings(db_path=tmp_path / "d.kuzu"), embedder=embedder)
     ws.load(demo_graph_path())
     ws.build_index(IndexParams(hub_types=("Paper",)))
     before = snapshot(ws)
@@ -175,8 +171,7 @@ def test_dirty_update_of_a_pgvector_index(pg_database, tmp_path, embedder):
     rewritten (their stale paths and vectors deleted in the rewrite's transaction), and the result
     equal to a Kùzu index built from the changed graph."""
     db = tmp_path / "p.kuzu"
-    pg = Workspace.init(Settings(db_path=db, store="pgvector", pg_dsn=pg_database))
-    pg._embedder = embedder
+    pg = Workspace.init(Settings(db_path=db, store="pgvector", pg_dsn=pg_database), embedder=embedder)
     pg.load(demo_graph_path())
     pg.build_index(IndexParams(hub_types=("Paper",)))
     old_paths = {ph for h in pg.vstore.hub_records(["P02", "P03"]) for ph in (p.hash for p in h.paths)}
@@ -194,7 +189,6 @@ def test_dirty_update_of_a_pgvector_index(pg_database, tmp_path, embedder):
     assert pg.update_index().nothing_to_do
     pg_signatures = pg.vstore.signatures()
     pg.close()
-    with Workspace(Settings(db_path=db)) as kz:  # the Kùzu store of the same (changed) graph
-        kz._embedder = embedder
+    with Workspace(Settings(db_path=db), embedder=embedder) as kz:  # the Kùzu store of the same (changed) graph
         kz.build_index(IndexParams(hub_types=("Paper",)))
         assert kz.vstore.signatures() == pg_signatures and kz.index_status().counts == after

@@ -25,8 +25,9 @@ from kgqa.config import (
 from kgqa.demo import demo_graph_path
 from kgqa.errors import ConfigError, LLMError
 from kgqa.indexing.metadata import read_info
-from kgqa.llm.client import LLMClient, LLMRequest
+from kgqa.llm.base import LLMRequest
 from kgqa.llm.prompts import COMPONENTS
+from kgqa.llm.providers.anthropic import AnthropicClient as LLMClient
 
 KEY = "sk-ant-test-5ecret-never-echo"
 MODEL = DEFAULT_LLM_MODEL
@@ -87,7 +88,7 @@ def test_ask_runs_the_four_roles_through_the_sdk(llm_ws, stub):
         facts = r["body"]["messages"][0]["content"].split("Facts:\n", 1)[1].splitlines()
         assert 1 <= len(facts) <= 15
     assert a.mode == "anthropic" and {"2019", "ICSA"} <= set(a.components)
-    assert "[1]" in a.answer and {s["hub_id"] for s in a.sources} >= {"P01", "P02", "P03", "P04", "P05"}
+    assert "[1]" in a.answer and {s.hub_id for s in a.sources} >= {"P01", "P02", "P03", "P04", "P05"}
     assert any(t.startswith("(P01:") and t.endswith("publication year, 2019)") for t in a.triples)
     usage = a.llm_tokens
     assert usage["calls"] == len(stub.requests) and usage["cache_hits"] == 0

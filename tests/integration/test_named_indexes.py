@@ -17,8 +17,8 @@ from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
 from kgqa.demo import DEMO_QUESTIONS, demo_graph_path
 from kgqa.errors import ConfigError
-from kgqa.postgres.indexes import derived_name, index_name
 from kgqa.postgres.database import with_database
+from kgqa.postgres.indexes import derived_name, index_name
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -35,15 +35,13 @@ def invoke(*args: str):
 
 
 def build_kuzu(db: Path, graph: Path, embedder) -> None:
-    with Workspace.init(Settings(db_path=db)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
         ws.load(graph)
         ws.build_index(IndexParams(hub_types=("Paper",)))
 
 
 def ask_pg(db: Path, dsn: str, question: str, embedder):
-    with Workspace(Settings(db_path=db, store="pgvector", pg_dsn=dsn)) as ws:
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=db, store="pgvector", pg_dsn=dsn), embedder=embedder) as ws:
         return ws.ask(question)
 
 
@@ -87,12 +85,11 @@ def test_two_graphs_in_one_postgres_answer_each_from_their_own(pg_server, tmp_pa
     synq = (tmp_path / "syn" / "questions.csv").read_text(encoding="utf-8").splitlines()[1]
     syn_question = synq.split(",", 1)[1].split("?", 1)[0] + "?"
     from_syn = ask_pg(syn, dsn, syn_question, embedder)
-    demo_hubs = {s["hub_id"] for s in from_demo.sources}
-    syn_hubs = {s["hub_id"] for s in from_syn.sources}
+    demo_hubs = {s.hub_id for s in from_demo.sources}
+    syn_hubs = {s.hub_id for s in from_syn.sources}
     assert demo_hubs and all(not h.startswith("P000") for h in demo_hubs)
     assert syn_hubs and all(h.startswith("P000") for h in syn_hubs)
-    with Workspace(Settings(db_path=demo)) as ws:  # Kùzu gives the same demo answer
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=demo), embedder=embedder) as ws:  # Kùzu gives the same demo answer
         assert ws.ask(question).answer == from_demo.answer
     with psycopg.connect(dsn) as conn:
         logged = dict(conn.execute("SELECT question, index_name FROM kgqa.answers").fetchall())

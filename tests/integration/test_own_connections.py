@@ -73,8 +73,7 @@ def run_user_script(db: Path, read_only: bool) -> dict:
 
 
 def expected(db: Path, embedder):
-    with Workspace(Settings(db_path=db), read_only=True) as ws:
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=db), read_only=True, embedder=embedder) as ws:
         return ws.ask(QUESTION)
 
 
@@ -84,9 +83,9 @@ def test_register_on_plain_connections_in_process(demo_db, embedder):
     assert got["duck_via"] == got["kuzu_via"] == "in-process"
     assert got["duck_answer"] == got["kuzu_answer"] == want.answer
     assert got["duck_triples"] == want.triples[:3]
-    assert got["duck_hubs"] == got["kuzu_hubs"] == [h["id"] for h in want.hubs[:3]]
+    assert got["duck_hubs"] == got["kuzu_hubs"] == [h.hub_id for h in want.hubs[:3]]
     assert got["entities"] > 0
-    assert got["kuzu_vocabulary"] == [want.answer, 3, want.hubs[0]["id"], None]  # the shared names; NULL in, NULL out
+    assert got["kuzu_vocabulary"] == [want.answer, 3, want.hubs[0].hub_id, None]  # the shared names; NULL in, NULL out
 
 
 def test_register_uses_a_running_service(demo_db, embedder):
@@ -98,7 +97,7 @@ def test_register_uses_a_running_service(demo_db, embedder):
         assert svc.stop() == 0
     assert got["duck_via"] == got["kuzu_via"] == "service"
     assert got["duck_answer"] == got["kuzu_answer"] == want.answer
-    assert got["duck_hubs"] == got["kuzu_hubs"] == [h["id"] for h in want.hubs[:3]]
+    assert got["duck_hubs"] == got["kuzu_hubs"] == [h.hub_id for h in want.hubs[:3]]
 
 
 def test_database_busy_names_the_holder(demo_db):

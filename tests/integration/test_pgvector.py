@@ -65,8 +65,7 @@ class PgDemo:
 @pytest.fixture(scope="module")
 def pg_demo(pg_server, tmp_path_factory, embedder) -> PgDemo:
     demo = PgDemo(tmp_path_factory.mktemp("pgdemo") / "demo.kuzu", create_database(pg_server, "demo"))
-    with Workspace.init(demo.settings("kuzu")) as ws:
-        ws._embedder = embedder
+    with Workspace.init(demo.settings("kuzu"), embedder=embedder) as ws:
         ws.load(demo_graph_path())
         kuzu = ws.build_index(IndexParams(hub_types=("Paper",)))
     with open_ws(demo, embedder) as ws:
@@ -77,8 +76,7 @@ def pg_demo(pg_server, tmp_path_factory, embedder) -> PgDemo:
 
 
 def open_ws(demo: PgDemo, embedder, store: str = "pgvector") -> Workspace:
-    ws = Workspace(demo.settings(store))
-    ws._embedder = embedder
+    ws = Workspace(demo.settings(store), embedder=embedder)
     return ws
 
 
@@ -125,7 +123,7 @@ def test_same_hubs_and_triples_from_kuzu_and_pgvector(pg_demo, embedder, strateg
     assert any(a.hubs for a in answers["kuzu"])
     for k, p in zip(answers["kuzu"], answers["pgvector"]):
         assert p.strategy == k.strategy == strategy
-        assert [(h["id"], h["score"]) for h in p.hubs] == [(h["id"], h["score"]) for h in k.hubs]
+        assert [(h.hub_id, h.score) for h in p.hubs] == [(h.hub_id, h.score) for h in k.hubs]
         assert p.triples == k.triples and p.sources == k.sources and p.answer == k.answer
 
 
@@ -144,8 +142,8 @@ def test_rebuild_in_postgres_keeps_the_sql_layer(pg_database, tmp_path, embedder
     graph.write_text("subject,predicate,object,subject_label,subject_types,object_label\n"
                      "P1,venue,V1,Graph QA at Scale,Paper,ICSA\nP2,venue,V2,Hubs for Retrieval,Paper,ECSA\n",
                      encoding="utf-8")
-    with Workspace.init(Settings(db_path=tmp_path / "g.kuzu", store="pgvector", pg_dsn=pg_database)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=tmp_path / "g.kuzu", store="pgvector", pg_dsn=pg_database),
+                        embedder=embedder) as ws:
         ws.load(graph)
         assert ws.build_index(IndexParams(hub_types=("Paper",))).hubs_rebuilt == 2
         assert invoke("--index", "g", "sql", "install", "--pg-dsn", pg_database).exit_code == 0
@@ -187,8 +185,8 @@ def test_sql_function_ranks_like_the_library(pg_demo, embedder):
                                     "ORDER BY hub_rank", {"q": question}).fetchall()
                 triples = conn.execute(f"SELECT triple, hub_rank, path_score FROM kgqa_demo.rank_triples({LOGGED}, 5) "
                                        "ORDER BY rank", {"q": question}).fetchall()
-            assert [r[1] for r in rows] == [h["id"] for h in a.hubs]
-            assert [round(r[2], 4) for r in rows] == pytest.approx([h["score"] for h in a.hubs], abs=1e-4)
+            assert [r[1] for r in rows] == [h.hub_id for h in a.hubs]
+            assert [round(r[2], 4) for r in rows] == pytest.approx([h.score for h in a.hubs], abs=1e-4)
             assert_same_order(triples, a.triples)
 
 
@@ -198,7 +196,7 @@ def test_sql_function_ask_duckdb_and_cypher_agree(pg_demo):
     asked = invoke("--db", db, "ask", CONTROLLED, "--store", "pgvector", "--pg-dsn", dsn, *THESIS_DIRECT, "--json")
     assert asked.exit_code == 0, asked.output
     answer = json.loads(asked.output)
-    hub_ids = [h["id"] for h in answer["hubs"]]
+    hub_ids = [h["hub_id"] for h in answer["hubs"]]
     assert len(hub_ids) == 5 and len(answer["triples"]) == 50  # --no-triple-filter: capped at 50
 
     duck = invoke("--db", db, "sql", "--store", "pgvector", "--pg-dsn", dsn, *THESIS_DIRECT, "--format", "json",
@@ -267,10 +265,10 @@ def test_cypher_udfs_compose_with_graph_patterns(pg_demo, embedder):
             session.conn.close()
         expected = ws.ask(CONTROLLED, RetrievalParams(strategy="direct", hubs_to_keep=5))
     assert cols == ["rank", "paper", "method"]
-    assert [r[1] for r in rows] == [h["id"] for h in expected.hubs[:3]]
+    assert [r[1] for r in rows] == [h.hub_id for h in expected.hubs[:3]]
     assert all(r[2] == "Controlled experiment" for r in rows)
     assert [r[0] for r in triples] == expected.triples[:4]
-    assert [s["hub_id"] for s in sources[0][0]] == [s["hub_id"] for s in expected.sources]
+    assert [s["hub_id"] for s in sources[0][0]] == [s.hub_id for s in expected.sources]
 
 
 # -- sync ------------------------------------------------------------------------------------------

@@ -13,17 +13,25 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kgqa_cli.main import cli
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, LLMSettings, Settings
 from kgqa.demo import demo_graph_path
 from kgqa.errors import IndexMissingError
 from kgqa.graph.reader import out_edges
-from kgqa.retrieval.gsd import (Candidates, GraphEdge, Pattern, PatternEdge, PatternNode, brute_force_subgraphs,
-                                same_top_k, top_k_subgraphs)
+from kgqa.retrieval.gsd import (
+    Candidates,
+    GraphEdge,
+    Pattern,
+    PatternEdge,
+    PatternNode,
+    brute_force_subgraphs,
+    same_top_k,
+    top_k_subgraphs,
+)
 from kgqa.retrieval.patterns import pattern_from_triples
 from kgqa.textkg.build import provenance
-from kgqa_cli.main import cli
 
 SEEDS = ("difar", "simgrag", "coe")
 ICSA_2019 = {f"(P0{i}:{title}, {p}, {o})" for i, title in enumerate([
@@ -42,8 +50,7 @@ AUTHORS = {f"({P01}, author, {a})" for a in ("A01:Lena Hoffmeier", "A02:Jonas Br
 def seed_db(tmp_path_factory, embedder) -> Path:
     """The demo graph with the label index of every seed retriever (closed: tests open it in turn)."""
     path = tmp_path_factory.mktemp("seeds") / "demo.kuzu"
-    with Workspace.init(Settings(db_path=path)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=path), embedder=embedder) as ws:
         ws.load(demo_graph_path())
         for name in SEEDS:
             ws.build_label_index(name)
@@ -52,8 +59,7 @@ def seed_db(tmp_path_factory, embedder) -> Path:
 
 @pytest.fixture
 def seed_ws(seed_db, embedder):
-    ws = Workspace(Settings(db_path=seed_db))
-    ws._embedder = embedder
+    ws = Workspace(Settings(db_path=seed_db), embedder=embedder)
     yield ws
     ws.close()
 
@@ -69,14 +75,14 @@ def test_each_retriever_answers_demo_questions(seed_ws, retriever):
     b = seed_ws.ask("Who are the authors of the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
                     retriever=retriever)
     assert AUTHORS <= set(b.triples)
-    assert any(s["hub_id"] == "P01" for s in b.sources)
+    assert any(s.hub_id == "P01" for s in b.sources)
 
 
 def test_difar_returns_top_n_triples_nearest_first(seed_ws):
     a = seed_ws.ask("Who are the authors of the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
                     retriever="difar", extra={"top_n": 12})
     assert len(a.triples) == 12 and a.strategy == "direct"
-    assert a.triples[0].startswith(f"({P01}, author, ") and a.hubs[0]["id"] == "P01"
+    assert a.triples[0].startswith(f"({P01}, author, ") and a.hubs[0].hub_id == "P01"
 
 
 def test_each_retriever_through_the_cli(seed_db):

@@ -12,12 +12,12 @@ import threading
 from pathlib import Path
 
 import pytest
+from serve_helpers import Service, build_demo_db, kgqa
 
 from kgqa.api import Workspace
 from kgqa.config import Settings
 from kgqa.demo import demo_graph_path
 from kgqa.service.state import state_path, token_hint
-from serve_helpers import Service, build_demo_db, kgqa
 
 pytestmark = pytest.mark.slow
 
@@ -99,7 +99,7 @@ def test_cli_without_the_token_answers_in_process(service, demo_db):
 def test_retrieve_returns_triples_and_hubs(service):
     status, body, _ = service.request("POST", "/v1/retrieve", {"question": QUESTION, "hubs": 5}, token=TOKEN)
     assert status == 200 and set(body) == {"question", "triples", "hubs", "served_by"}
-    assert body["triples"] and body["hubs"][0]["id"].startswith("P")
+    assert body["triples"] and body["hubs"][0]["hub_id"].startswith("P")
 
 
 @pytest.mark.parametrize("body, field", [

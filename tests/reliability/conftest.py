@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from bad_input_rows import Row
+from click.testing import CliRunner
 from reliability_state import GRAPH_CSV, QUESTIONS_CSV, State, copy_db, kuzu_state
 
 from kgqa.api import Workspace
@@ -38,8 +38,7 @@ def base(tmp_path_factory, embedder) -> Base:
     root = tmp_path_factory.mktemp("reliability-base")
     (root / "graph.csv").write_text(GRAPH_CSV, encoding="utf-8")
     db = root / "base.kuzu"
-    with Workspace.init(Settings(db_path=db)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
         ws.load(root / "graph.csv")
         ws.build_index(IndexParams(hub_types=("Paper",)))
         ws.build_label_index("difar")  # DiFaR's triple texts; simgrag and coe have no label index here

@@ -55,8 +55,7 @@ def pg_other(pg_server, tmp_path_factory, embedder) -> str:
     dsn = with_database(pg_server, name)
     root = tmp_path_factory.mktemp("pg-other")
     (root / "other.csv").write_text(OTHER_GRAPH, encoding="utf-8")
-    with Workspace.init(Settings(db_path=root / "other.kuzu", store="pgvector", pg_dsn=dsn)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=root / "other.kuzu", store="pgvector", pg_dsn=dsn), embedder=embedder) as ws:
         ws.load(root / "other.csv")
         ws.build_index(IndexParams(hub_types=("Paper",)))
     result = CliRunner().invoke(cli, ["sql", "install", "--pg-dsn", dsn])

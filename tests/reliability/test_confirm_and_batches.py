@@ -106,12 +106,10 @@ def test_eval_stops_before_the_first_question_without_an_index(sandbox):
 
 def test_question_time_budget_is_a_typed_error(sandbox, embedder):
     settings = Settings.from_env(sandbox.db, question_timeout_s=1e-6)
-    with Workspace(settings, read_only=True) as ws:
-        ws._embedder = embedder
+    with Workspace(settings, read_only=True, embedder=embedder) as ws:
         with pytest.raises(QuestionTimeoutError, match="time budget of 1e-06 s"):
             ws.ask("Which papers were published at ICSA?", topic_entity="V1")
-    with Workspace(Settings.from_env(sandbox.db), read_only=True) as ws:  # the default budget: 30 s
-        ws._embedder = embedder
+    with Workspace(Settings.from_env(sandbox.db), read_only=True, embedder=embedder) as ws:  # the default budget: 30 s
         assert ws.settings.question_timeout_s == 30.0
         assert ws.ask("Which papers were published at ICSA?", topic_entity="V1").sources
 

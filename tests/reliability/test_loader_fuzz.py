@@ -86,8 +86,7 @@ def parse(fmt: str, path) -> str:
 def indexed_ws(tmp_path_factory, embedder):
     root = tmp_path_factory.mktemp("fuzz")
     (root / "graph.csv").write_text(GRAPH_CSV, encoding="utf-8")
-    ws = Workspace.init(Settings(db_path=root / "fuzz.kuzu"))
-    ws._embedder = embedder
+    ws = Workspace.init(Settings(db_path=root / "fuzz.kuzu"), embedder=embedder)
     ws.load(root / "graph.csv")
     ws.build_index(IndexParams(hub_types=("Paper",)))
     yield ws, root

@@ -7,13 +7,13 @@ import math
 import pytest
 
 from kgqa.errors import ConfigError, TokenBudgetExceeded
-from kgqa.llm.anthropic_roles import cited_numbers, parse_components, parse_partial
 from kgqa.llm.budget import TokenBudget
 from kgqa.llm.cache import CachedReply, ResponseCache, request_key
 from kgqa.llm.cost import estimate_cost, estimate_tokens, price_of
 from kgqa.llm.jsonreply import ReplyFormatError, as_int_list, extract_json
 from kgqa.llm.prompts import PARTIAL_ANSWER, PROMPTS, Prompt
 from kgqa.llm.render import render_fact, render_path
+from kgqa.llm.roles import cited_numbers, parse_components, parse_partial
 from kgqa.llm.verbaliser import parse_sentences
 from kgqa.types import Entity, Triple
 

@@ -18,7 +18,7 @@ def render(answer: Answer, max_triples: int = 15) -> str:
     lines = [answer.answer, ""]
     if answer.sources:
         lines.append("Sources:")
-        lines += [f"  [{s['n']}] {s['label']} ({s['hub_id']})" for s in answer.sources]
+        lines += [f"  [{s.n}] {s.label} ({s.hub_id})" for s in answer.sources]
     if answer.triples:
         lines.append("Supporting triples:")
         lines += [f"  {t}" for t in answer.triples[:max_triples]]

@@ -10,7 +10,7 @@ from kgqa.config import IndexParams
 from kgqa.indexing.builder import BuildReport
 from kgqa.indexing.label_index import label_index_counts, label_index_status
 from kgqa.indexing.parts import HUB_INDEX
-from kgqa.llm.registry import VERBALISERS
+from kgqa.llm.registry import PROVIDERS
 from kgqa.retrieval.registry import RETRIEVERS, index_parts
 from kgqa.vectorstores.base import IndexCounts
 from kgqa.vectorstores.registry import STORES
@@ -50,7 +50,7 @@ def index() -> None:
 @click.option("--rebuild", "--replace", "rebuild", is_flag=True,
               help="Drop the index and build it from scratch (a new model, or other parameters); asks first.")
 @yes_option
-@click.option("--llm", type=click.Choice(sorted(VERBALISERS)), default=None,
+@click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default=None,
               help="Path verbaliser: offline (template sentences) or anthropic (LLM sentences, batched and "
                    "cached). Default: the one the index was built with, else offline.")
 @click.option("--dry-run", is_flag=True,

@@ -21,7 +21,7 @@ from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.hublink.coverage import QueryShape, component_indices, read_shape, serving_triples
 from kgqa.retrieval.hublink.hits import HitTable, acronym_components
 from kgqa.retrieval.hublink.ranking import best_per_path, diversity_rank, prune_hubs
-from kgqa.types import Entity, Hub, HubPath, ProcessedQuestion, VectorLevel
+from kgqa.types import Entity, Hub, HubPath, ProcessedQuestion, RankedHub, Source, VectorLevel
 from kgqa.vectorstores.base import HubVectorStore
 
 _LEVELS = {level.value: level for level in VectorLevel}
@@ -109,10 +109,10 @@ class HubLinkRetriever(BaseRetriever):
         cited = {hub_id for _, hub_id, _ in final.sources}
         return Answer(
             question=question, answer=final.text,
-            sources=[{"n": n, "hub_id": hid, "label": label} for n, hid, label in final.sources],
+            sources=[Source(n, hid, label) for n, hid, label in final.sources],
             triples=triples,
-            hubs=[{"id": h.root.id, "label": h.root.label, "score": round(h.score, 4),
-                   "cited": h.root.id in cited, "paths": len(h.paths)} for h in hubs],
+            hubs=[RankedHub(h.root.id, h.root.label, round(h.score, 4), h.root.id in cited, len(h.paths))
+                  for h in hubs],
             mode=self.roles.name, strategy=strategy, topic_entity=topic.id if topic else None,
             components=pq.components, timings=timings,
             llm_tokens={"total_tokens": self.roles.usage.total - tokens_before}, notes=notes, result=final.result)

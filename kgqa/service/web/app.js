@@ -136,7 +136,7 @@ async function ask(ev) {
   $("answer").textContent = "…";
   try {
     const a = await api("POST", "/v1/ask", body);
-    hubIds = new Set(a.sources.map((s) => s.hub_id).concat(a.hubs.map((h) => h.id)));
+    hubIds = new Set(a.sources.map((s) => s.hub_id).concat(a.hubs.map((h) => h.hub_id)));
     topicId = null;
     if (topic) {
       const found = await api("GET", "/v1/entities?q=" + encodeURIComponent(topic) + "&limit=1");

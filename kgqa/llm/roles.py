@@ -1,4 +1,4 @@
-"""HubLink's query-time LLM roles on the Anthropic Messages API (spec §3–4).
+"""HubLink's query-time LLM roles through any provider's `LLMClient` (spec §3–4).
 
 Call pattern per question: one request for the components, one per hub that can contribute
 (hubs whose best fact is below `min_relevance` decline without a request; at most
@@ -24,12 +24,13 @@ from kgqa.errors import LLMReplyError, TokenBudgetExceeded
 from kgqa.llm.base import (
     FinalAnswer,
     HubContext,
+    LLMClient,
+    LLMRequest,
     PartialAnswer,
     ScoredTriple,
     TokenUsage,
 )
 from kgqa.llm.budget import TokenBudget
-from kgqa.llm.client import LLMClient, LLMRequest
 from kgqa.llm.jsonreply import ReplyFormatError, as_int_list, extract_json
 from kgqa.llm.offline import OfflineRoles
 from kgqa.llm.pool import map_bounded
@@ -86,8 +87,9 @@ def cited_numbers(text: str) -> list[int]:
 
 
 @dataclass
-class AnthropicRoles:
-    """The four query-time roles through `LLMClient`; roles named in `offline_roles` stay offline."""
+class LLMRoles:
+    """The four query-time roles through an `LLMClient`; roles named in `offline_roles` stay offline.
+    `name` is the provider's registry name (the answer's `mode`)."""
 
     client: LLMClient
     concurrency: int = 4
@@ -96,7 +98,7 @@ class AnthropicRoles:
     max_facts_per_hub: int = 15
     min_relevance: float = 0.35
     max_candidates: int = 60
-    name: str = "anthropic"
+    name: str = "llm"
     usage: TokenUsage = field(default_factory=TokenUsage)
     offline: OfflineRoles = field(default_factory=OfflineRoles)
 
@@ -107,11 +109,12 @@ class AnthropicRoles:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_settings(cls, settings: Settings, client: LLMClient | None = None) -> AnthropicRoles:
-        """Roles for one question, sharing `client` (and so its cache) when given."""
+    def from_settings(cls, settings: Settings, client: LLMClient, *, name: str | None = None) -> LLMRoles:
+        """Roles for one question through `client` (shared, and so its cache); `name` defaults to the
+        client's provider."""
         llm = settings.llm
-        return cls(client or LLMClient.from_settings(settings), concurrency=llm.concurrency,
-                   token_budget=llm.token_budget, offline_roles=llm.offline_roles)
+        return cls(client, concurrency=llm.concurrency, token_budget=llm.token_budget,
+                   offline_roles=llm.offline_roles, name=name or client.provider)
 
     # -- bookkeeping ---------------------------------------------------------------------------
     def _event(self, name: str) -> None:
