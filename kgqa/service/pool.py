@@ -16,6 +16,7 @@ import numpy as np
 
 from kgqa.api import Workspace
 from kgqa.config import Settings
+from kgqa.embeddings import get_embedder
 from kgqa.embeddings.base import Embedder
 
 T = TypeVar("T")
@@ -59,17 +60,17 @@ class WorkspacePool:
         self.workers, self.queue_size = workers, queue_size
         self._free: queue.Queue[Workspace] = queue.Queue()
         self._all: list[Workspace] = []
+        # One model for all workspaces, behind a lock (ONNX and torch sessions are not re-entrant here).
+        self.embedder = LockedEmbedder(get_embedder(settings.embedding_model, settings.embedding_batch_size,
+                                                    settings.embedder, settings.cache_dir))
         try:
             for _ in range(workers):
-                ws = Workspace(settings, read_only=True)
+                ws = Workspace(settings, read_only=True, embedder=self.embedder)
                 self._all.append(ws)
                 self._free.put(ws)
         except BaseException:
             self.close()
             raise
-        self.embedder = LockedEmbedder(self._all[0].embedder)
-        for ws in self._all:
-            ws._embedder = self.embedder
         self._executor: ThreadPoolExecutor | None = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kgqa-worker")
         self._admitted = 0   # changed on the event loop's thread only
         self.warm_up_s = 0.0
