@@ -28,7 +28,7 @@ def redact(dsn: str) -> str:
     except psycopg.ProgrammingError:
         return "<invalid DSN>"
     parts.pop("password", None)
-    return conninfo.make_conninfo(**{k: v for k, v in parts.items() if v is not None})
+    return conninfo.make_conninfo("", **{k: v for k, v in parts.items() if v is not None})
 
 
 def with_database(dsn: str, dbname: str) -> str:

@@ -176,7 +176,7 @@ class _TopK:
 
     def __init__(self, k: int) -> None:
         self.k = k
-        self._heap: list[tuple[float, tuple, Match]] = []
+        self._heap: list[tuple[float, _Reverse, Match]] = []
 
     @property
     def full(self) -> bool:
@@ -331,7 +331,8 @@ def top_k_subgraphs(pattern: Pattern, cands: Candidates, adjacency: Callable[[st
     start_cands = cands.nodes[start] or {}
     try:
         for node, dist in sorted(start_cands.items(), key=lambda kv: (kv[1], kv[0])):
-            if cands.node_filter[start] is not None and not cands.node_filter[start](node):
+            keep = cands.node_filter[start]
+            if keep is not None and not keep(node):
                 continue
             if best.full and dist + sum(min_node[i] for i in range(n) if i != start) + sum(min_rel) >= best.worst - EPS:
                 stats.pruned += 1

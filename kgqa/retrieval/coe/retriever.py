@@ -214,7 +214,8 @@ class CoERetriever(BaseRetriever):
             chosen = [k for n in picks for k in groups[ranked[n]]
                       if scores[k] >= max(scores[j] for j in groups[ranked[n]]) - MARGIN]
         nodes = self.search.resolve(list(current))
-        links, new = [], {}
+        links: list[tuple[str, str, Triple, float]] = []
+        new: dict[str, float] = {}
         for k in chosen:
             e = edges[k]
             anchor = nodes.get(e.anchor) or Entity(e.anchor)

@@ -206,9 +206,9 @@ def serving_triples(sims: Sims, root: Entity, paths: list[tuple[Triple, ...]], s
         top, best = best_of(qi, ATTRIBUTE_MIN_SIM)
         if any(serve_sim(sims, t, qi) >= top - margin for t in chosen) or _names_kind_of(best, constraints, paths):
             continue
-        best = _near_constraints(best, constraints, paths) or [(t, ()) for t in best]
-        containers = [t for t, _ in best if _sim(sims, t.object.text, qi) >= CONTAINER_SIM]
-        for t, chain in best:
+        near = _near_constraints(best, constraints, paths) or [(t, ()) for t in best]
+        containers = [t for t, _ in near if _sim(sims, t.object.text, qi) >= CONTAINER_SIM]
+        for t, chain in near:
             add(chain)
             add(leaves_below([t], paths) if t in containers else [t])
     return Serving(chosen, satisfied)
