@@ -69,7 +69,7 @@ def post(url: str, body: dict) -> dict:
 
 
 def start_service(db: Path, workers: int) -> tuple[subprocess.Popen, str]:
-    from kgqa.service.state import read_state
+    from kgqa.serve_state import read_state
 
     proc = subprocess.Popen(kgqa_cmd(db, "-q", "serve", "--port", "0", "--workers", str(workers)), env=env())
     started = time.perf_counter()

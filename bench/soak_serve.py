@@ -225,7 +225,7 @@ def main() -> None:
 
 def start_service_with(db: Path, workers: int, queue: int) -> tuple[subprocess.Popen, str]:
     """`kgqa serve` on a free loopback port with this queue size."""
-    from kgqa.service.state import read_state
+    from kgqa.serve_state import read_state
 
     proc = subprocess.Popen(kgqa_cmd(db, "-q", "serve", "--port", "0", "--workers", str(workers), "--queue",
                                      str(queue)), env=env())

@@ -27,7 +27,7 @@ from kgqa.indexing.sync import SyncReport, sync_index
 from kgqa.llm.base import LLMClient
 from kgqa.llm.registry import PROVIDERS, get_roles, get_verbaliser, make_client, needs_client
 from kgqa.progress import ProgressFn, no_progress
-from kgqa.retrieval.base import Answer
+from kgqa.types import Answer
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.registry import get_retriever, index_parts, label_index_parts
 from kgqa.textkg.build import Extractor, KgBuildReport, build_kg

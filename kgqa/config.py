@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kgqa.errors import ConfigError
+from kgqa.index_names import index_name
 
 DEFAULT_DB = Path(".kgqa") / "graph.kuzu"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
@@ -136,8 +137,6 @@ class Settings:
     @property
     def index_name(self) -> str:
         """The index's name in Postgres: `index`, else derived from the database path."""
-        from kgqa.postgres.indexes import index_name
-
         return index_name(self.index, self.db_path)
 
     @property

@@ -180,3 +180,54 @@ class RankedHub:
         """The inverse of `as_dict`."""
         return cls(str(data["hub_id"]), str(data["label"]), float(data["score"]), bool(data.get("cited", False)),
                    int(data.get("paths", 0)))
+
+
+@dataclass(frozen=True)
+class ScoredTriple:
+    """A triple from a hub with its relevance to the question."""
+
+    triple: Triple
+    score: float
+    hub_id: str
+    per_query: tuple[float, ...] = ()  # relevance to the question (0) and to each component (1..)
+
+
+@dataclass
+class PartialAnswer:
+    """A hub's contribution to the answer (None from the role means the hub declined)."""
+
+    hub_id: str
+    hub_label: str
+    text: str
+    triples: list[ScoredTriple] = field(default_factory=list)
+    hub_types: tuple[str, ...] = ()  # the hub root's types ("Paper"): what "which papers" asks for
+
+
+@dataclass
+class Answer:
+    """What a retriever returns for one question."""
+
+    question: str
+    answer: str
+    sources: list[Source]                   # what the answer's [n] citations refer to
+    triples: list[str]                      # canonical triple strings, most relevant first
+    hubs: list[RankedHub]                   # kept hubs with scores, best first
+    retriever: str = ""
+    mode: str = "offline"                   # which LLM provider produced the answer
+    strategy: str = ""
+    topic_entity: str | None = None
+    components: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    llm_tokens: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    trace: list[dict[str, Any]] = field(default_factory=list)  # a retriever's steps (SimGRAG, CoE)
+    result: dict[str, Any] | None = None    # {"operation", "value", "items", "groups"} (docs/answers.md)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the `ask --json` output)."""
+        return {"question": self.question, "answer": self.answer, "sources": [s.as_dict() for s in self.sources],
+                "triples": self.triples, "hubs": [h.as_dict() for h in self.hubs], "retriever": self.retriever,
+                "mode": self.mode,
+                "strategy": self.strategy, "topic_entity": self.topic_entity, "components": self.components,
+                "timings": {k: round(v, 4) for k, v in self.timings.items()}, "llm_tokens": self.llm_tokens,
+                "notes": self.notes, "result": self.result, **({"trace": self.trace} if self.trace else {})}

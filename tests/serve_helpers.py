@@ -17,7 +17,7 @@ from typing import Any
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
 from kgqa.demo import demo_graph_path
-from kgqa.service.state import read_state
+from kgqa.serve_state import read_state
 
 STARTUP_TIMEOUT_S = 180
 

@@ -7,7 +7,7 @@ from kgqa.answering.operations import perform
 from kgqa.answering.question import analyse
 from kgqa.answering.render import render
 from kgqa.answering.result import OPERATIONS, AnswerResult
-from kgqa.llm.base import PartialAnswer
+from kgqa.types import PartialAnswer
 
 
 def compose(question: str, partials: list[PartialAnswer], operation: str | None = None) -> tuple[str, AnswerResult]:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from kgqa.answering.words import content_words, in_text, is_negative_value, phrase_score, same_word
-from kgqa.llm.base import PartialAnswer
+from kgqa.types import PartialAnswer
 
 #: Predicates that only link a container to its members: the container's label names the attribute.
 _GENERIC = re.compile(r"^(has )?(list )?(element|member|item|entry|value|part)s?$|list element", re.IGNORECASE)

@@ -12,7 +12,7 @@ from typing import Any
 from kgqa.errors import InputError, KgqaError
 from kgqa.evaluation.dataset import Question
 from kgqa.progress import ProgressFn, no_progress
-from kgqa.retrieval.base import Answer
+from kgqa.types import Answer
 
 
 @dataclass

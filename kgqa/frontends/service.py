@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from kgqa.api import Workspace
 from kgqa.config import RetrievalParams
 from kgqa.errors import InputError, ServiceUnavailableError
-from kgqa.retrieval.base import Answer
+from kgqa.types import Answer
 
 if TYPE_CHECKING:
     from kgqa.service.client import ServiceClient

@@ -45,7 +45,7 @@ def _command(pid: int) -> str:
 def describe_holder(path: str | os.PathLike[str]) -> str:
     """Who holds the database, in words for a 'database busy' message."""
     from kgqa.processes import pid_alive
-    from kgqa.service.state import read_state
+    from kgqa.serve_state import read_state
 
     state = read_state(path)
     if state is not None and pid_alive(state.pid):

@@ -12,7 +12,7 @@ from typing import Any, Protocol, TypeVar
 from kgqa.llm.budget import TokenBudget
 from kgqa.llm.cost import estimate_tokens
 from kgqa.llm.prompts import REPAIR
-from kgqa.types import Hub, Triple
+from kgqa.types import Hub, PartialAnswer, ScoredTriple, Triple
 
 T = TypeVar("T")
 
@@ -130,16 +130,6 @@ class LLMClient(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class ScoredTriple:
-    """A triple from a hub with its relevance to the question."""
-
-    triple: Triple
-    score: float
-    hub_id: str
-    per_query: tuple[float, ...] = ()  # relevance to the question (0) and to each component (1..)
-
-
 @dataclass
 class HubContext:
     """What answering from one hub may use: the hub, its best paths' triples with relevance,
@@ -148,17 +138,6 @@ class HubContext:
     hub: Hub
     triples: list[ScoredTriple]
     link_text: str = ""
-
-
-@dataclass
-class PartialAnswer:
-    """A hub's contribution to the answer (None from the role means the hub declined)."""
-
-    hub_id: str
-    hub_label: str
-    text: str
-    triples: list[ScoredTriple] = field(default_factory=list)
-    hub_types: tuple[str, ...] = ()  # the hub root's types ("Paper"): what "which papers" asks for
 
 
 @dataclass

@@ -8,41 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgqa.errors import InputError
-from kgqa.types import RankedHub, Source
+from kgqa.types import Answer
 
 MAX_QUESTION_CHARS = 4000
 #: C0 control characters and DEL, but tab, newline and carriage return (a pasted question may hold them).
 _QUESTION_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-@dataclass
-class Answer:
-    """What a retriever returns for one question."""
-
-    question: str
-    answer: str
-    sources: list[Source]                   # what the answer's [n] citations refer to
-    triples: list[str]                      # canonical triple strings, most relevant first
-    hubs: list[RankedHub]                   # kept hubs with scores, best first
-    retriever: str = ""
-    mode: str = "offline"                   # which LLM provider produced the answer
-    strategy: str = ""
-    topic_entity: str | None = None
-    components: list[str] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
-    llm_tokens: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    trace: list[dict[str, Any]] = field(default_factory=list)  # a retriever's steps (SimGRAG, CoE)
-    result: dict[str, Any] | None = None    # {"operation", "value", "items", "groups"} (docs/answers.md)
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form (the `ask --json` output)."""
-        return {"question": self.question, "answer": self.answer, "sources": [s.as_dict() for s in self.sources],
-                "triples": self.triples, "hubs": [h.as_dict() for h in self.hubs], "retriever": self.retriever,
-                "mode": self.mode,
-                "strategy": self.strategy, "topic_entity": self.topic_entity, "components": self.components,
-                "timings": {k: round(v, 4) for k, v in self.timings.items()}, "llm_tokens": self.llm_tokens,
-                "notes": self.notes, "result": self.result, **({"trace": self.trace} if self.trace else {})}
 
 
 class BaseRetriever:

@@ -23,13 +23,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kgqa import __version__
 from kgqa.api import Workspace
 from kgqa.errors import EntityNotFoundError
-from kgqa.retrieval.base import Answer
+from kgqa.types import Answer
 from kgqa.retrieval.options import params_from_options
 from kgqa.service.errors import error_reply, validation_reply
 from kgqa.service.graph_view import MAX_NEIGHBOURS, entity_view, evidence_graph, find_entities
 from kgqa.service.pool import PoolFullError, WorkspacePool
 from kgqa.service.schema import AskRequest
-from kgqa.service.state import ServiceState, remove_state, write_state
+from kgqa.serve_state import ServiceState, remove_state, write_state
 from kgqa.service.stats import ServiceStats
 
 #: What the service answers, for the message of a 404 or 405.

@@ -15,8 +15,8 @@ from kgqa import errors
 from kgqa.config import serve_token
 from kgqa.errors import KgqaError, ServiceUnavailableError
 from kgqa.processes import pid_alive
-from kgqa.retrieval.base import Answer
-from kgqa.service.state import ServiceState, read_state, token_hint
+from kgqa.types import Answer
+from kgqa.serve_state import ServiceState, read_state, token_hint
 from kgqa.types import RankedHub, Source
 
 #: Seconds a liveness check may take before the service is taken as absent.

@@ -12,7 +12,7 @@ from typing import Any
 from kgqa.config import Settings
 from kgqa.errors import ConfigError, StoreBusyError
 from kgqa.processes import pid_alive
-from kgqa.service.state import new_state, read_state, remove_state
+from kgqa.serve_state import new_state, read_state, remove_state
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8750

@@ -25,7 +25,7 @@ from kgqa.vectorstores.base import (
 )
 
 if TYPE_CHECKING:
-    from kgqa.retrieval.base import Answer
+    from kgqa.types import Answer
 
 #: pgvector's upper bound for hnsw.ef_search.
 MAX_EF_SEARCH = 1000

@@ -11,7 +11,7 @@ from kgqa.errors import InputError
 from kgqa.evaluation.dataset import read_questions
 from kgqa.evaluation.report import evaluate, format_table, query_scores, write_html, write_scores
 from kgqa.evaluation.runner import finished_uids, read_run, run_questions
-from kgqa.retrieval.base import Answer
+from kgqa.types import Answer
 
 
 def test_reader_dedupes_and_reports_bad_rows(tmp_path):

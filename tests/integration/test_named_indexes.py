@@ -18,7 +18,7 @@ from kgqa.config import IndexParams, Settings
 from kgqa.demo import DEMO_QUESTIONS, demo_graph_path
 from kgqa.errors import ConfigError
 from kgqa.postgres.database import with_database
-from kgqa.postgres.indexes import derived_name, index_name
+from kgqa.index_names import derived_name, index_name
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -17,7 +17,7 @@ from serve_helpers import Service, build_demo_db, kgqa
 from kgqa.api import Workspace
 from kgqa.config import Settings
 from kgqa.demo import demo_graph_path
-from kgqa.service.state import state_path, token_hint
+from kgqa.serve_state import state_path, token_hint
 
 pytestmark = pytest.mark.slow
 

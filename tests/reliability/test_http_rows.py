@@ -25,7 +25,7 @@ from serve_helpers import Service, http_request, service_env
 from kgqa.api import Workspace
 from kgqa.config import Settings
 from kgqa.processes import pid_alive
-from kgqa.service.state import read_state, state_path
+from kgqa.serve_state import read_state, state_path
 
 pytestmark = pytest.mark.slow
 

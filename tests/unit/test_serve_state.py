@@ -11,7 +11,7 @@ from dataclasses import replace
 from kgqa.config import RetrievalParams
 from kgqa.retrieval.options import AskOptions, options_from_params, params_from_options
 from kgqa.service.client import find_service
-from kgqa.service.state import new_state, read_state, remove_state, state_path, token_hint, write_state
+from kgqa.serve_state import new_state, read_state, remove_state, state_path, token_hint, write_state
 
 
 def test_state_round_trip_and_removal_only_by_its_owner(tmp_path):

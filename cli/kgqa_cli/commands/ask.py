@@ -6,7 +6,7 @@ import json
 
 import click
 
-from kgqa.retrieval.base import Answer
+from kgqa.types import Answer
 from kgqa.retrieval.options import AskOptions, params_from_options
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.options import retrieval_options, store_options
