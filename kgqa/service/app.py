@@ -51,16 +51,44 @@ class EvidenceRequest(BaseModel):
     triples: list[str] = Field(max_length=10_000)
 
 
+class _Service:
+    """What the routes share: the pool, the figures shown by /v1/stats, and `answer`, which runs work on
+    the pool and turns every failure into a JSON reply."""
+
+    def __init__(self, pool: WorkspacePool, state: ServiceState | None) -> None:
+        self.pool, self.state = pool, state
+        self.stats = ServiceStats()
+        self.ws0 = pool.primary
+        self.index = self.ws0.index_status()  # the database is open read-only: the index cannot change meanwhile
+        self.graph = self.ws0.stats()
+        self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self.db_path = str(state.db_path if state else self.ws0.settings.db_path)
+
+    async def answer(self, endpoint: str, work: Callable[[Workspace], Any]) -> JSONResponse:
+        """`work` run on a pooled workspace: its JSON, 503 when the queue is full, the error reply else."""
+        start = time.perf_counter()
+        try:
+            body = await self.pool.run(work)
+        except PoolFullError as exc:
+            self.stats.record_error(503)
+            return JSONResponse({"error": {"type": "Busy", "message": f"the service is busy ({exc}); "
+                                           f"retry after {RETRY_AFTER_S} s"}}, status_code=503,
+                                headers={"Retry-After": str(RETRY_AFTER_S)})
+        except Exception as exc:   # every failure becomes a JSON reply, never a crash
+            reply = error_reply(exc, question=endpoint in QUESTION_ENDPOINTS)
+            self.stats.record_error(reply.status_code)
+            return reply
+        if endpoint not in QUESTION_ENDPOINTS:
+            return JSONResponse(body)
+        self.stats.record(endpoint, time.perf_counter() - start)
+        return JSONResponse({**body, "served_by": "service"})
+
+
 def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceState | None = None,
                on_ready: Callable[[], None] | None = None) -> FastAPI:
     """The service over `pool`. `token`: bearer token required on every endpoint but /v1/health.
     `state`: written to the state file once serving starts and removed at shutdown (after the drain)."""
-    stats = ServiceStats()
-    ws0 = pool.primary
-    index = ws0.index_status()       # the database is open read-only: the index cannot change meanwhile
-    graph = ws0.stats()
-    recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
-    db_path = str(state.db_path if state else ws0.settings.db_path)
+    svc = _Service(pool, state)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -87,9 +115,20 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
         if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), token.encode()):
             raise _Unauthorised()
 
+    auth = [Depends(authorise)]
+    _add_error_handlers(app, svc)
+    _add_question_routes(app, svc, auth)
+    _add_graph_routes(app, svc, auth)
+    _add_status_routes(app, svc, auth)
+    return app
+
+
+def _add_error_handlers(app: FastAPI, svc: _Service) -> None:
+    """401, 400/404/405 and 422 in the service's one error shape, each counted."""
+
     @app.exception_handler(_Unauthorised)
     async def unauthorised(request: Request, exc: _Unauthorised) -> JSONResponse:
-        stats.record_error(401)
+        svc.stats.record_error(401)
         return JSONResponse({"error": {"type": "Unauthorised", "message": "a valid 'Authorization: Bearer "
                                        "<token>' header is required"}}, status_code=401,
                             headers={"WWW-Authenticate": "Bearer"})
@@ -98,7 +137,7 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # a body that cannot be decoded (400 from FastAPI), an unknown path (404) or method (405): the
         # same error shape as every other reply
-        stats.record_error(422 if exc.status_code == 400 else exc.status_code)
+        svc.stats.record_error(422 if exc.status_code == 400 else exc.status_code)
         if exc.status_code == 400:
             return validation_reply([{"loc": ("body",), "msg": f"the request body is not valid UTF-8 JSON "
                                                                f"({exc.detail})"}])
@@ -109,41 +148,40 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        stats.record_error(422)
+        svc.stats.record_error(422)
         return validation_reply(exc.errors())
 
-    async def answer(endpoint: str, work: Callable[[Workspace], Any]) -> JSONResponse:
-        start = time.perf_counter()
-        try:
-            body = await pool.run(work)
-        except PoolFullError as exc:
-            stats.record_error(503)
-            return JSONResponse({"error": {"type": "Busy", "message": f"the service is busy ({exc}); "
-                                           f"retry after {RETRY_AFTER_S} s"}}, status_code=503,
-                                headers={"Retry-After": str(RETRY_AFTER_S)})
-        except Exception as exc:   # every failure becomes a JSON reply, never a crash
-            reply = error_reply(exc, question=endpoint in QUESTION_ENDPOINTS)
-            stats.record_error(reply.status_code)
-            return reply
-        if endpoint not in QUESTION_ENDPOINTS:
-            return JSONResponse(body)
-        stats.record(endpoint, time.perf_counter() - start)
-        return JSONResponse({**body, "served_by": "service"})
 
-    def ask_in(ws: Workspace, req: AskRequest) -> Answer:
-        options = req.options()
-        return ws.ask(req.question, params_from_options(options), llm=options.llm, retriever=options.retriever,
-                      token_budget=options.token_budget)
+def _ask_in(ws: Workspace, req: AskRequest) -> Answer:
+    options = req.options()
+    return ws.ask(req.question, params_from_options(options), llm=options.llm, retriever=options.retriever,
+                  token_budget=options.token_budget)
 
-    @app.post("/v1/ask", dependencies=[Depends(authorise)],
+
+def _add_question_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
+    """POST /v1/ask and /v1/retrieve."""
+
+    @app.post("/v1/ask", dependencies=auth,
               summary="Answer a question; the reply is `kgqa ask --json`'s output plus served_by.")
     async def ask(req: AskRequest) -> JSONResponse:
-        reply = await answer("ask", lambda ws: ask_in(ws, req).as_dict())
+        reply = await svc.answer("ask", lambda ws: _ask_in(ws, req).as_dict())
         if reply.status_code == 200:
-            recent.appendleft({"question": req.question, "at": time.time()})
+            svc.recent.appendleft({"question": req.question, "at": time.time()})
         return reply
 
-    @app.get("/v1/entities/{entity_id}", dependencies=[Depends(authorise)],
+    @app.post("/v1/retrieve", dependencies=auth,
+              summary="Retrieve only: the supporting triples and the ranked hubs.")
+    async def retrieve(req: AskRequest) -> JSONResponse:
+        def work(ws: Workspace) -> dict[str, Any]:
+            a = _ask_in(ws, req)
+            return {"question": a.question, "triples": a.triples, "hubs": [h.as_dict() for h in a.hubs]}
+        return await svc.answer("retrieve", work)
+
+
+def _add_graph_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
+    """The web page and what it draws: entities and the evidence graph of an answer."""
+
+    @app.get("/v1/entities/{entity_id}", dependencies=auth,
              summary="An entity, its types and its outgoing and incoming triples (at most `limit` each).")
     async def entity(entity_id: str, limit: int = Query(50, ge=1, le=MAX_NEIGHBOURS)) -> JSONResponse:
         def work(ws: Workspace) -> dict[str, Any]:
@@ -151,18 +189,18 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
             if view is None:
                 raise EntityNotFoundError(f"no entity with id '{entity_id}'")
             return view
-        return await answer("entities", work)
+        return await svc.answer("entities", work)
 
-    @app.get("/v1/entities", dependencies=[Depends(authorise)],
+    @app.get("/v1/entities", dependencies=auth,
              summary="Entities whose id is `q` or whose label contains it (autocomplete).")
     async def entities(q: str = Query(min_length=1, max_length=200),
                        limit: int = Query(10, ge=1, le=100)) -> JSONResponse:
-        return await answer("entities", lambda ws: find_entities(ws.store, q, limit))
+        return await svc.answer("entities", lambda ws: find_entities(ws.store, q, limit))
 
-    @app.post("/v1/evidence", dependencies=[Depends(authorise)],
+    @app.post("/v1/evidence", dependencies=auth,
               summary="Nodes and edges of supporting triples (canonical strings), for drawing.")
     async def evidence(req: EvidenceRequest) -> JSONResponse:
-        return await answer("evidence", lambda ws: evidence_graph(ws.store, req.triples))
+        return await svc.answer("evidence", lambda ws: evidence_graph(ws.store, req.triples))
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -170,36 +208,31 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
-    @app.post("/v1/retrieve", dependencies=[Depends(authorise)],
-              summary="Retrieve only: the supporting triples and the ranked hubs.")
-    async def retrieve(req: AskRequest) -> JSONResponse:
-        def work(ws: Workspace) -> dict[str, Any]:
-            a = ask_in(ws, req)
-            return {"question": a.question, "triples": a.triples, "hubs": [h.as_dict() for h in a.hubs]}
-        return await answer("retrieve", work)
+
+def _add_status_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
+    """GET /v1/health (open) and /v1/stats."""
+    ws0, pool, index, graph = svc.ws0, svc.pool, svc.index, svc.graph
 
     @app.get("/v1/health", summary="Liveness; open even when a token is set (it tells nothing about the graph).")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "pid": state.pid if state else None, "db_path": db_path,
+        return {"status": "ok", "pid": svc.state.pid if svc.state else None, "db_path": svc.db_path,
                 "store": ws0.settings.store, "index": index.info is not None, "in_flight": pool.in_flight}
 
-    @app.get("/v1/stats", dependencies=[Depends(authorise)],
+    @app.get("/v1/stats", dependencies=auth,
              summary="Index, model, uptime, questions answered and latency percentiles.")
     async def service_stats() -> dict[str, Any]:
         info = index.info
-        return {"db_path": db_path, "model": ws0.settings.embedding_model,
+        return {"db_path": svc.db_path, "model": ws0.settings.embedding_model,
                 "embedder": ws0.embedder.label, "store": ws0.settings.store,
                 "graph": {"entities": graph.entities, "literals": graph.literals, "triples": graph.triples,
                           "predicates": graph.predicates},
-                "recent": list(recent),
+                "recent": list(svc.recent),
                 "index": None if info is None else {
                     "status": info.status, "params": info.params, "dim": info.dim,
                     "hubs": index.counts.hubs, "paths": index.counts.paths, "vectors": index.counts.vectors,
                     "ann_index": index.ann_index, "dirty_hubs": index.dirty_hubs},
                 "workers": pool.workers, "queue": pool.queue_size, "in_flight": pool.in_flight,
-                "model_load_s": round(pool.warm_up_s, 3), **stats.as_dict()}
-
-    return app
+                "model_load_s": round(pool.warm_up_s, 3), **svc.stats.as_dict()}
 
 
 class _Unauthorised(Exception):
