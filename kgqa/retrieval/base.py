@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
-from typing import Any
 
 from kgqa.errors import InputError
 from kgqa.types import Answer

@@ -24,22 +24,17 @@ from typing import Any
 import numpy as np
 
 from kgqa import deadline
-from kgqa.config import RetrievalParams
-from kgqa.embeddings.base import Embedder
-from kgqa.errors import ConfigError
-from kgqa.llm.base import AnswerRoles, ScoredTriple
+from kgqa.llm.base import ScoredTriple
 from kgqa.llm.jsonreply import as_int_list, extract_json
 from kgqa.llm.render import numbered
 from kgqa.question.components import analyse_components, extract_components
-from kgqa.retrieval.base import Answer, BaseRetriever
 from kgqa.retrieval.coe.plan import Step, offline_plan, parse_evaluation_reply, parse_plan_reply
 from kgqa.retrieval.evidence import generate, group_by_subject, sources_and_hubs
-from kgqa.retrieval.graph_facts import GraphFacts
-from kgqa.retrieval.label_search import Edge, LabelSearch
+from kgqa.retrieval.label_retriever import LabelIndexRetriever
+from kgqa.retrieval.label_search import Edge
 from kgqa.retrieval.llm_step import ask_llm, has_llm
-from kgqa.retrieval.registry import index_parts
 from kgqa.retrieval.seed_prompts import COE_EVALUATE, COE_PLAN, COE_SELECT
-from kgqa.types import Entity, Triple
+from kgqa.types import Answer, Entity, Triple
 
 DEFAULTS = {"k_nodes": 10, "max_nodes": 300, "max_hops": 2}
 MAX_FAILED_TRIES = 3          # Algorithm 1 line 7
@@ -68,31 +63,21 @@ class _Outcome:
     best: float
 
 
-class CoERetriever(BaseRetriever):
+class CoERetriever(LabelIndexRetriever):
     """Plan, explore step by step (vector-ranked candidates, LLM or top-scored picks), evaluate, answer."""
 
     name = "coe"
+    title = "CoE"
+    defaults = DEFAULTS
 
-    def __init__(self, store: Any, vstore: Any, embedder: Embedder, roles: AnswerRoles,
-                 params: RetrievalParams | None = None, facts: GraphFacts | None = None) -> None:
-        self.store, self.embedder, self.roles = store, embedder, roles
-        self.params = params or RetrievalParams()
-        self._search: LabelSearch | None = None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._type_vectors: dict[str, np.ndarray] = {}
-
-    @property
-    def search(self) -> LabelSearch:
-        """The label index (checked on first use)."""
-        if self._search is None:
-            self._search = LabelSearch(self.store, self.embedder, self.name, index_parts(self.name))
-        return self._search
 
     # -- Algorithm 1 ------------------------------------------------------------------------------
     def _retrieve(self, question: str) -> Answer:
         params = self.params
-        cfg = {key: int(params.extra.get(key, default)) for key, default in DEFAULTS.items()}
-        if min(cfg.values()) < 1:
-            raise ConfigError(f"CoE parameters must be >= 1, got {cfg}")
+        cfg = self.settings()
         notes: list[str] = []
         trace: list[dict[str, Any]] = []
         t0 = time.perf_counter()

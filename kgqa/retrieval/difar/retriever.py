@@ -9,39 +9,27 @@ Parameters (`--param`): `top_n` (default 150)."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
-from kgqa.config import RetrievalParams
-from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError
-from kgqa.llm.base import AnswerRoles, ScoredTriple
-from kgqa.retrieval.base import Answer, BaseRetriever
+from kgqa.llm.base import ScoredTriple
 from kgqa.retrieval.evidence import generate, group_by_subject, sources_and_hubs
-from kgqa.retrieval.graph_facts import GraphFacts
-from kgqa.retrieval.label_search import LabelSearch
-from kgqa.retrieval.registry import index_parts
+from kgqa.retrieval.label_retriever import LabelIndexRetriever
+from kgqa.types import Answer
 
 DEFAULT_TOP_N = 150
 
 
-class DifarRetriever(BaseRetriever):
+class DifarRetriever(LabelIndexRetriever):
     """Question embedding -> top-n triples -> answer through the roles."""
 
     name = "difar"
 
-    def __init__(self, store: Any, vstore: Any, embedder: Embedder, roles: AnswerRoles,
-                 params: RetrievalParams | None = None, facts: GraphFacts | None = None) -> None:
-        self.store, self.embedder, self.roles = store, embedder, roles
-        self.params = params or RetrievalParams()
-        self._search: LabelSearch | None = None
 
     def _retrieve(self, question: str) -> Answer:
         params = self.params
         top_n = int(params.extra.get("top_n", DEFAULT_TOP_N))
         if top_n < 1:
             raise ConfigError(f"top_n must be >= 1, got {top_n}")
-        if self._search is None:
-            self._search = LabelSearch(self.store, self.embedder, self.name, index_parts(self.name))
         t0 = time.perf_counter()
         scored = self.top_triples(question, top_n)
         t1 = time.perf_counter()
@@ -59,10 +47,9 @@ class DifarRetriever(BaseRetriever):
     def top_triples(self, question: str, n: int) -> list[ScoredTriple]:
         """The n triples nearest to the question, nearest first (a text shared by several triples
         counts once per triple)."""
-        assert self._search is not None
         vector = self.embedder.embed([question])[0]
-        hits = self._search.ann("triple", vector, n)
-        facts = self._search.facts([h.hash for h in hits])
+        hits = self.search.ann("triple", vector, n)
+        facts = self.search.facts([h.hash for h in hits])
         out: list[ScoredTriple] = []
         for hit in hits:
             for t in facts.get(hit.hash, []):

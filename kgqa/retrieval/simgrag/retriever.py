@@ -25,14 +25,9 @@ from typing import Any
 import numpy as np
 
 from kgqa import deadline
-from kgqa.config import RetrievalParams
-from kgqa.embeddings.base import Embedder
-from kgqa.errors import ConfigError
-from kgqa.llm.base import AnswerRoles, ScoredTriple
+from kgqa.llm.base import ScoredTriple
 from kgqa.question.components import analyse_components, extract_components
-from kgqa.retrieval.base import Answer, BaseRetriever
 from kgqa.retrieval.evidence import EvidenceGroup, generate, sources_and_hubs
-from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.gsd import (
     Candidates,
     GraphEdge,
@@ -43,12 +38,11 @@ from kgqa.retrieval.gsd import (
     start_node,
     top_k_subgraphs,
 )
-from kgqa.retrieval.label_search import LabelSearch
+from kgqa.retrieval.label_retriever import LabelIndexRetriever
 from kgqa.retrieval.llm_step import ask_llm, has_llm
 from kgqa.retrieval.patterns import PatternGroup, offline_patterns, parse_pattern_reply
-from kgqa.retrieval.registry import index_parts
 from kgqa.retrieval.seed_prompts import SIMGRAG_PATTERN
-from kgqa.types import Entity, Triple
+from kgqa.types import Answer, Entity, Triple
 
 DEFAULTS = {"k": 3, "k_nodes": 16, "k_relations": 16}
 #: A type hint must be at least this similar to a graph type to restrict an unknown node.
@@ -73,30 +67,20 @@ class PatternResult:
     truncated: bool = False
 
 
-class SimGragRetriever(BaseRetriever):
+class SimGragRetriever(LabelIndexRetriever):
     """Pattern graph, GSD top-k subgraphs in Kùzu, verbalised subgraphs."""
 
     name = "simgrag"
+    title = "SimGRAG"
+    defaults = DEFAULTS
 
-    def __init__(self, store: Any, vstore: Any, embedder: Embedder, roles: AnswerRoles,
-                 params: RetrievalParams | None = None, facts: GraphFacts | None = None) -> None:
-        self.store, self.embedder, self.roles = store, embedder, roles
-        self.params = params or RetrievalParams()
-        self._search: LabelSearch | None = None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._types: dict[str, np.ndarray] | None = None
-
-    @property
-    def search(self) -> LabelSearch:
-        """The label index (checked on first use)."""
-        if self._search is None:
-            self._search = LabelSearch(self.store, self.embedder, self.name, index_parts(self.name))
-        return self._search
 
     def _retrieve(self, question: str) -> Answer:
         params = self.params
-        cfg = {key: int(params.extra.get(key, default)) for key, default in DEFAULTS.items()}
-        if min(cfg.values()) < 1:
-            raise ConfigError(f"SimGRAG parameters must be >= 1, got {cfg}")
+        cfg = self.settings()
         notes: list[str] = []
         trace: list[dict[str, Any]] = []
         t0 = time.perf_counter()
