@@ -183,13 +183,15 @@ class IndexBuild:
                                          info.stats if info else {}, self.writers))
         return True
 
-    def find_roots(self) -> None:
-        """Find the hub-root candidates and read the stored hub signatures."""
+    def find_roots(self, *, read_stored: bool = True) -> None:
+        """Find the hub-root candidates and (with `read_stored`) read the stored hub signatures."""
         register_udfs(self.store, self.ctx)
         with _Timer(self.report.timings, "find_roots"):
             self.candidates = {r[0]: r[1] for r in self.store.run("indexing/hub_root_candidates")}
             self.ctx.root_ids = set(self.candidates)
         self.report.hub_roots = len(self.candidates)
+        if not read_stored:
+            return
         self.readable = self.vstore.ready()
         stored = self.vstore.signatures() if self.readable else {}
         self.known = set(stored)
@@ -247,9 +249,10 @@ class IndexBuild:
         with _Timer(self.report.timings, "write"):
             have = self.vstore.existing_texts(needed) if self.readable else set()
         todo = [th for th in needed if th not in have]
-        if not self.dry_run:  # with an LLM verbaliser a dry run's path texts are still the template ones
-            self.write(changed, self.embed(todo, texts))
+        new_texts = {} if self.dry_run else self.embed(todo, texts)
         self._count_rebuilt(changed, len(todo), len(have))
+        if not self.dry_run:  # with an LLM verbaliser a dry run's path texts are still the template ones
+            self.write(changed, new_texts)
         return boundary
 
     def changed_hubs(self, roots: list[str], depth: int) -> tuple[list[HubRecord], dict[str, str], set[str]]:
