@@ -72,6 +72,11 @@ def build_shared(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, 
     processes (more may join with `kgqa index worker`); the graph may be open read-only. The report
     sums the batches' counts; its phase timings are the workers' summed times."""
     pg = check_shared(vstore, params, workers)
+    info = read_info(pg)
+    used = info.params.get("verbaliser", TEMPLATE_VERBALISER) if info is not None else TEMPLATE_VERBALISER
+    if used != TEMPLATE_VERBALISER and not rebuild:
+        raise InputError(f"the index's path texts come from the verbaliser '{used}'; a build with --workers "
+                         "writes template texts: build without --workers, or replace the index with --rebuild")
     build = IndexBuild(store, pg, embedder, params, rebuild=rebuild, on_progress=on_progress)
     build.prepare()
     build.find_roots()
@@ -83,11 +88,16 @@ def build_shared(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, 
     queue.enqueue(pg.db, build_id, batches)
     context = multiprocessing.get_context("spawn")
     procs = [context.Process(target=_worker_process, args=(settings, lease_s), name=f"kgqa-build-worker-{i}")
-             for i in range(workers)]
+             for i in range(workers if batches else 0)]
     for p in procs:
         p.start()
     try:
-        _wait(pg, procs, len(roots), on_progress)
+        if batches:
+            _wait(pg, procs, len(roots), on_progress)
+    except BaseException:
+        for p in procs:  # a failed build (or ^C): the workers' open batches roll back
+            p.terminate()
+        raise
     finally:
         for p in procs:
             p.join(timeout=5 * lease_s)
