@@ -147,15 +147,14 @@ class PgVectorHubStore:
                                 ((p.hash, lvl, th) for h in hubs for p in h.paths for lvl, th in p.vectors))
 
     def _store_texts(self, texts: dict[str, tuple[str, np.ndarray]]) -> None:
-        """COPY new embedded texts; with `shared_writes`, through a staging table, keeping a text that
-        another writer stored since it was found missing."""
-        rows = ((th, t, np.asarray(v, dtype=np.float32)) for th, (t, v) in texts.items())
+        """COPY new embedded texts; with `shared_writes`, merged instead, keeping a text that another
+        writer stored since it was found missing."""
         if not self.shared_writes:
-            self.db.copy("copy_texts", ["text", "text", "vector"], rows)
+            self.db.copy("copy_texts", ["text", "text", "vector"],
+                         ((th, t, np.asarray(v, dtype=np.float32)) for th, (t, v) in texts.items()))
             return
-        self.db.run("create_text_stage")
-        self.db.copy("copy_text_stage", ["text", "text", "vector"], rows)
-        self.db.run("insert_staged_texts")
+        self.db.run("merge_texts", {"hashes": list(texts), "texts": [t for t, _ in texts.values()],
+                                    "embeddings": [np.asarray(v, dtype=np.float32) for _, v in texts.values()]})
 
     def remove_hubs(self, hub_ids: list[str]) -> None:
         """Delete hubs with their paths and vectors, atomically."""
