@@ -127,8 +127,6 @@ def worker(state: CliState, lease_seconds: float | None) -> None:
     from kgqa.indexing.shared_build import work
     from kgqa.postgres.build_queue import LEASE_S
 
-    if not state.store:
-        state.store = "pgvector"
     report = work(state.settings(), lease_s=lease_seconds or LEASE_S)
     state.info(f"worker {report.worker}: {report.batches} batches ({report.hubs} hubs) built, "
                f"{report.reclaimed} taken over from workers whose lease ran out")
