@@ -143,3 +143,14 @@ def test_bad_input_is_refused(demo_db, pg_database):
     idle = kgqa("--db", str(demo_db), "index", "worker", "--pg-dsn", pg_database, "--index", "nothing")
     assert idle.returncode == 3 and "no index build of index 'nothing' waits for workers" in idle.stderr, idle.stderr
     assert rows(pg_database, "SELECT 1 FROM pg_namespace WHERE nspname = 'kgqa_nothing'") == []
+
+
+def test_the_cli_builds_with_workers(demo_db, pg_database):
+    base = ("--db", str(demo_db), "index", "build", "--store", "pgvector", "--pg-dsn", pg_database, "--index", "cli",
+            "--hubs-per-batch", "8", "--workers", "2")
+    built = kgqa(*base)
+    assert built.returncode == 0 and "0 unchanged, 0 removed" in built.stdout, built.stdout + built.stderr
+    hubs = rows(pg_database, "SELECT count(*) FROM kgqa_cli.hubs")[0][0]
+    assert hubs and f"rebuilt {hubs} of {hubs} hubs ({hubs} new" in built.stdout, built.stdout
+    again = kgqa(*base)
+    assert again.returncode == 0 and f"index up to date: {hubs} hubs checked" in again.stdout, again.stdout
