@@ -117,7 +117,7 @@ class Settings:
     trace: bool = False
     llm: LLMSettings = field(default_factory=LLMSettings)
     ann: AnnParams = field(default_factory=AnnParams)   # HNSW parameters of the vector stores
-    buffer_pool_mib: int | None = None  # Kùzu's page cache (None: Kùzu's default, 80% of RAM)
+    buffer_pool_mib: int | None = None  # Kùzu's page cache (None: sized from the database, kgqa/graph/buffer_pool.py)
     store: str = DEFAULT_STORE          # where the HubLink index lives: kuzu | pgvector
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
     index: str | None = None            # the index name in Postgres (None: from db_path; docs/databases.md)

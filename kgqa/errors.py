@@ -64,6 +64,10 @@ class HubIndexError(KgqaError):
     exit_code = 5
 
 
+class SharedBuildError(HubIndexError):
+    """A build shared by several worker processes could not finish (a batch failed, the workers died)."""
+
+
 class IndexMissingError(HubIndexError):
     """No HubLink index has been built yet."""
 

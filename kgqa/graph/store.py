@@ -16,6 +16,7 @@ import kuzu
 
 from kgqa import assets
 from kgqa.errors import NotInitialisedError, SchemaError, StoreBusyError, StoreError
+from kgqa.graph.buffer_pool import buffer_pool_bytes
 
 Tracer = Callable[[str, dict[str, Any] | None, float], None]
 
@@ -43,8 +44,8 @@ class GraphStore:
 
     def __init__(self, path: str | Path, *, create: bool = False, read_only: bool = False,
                  tracer: Tracer | None = None, buffer_pool_mib: int | None = None) -> None:
-        """Open (or with `create`, create) the database. `buffer_pool_mib` caps Kùzu's page cache
-        (None: Kùzu's default, 80% of the machine's memory, taken as pages are read)."""
+        """Open (or with `create`, create) the database. Kùzu's page cache is sized from the
+        database and the machine (kgqa/graph/buffer_pool.py); `buffer_pool_mib` sets it instead."""
         self.path = Path(path)
         self.tracer = tracer
         self.read_only = read_only
@@ -58,8 +59,8 @@ class GraphStore:
                 raise StoreError(f"cannot create the database {self.path}: {exc.strerror or exc} "
                                  f"({exc.filename or self.path.parent})") from None
         try:
-            pool_bytes = buffer_pool_mib * 2**20 if buffer_pool_mib else 0  # 0: Kùzu's default size
-            self._db = kuzu.Database(str(self.path), read_only=read_only, buffer_pool_size=pool_bytes)
+            pool = buffer_pool_bytes(self.path, read_only=read_only, override_mib=buffer_pool_mib)
+            self._db = kuzu.Database(str(self.path), read_only=read_only, buffer_pool_size=pool)
             self._conn = kuzu.Connection(self._db)
         except RuntimeError as exc:  # kuzu raises RuntimeError for lock and IO problems
             if any(m in str(exc) for m in _LOCK_MARKERS):
@@ -120,7 +121,7 @@ class GraphStore:
         return columns, rows
 
     @classmethod
-    def attach(cls, db: kuzu.Database, *, tracer: Tracer | None = None) -> "GraphStore":
+    def attach(cls, db: kuzu.Database, *, tracer: Tracer | None = None) -> GraphStore:
         """A store on its own new connection to a Kùzu database someone else opened (e.g. the user's
         `kuzu.Database` in this process); closing it leaves that database open."""
         store = cls.__new__(cls)
@@ -134,7 +135,7 @@ class GraphStore:
                                       f"run `kgqa init --db {store.path}`")
         return store
 
-    def sibling(self) -> "GraphStore":
+    def sibling(self) -> GraphStore:
         """Another connection to this open database, with its own UDFs and transactions: a UDF that
         queries the database must run its queries on a connection other than the one calling it."""
         other = copy.copy(self)
@@ -154,7 +155,7 @@ class GraphStore:
         except RuntimeError as exc:
             if any(m in str(exc) for m in _LOCK_MARKERS):
                 raise StoreBusyError(f"{name}: database busy: {exc}") from exc
-            hint = ("; Kùzu's page cache is too small for this database: raise or unset KGQA_BUFFER_POOL_MIB "
+            hint = ("; Kùzu's page cache is too small for this database: set KGQA_BUFFER_POOL_MIB higher "
                     "(an interrupted index build resumes where it stopped)") if "buffer pool is full" in str(exc) else ""
             raise StoreError(f"query {name} failed: {exc}{hint}") from exc
         if self.tracer:
@@ -249,7 +250,8 @@ class GraphStore:
         if name in self._udfs:
             self._conn.remove_function(name)
         try:
-            self._conn.create_function(name, func, list(params), returns)
+            types: list[Any] = list(params)
+            self._conn.create_function(name, func, types, returns)
         except RuntimeError as exc:
             raise StoreError(f"cannot register UDF {name}: {exc}") from exc
         self._udfs.add(name)
@@ -273,7 +275,7 @@ class GraphStore:
         except Exception:  # closing twice or after a failed open
             pass
 
-    def __enter__(self) -> "GraphStore":
+    def __enter__(self) -> GraphStore:
         return self
 
     def __exit__(self, *exc: object) -> None:

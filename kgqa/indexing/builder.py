@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from kgqa_procedures.udfs import UdfContext, register_udfs
 
 from kgqa.config import IndexParams
 from kgqa.embeddings.base import Embedder
@@ -22,7 +23,6 @@ from kgqa.indexing.verbalise import PathVerbaliser
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.types import Direction, EntityWithDirection
 from kgqa.vectorstores.base import HubRecord, HubVectorStore, IndexCounts, PathRecord
-from kgqa_procedures.udfs import UdfContext, register_udfs
 
 #: The verbaliser name recorded when the template path texts are kept (offline).
 TEMPLATE_VERBALISER = "template"
@@ -79,124 +79,250 @@ def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, p
                 rebuild: bool = False, on_progress: ProgressFn = no_progress,
                 verbaliser: PathVerbaliser | None = None, dry_run: bool = False,
                 dirty: set[str] | None = None) -> BuildReport:
-    """Build or bring up to date the HubLink index of the graph in `store`. With `dry_run`, only
-    count what would be done (hubs, paths, texts to embed, the verbaliser's estimate).
+    """Build or bring up to date the HubLink index of the graph in `store` (see `IndexBuild`)."""
+    return IndexBuild(store, vstore, embedder, params, rebuild=rebuild, on_progress=on_progress,
+                      verbaliser=verbaliser, dry_run=dry_run, dirty=dirty).run()
+
+
+class IndexBuild:
+    """One `index build`: its phases are methods, the state they share is held here.
+
+    `run()` = `prepare()` (compatibility, inputs, schema, the "building" mark), `find_roots()`,
+    `walk()` (hub roots level by level, in batches: `build_batch()` enumerates, compares,
+    verbalises, embeds and writes), then `finish()` (stale hubs, ANN index, the "complete" mark).
+    With `dry_run`, only count what would be done (hubs, paths, texts to embed, the verbaliser's
+    estimate).
 
     With `dirty` (the hubs marked by graph changes, kgqa/indexing/dirty.py), only those hubs and
     roots not in the index yet have their paths enumerated and compared; the other indexed hubs
     are taken as they are (in traversal mode their stored path ends lead to the next level). Hub
     roots are still found in full, so hubs whose root disappeared are removed. An index whose last
     build did not complete is checked in full instead."""
-    name = verbaliser.name if verbaliser is not None else TEMPLATE_VERBALISER
-    report = BuildReport(verbaliser=name, dry_run=dry_run)
-    started = time.perf_counter()
-    info = read_info(vstore)
-    fingerprint = dict(params.fingerprint(), verbaliser=name)
-    if info is not None and not rebuild and not dry_run:  # by name first: a wrong model need not load
-        check_compatible(IndexInfo(info.embedding_model, info.dim, info.params, "complete", {}), embedder.name)
-    if dirty is not None and (rebuild or info is None or info.status != "complete"):
-        report.notes.append("the index is not complete (an interrupted build?): every hub was checked")
-        dirty = None
-    if dirty is not None and info is not None and info.params != fingerprint:
-        report.notes.append("the index parameters or verbaliser differ from the stored ones: every hub was checked")
-        dirty = None
-    if dirty is not None:
-        report.mode = "dirty"
-        if not dirty:
-            report.notes.append("no hub is marked dirty")
-            report.counts = vstore.counts()
-            report.timings["total"] = time.perf_counter() - started
-            return report
-    other_params = info is not None and _differing(info, params)
-    _check_inputs(store, params, first_build=info is None or rebuild or other_params)
-    if other_params and not rebuild and not dry_run:
-        refuse_other_params(info, params, vstore)
-    before = vstore.counts() if vstore.ready() else IndexCounts(0, 0, 0, 0)  # (a rebuild deletes them all)
-    if not dry_run:
-        # the same model as the index's (checked above): its stored dimension, so the model loads
-        # only when texts need embedding (the vectors' dimension is checked then)
-        dim = info.dim if info is not None and not rebuild else embedder.dim
-        if rebuild:
-            vstore.drop()
-        vstore.ensure_schema(dim)
-        writers = embedder_labels(None if rebuild else info, embedder)
-        write_info(vstore, IndexInfo(embedder.name, dim, fingerprint, "building", info.stats if info else {}, writers))
 
-    ctx = _context(params)
-    register_udfs(store, ctx)
-    with _Timer(report.timings, "find_roots"):
-        candidates = {r[0]: r[1] for r in store.run("indexing/hub_root_candidates")}
-        ctx.root_ids = set(candidates)
-    report.hub_roots = len(candidates)
-    readable = vstore.ready()
-    stored = vstore.signatures() if readable else {}
-    known = set(stored)  # hubs in the index before this build (the others are added)
-    if rebuild or (info is not None and info.params.get("verbaliser", TEMPLATE_VERBALISER) != name):
-        stored = dict.fromkeys(stored, "")  # every hub gets new path texts (and stale ones still go)
-    indexed: set[str] = set()
-    pathless: set[str] = set()  # roots without any path: not (or no longer) hubs
+    def __init__(self, store: GraphStore, vstore: HubVectorStore, embedder: Embedder, params: IndexParams, *,
+                 rebuild: bool = False, on_progress: ProgressFn = no_progress,
+                 verbaliser: PathVerbaliser | None = None, dry_run: bool = False,
+                 dirty: set[str] | None = None) -> None:
+        self.store, self.vstore, self.embedder, self.params = store, vstore, embedder, params
+        self.rebuild, self.on_progress, self.verbaliser, self.dry_run = rebuild, on_progress, verbaliser, dry_run
+        self.dirty = dirty
+        name = verbaliser.name if verbaliser is not None else TEMPLATE_VERBALISER
+        self.report = BuildReport(verbaliser=name, dry_run=dry_run)
+        self.fingerprint: dict[str, Any] = dict(params.fingerprint(), verbaliser=name)
+        self.info: IndexInfo | None = None
+        self.dim = 0
+        self.writers = ""  # the embedder backends that wrote the index
+        self.before = IndexCounts(0, 0, 0, 0)
+        self.ctx = _context(params)
+        self.candidates: dict[str, str] = {}  # hub root id -> label
+        self.readable = False                  # the store's tables exist (stored texts can be reused)
+        self.stored: dict[str, str] = {}       # hub id -> stored signature ("" forces a rebuild)
+        self.known: set[str] = set()           # hubs in the index before this build
+        self.indexed: set[str] = set()         # hubs this build has dealt with
+        self.pathless: set[str] = set()        # roots without any path: not (or no longer) hubs
+        self.total_hint: int | None = None
+        self._started = time.perf_counter()
 
-    def process(roots: list[str], depth: int) -> set[str]:
+    def run(self) -> BuildReport:
+        """All phases; the build's report."""
+        if not self.prepare():
+            return self._done()
+        self.find_roots()
+        self.walk()
+        return self.finish()
+
+    def prepare(self) -> bool:
+        """Check compatibility and inputs, make the schema and mark the index "building". False
+        when there is nothing to do (a dirty-only build with no hub marked)."""
+        report, vstore, embedder, params = self.report, self.vstore, self.embedder, self.params
+        info = self.info = read_info(vstore)
+        if info is not None and not self.rebuild and not self.dry_run:  # by name first: a wrong model need not load
+            check_compatible(IndexInfo(info.embedding_model, info.dim, info.params, "complete", {}), embedder.name)
+        if self.dirty is not None and (self.rebuild or info is None or info.status != "complete"):
+            report.notes.append("the index is not complete (an interrupted build?): every hub was checked")
+            self.dirty = None
+        if self.dirty is not None and info is not None and info.params != self.fingerprint:
+            report.notes.append("the index parameters or verbaliser differ from the stored ones: every hub was checked")
+            self.dirty = None
+        if self.dirty is not None:
+            report.mode = "dirty"
+            if not self.dirty:
+                report.notes.append("no hub is marked dirty")
+                return False
+        other_params = info is not None and bool(_differing(info, params))
+        _check_inputs(self.store, params, first_build=info is None or self.rebuild or other_params)
+        if info is not None and other_params and not self.rebuild and not self.dry_run:
+            refuse_other_params(info, params, vstore)
+        self.before = vstore.counts() if vstore.ready() else IndexCounts(0, 0, 0, 0)  # (a rebuild deletes them all)
+        if not self.dry_run:
+            # the same model as the index's (checked above): its stored dimension, so the model loads
+            # only when texts need embedding (the vectors' dimension is checked then)
+            self.dim = info.dim if info is not None and not self.rebuild else embedder.dim
+            if self.rebuild:
+                vstore.drop()
+            vstore.ensure_schema(self.dim)
+            self.writers = embedder_labels(None if self.rebuild else info, embedder)
+            write_info(vstore, IndexInfo(embedder.name, self.dim, self.fingerprint, "building",
+                                         info.stats if info else {}, self.writers))
+        return True
+
+    def find_roots(self, *, read_stored: bool = True) -> None:
+        """Find the hub-root candidates and (with `read_stored`) read the stored hub signatures."""
+        register_udfs(self.store, self.ctx)
+        with _Timer(self.report.timings, "find_roots"):
+            self.candidates = {r[0]: r[1] for r in self.store.run("indexing/hub_root_candidates")}
+            self.ctx.root_ids = set(self.candidates)
+        self.report.hub_roots = len(self.candidates)
+        if not read_stored:
+            return
+        self.readable = self.vstore.ready()
+        stored = self.vstore.signatures() if self.readable else {}
+        self.known = set(stored)
+        info = self.info
+        if self.rebuild or (info is not None and info.params.get("verbaliser", TEMPLATE_VERBALISER) != self.report.verbaliser):
+            stored = dict.fromkeys(stored, "")  # every hub gets new path texts (and stale ones still go)
+        self.stored = stored
+
+    def walk(self) -> None:
+        """Every hub root (all of them, or level by level from the start entities in traversal mode)."""
+        params = self.params
+        if not params.start_ids:
+            self.total_hint = len(self.candidates)
+            self.process_level(sorted(self.candidates), 0)
+            return
+        self.total_hint = None
+        search = HubRootSearch(self.store, self.ctx.root_ids.__contains__, params.uniform_hop_count)
+        entities = both_directions(params.start_ids)
+        depth = 0
+        while entities and depth <= params.max_indexing_depth:
+            with _Timer(self.report.timings, "find_roots"):
+                found, entities = search.find(entities)
+            new_roots = sorted({e.entity_id for e in found} - self.indexed)
+            ends = self.process_level(new_roots, depth)
+            entities = list(entities) + [EntityWithDirection(e, Direction.FORWARD) for e in sorted(ends - self.indexed)]
+            depth += 1
+
+    def process_level(self, roots: list[str], depth: int) -> set[str]:
+        """The roots of one level in batches of `hubs_per_batch`; the hub roots their paths end at."""
+        params, dirty = self.params, self.dirty
         boundary: set[str] = set()
         for i in range(0, len(roots), params.hubs_per_batch):
             batch = roots[i:i + params.hubs_per_batch]
             if dirty is not None:  # indexed hubs that no change touched keep their stored paths
-                kept = [r for r in batch if r in known and r not in dirty]
+                kept = [r for r in batch if r in self.known and r not in dirty]
                 batch = [r for r in batch if r not in kept]
-                report.hubs_unchanged += len(kept)
+                self.report.hubs_unchanged += len(kept)
                 if kept and params.start_ids:
-                    boundary |= _stored_ends(vstore, kept)
-                indexed.update(kept)
+                    boundary |= _stored_ends(self.vstore, kept)
+                self.indexed.update(kept)
             if batch:
-                boundary |= _process_batch(store, vstore, embedder, params, batch, depth, candidates,
-                                           stored, report, verbaliser, dry_run, readable, pathless)
-            indexed.update(batch)
-            on_progress("hubs", len(indexed), total_hint)
-        return boundary & ctx.root_ids
+                boundary |= self.build_batch(batch, depth)
+            self.indexed.update(batch)
+            self.on_progress("hubs", len(self.indexed), self.total_hint)
+        return boundary & self.ctx.root_ids
 
-    if not params.start_ids:
-        total_hint: int | None = len(candidates)
-        process(sorted(candidates), 0)
-    else:
-        total_hint = None
-        search = HubRootSearch(store, ctx.root_ids.__contains__, params.uniform_hop_count)
-        entities = both_directions(params.start_ids)
-        depth = 0
-        while entities and depth <= params.max_indexing_depth:
-            with _Timer(report.timings, "find_roots"):
-                found, entities = search.find(entities)
-            new_roots = sorted({e.entity_id for e in found} - indexed)
-            ends = process(new_roots, depth)
-            entities = list(entities) + [EntityWithDirection(e, Direction.FORWARD) for e in sorted(ends - indexed)]
-            depth += 1
+    def build_batch(self, roots: list[str], depth: int) -> set[str]:
+        """Enumerate, compare, verbalise, embed and write one batch of hub roots; the boundary
+        entities their paths end at."""
+        changed, texts, boundary = self.changed_hubs(roots, depth)
+        if not changed:
+            return boundary
+        changed = self.verbalise(changed, texts)
+        needed = list(dict.fromkeys(th for h in changed for p in h.paths for _, th in p.vectors))
+        with _Timer(self.report.timings, "write"):
+            have = self.vstore.existing_texts(needed) if self.readable else set()
+        todo = [th for th in needed if th not in have]
+        new_texts = {} if self.dry_run else self.embed(todo, texts)
+        self._count_rebuilt(changed, len(todo), len(have))
+        if not self.dry_run:  # with an LLM verbaliser a dry run's path texts are still the template ones
+            self.write(changed, new_texts)
+        return boundary
 
-    # the path text and hash UDFs run inside the enumeration query: count them as verbalisation
-    report.timings["verbalise"] = report.timings.get("verbalise", 0.0) + ctx.verbalise_seconds
-    report.timings["enumerate_paths"] = report.timings.get("enumerate_paths", 0.0) - ctx.verbalise_seconds
-    stale = sorted(set(stored) - (indexed - pathless))
-    report.llm = verbaliser.summary(dry_run) if verbaliser is not None else {}
-    if dry_run:
+    def changed_hubs(self, roots: list[str], depth: int) -> tuple[list[HubRecord], dict[str, str], set[str]]:
+        """Enumerate the paths of `roots`; the hubs whose signature differs from the stored one,
+        the texts by hash, and the boundary entities."""
+        report = self.report
+        by_root, texts, boundary = enumerate_paths(self.store, roots, self.params, report.timings)
+        changed: list[HubRecord] = []
+        for root in roots:
+            paths = by_root.get(root, [])
+            report.hubs_checked += 1
+            if not paths:
+                report.hubs_without_paths += 1
+                self.pathless.add(root)
+                continue
+            sig = hub_signature(paths, report.verbaliser)
+            if self.stored.get(root) == sig:
+                report.hubs_unchanged += 1
+                continue
+            changed.append(HubRecord(root, self.candidates.get(root, ""), depth, sig, tuple(paths)))
+        return changed, texts, boundary
+
+    def verbalise(self, changed: list[HubRecord], texts: dict[str, str]) -> list[HubRecord]:
+        """The hubs with the verbaliser's path texts (unchanged without one; planned in a dry run)."""
+        if self.verbaliser is None:
+            return changed
+        with _Timer(self.report.timings, "verbalise"):
+            paths = [p for h in changed for p in h.paths]
+            if self.dry_run:
+                self.verbaliser.plan(paths)
+                return changed
+            return with_path_texts(changed, self.verbaliser.verbalise(paths), texts)
+
+    def embed(self, todo: list[str], texts: dict[str, str]) -> dict[str, tuple[str, np.ndarray]]:
+        """Embed the texts with hashes `todo`: text hash -> (text, vector)."""
+        if not todo:
+            return {}
+        with _Timer(self.report.timings, "embed"):
+            vecs = self.embedder.embed([texts[th] for th in todo])
+        if vecs.shape[1] != self.vstore.dim:
+            raise IndexMismatchError(f"the model '{self.embedder.name}' produces dimension {vecs.shape[1]} but the "
+                                     f"index stores dimension {self.vstore.dim}; rebuild with `kgqa index build --rebuild`")
+        return {th: (texts[th], v) for th, v in zip(todo, vecs)}
+
+    def write(self, changed: list[HubRecord], new_texts: dict[str, tuple[str, np.ndarray]]) -> None:
+        """Replace the stored hubs by `changed` (with their paths and vectors) and store new texts."""
+        with _Timer(self.report.timings, "write"):
+            self.report.vectors_written += self.vstore.replace_hubs(changed, new_texts)
+
+    def finish(self) -> BuildReport:
+        """Remove stale hubs and unused texts, make the ANN index, mark the index "complete"."""
+        report, vstore = self.report, self.vstore
+        # the path text and hash UDFs run inside the enumeration query: count them as verbalisation
+        report.timings["verbalise"] = report.timings.get("verbalise", 0.0) + self.ctx.verbalise_seconds
+        report.timings["enumerate_paths"] = report.timings.get("enumerate_paths", 0.0) - self.ctx.verbalise_seconds
+        stale = sorted(set(self.stored) - (self.indexed - self.pathless))
+        report.llm = self.verbaliser.summary(self.dry_run) if self.verbaliser is not None else {}
         report.hubs_removed = len(stale)
         report.removed_ids = stale
-        report.counts = vstore.counts()
-        report.timings["total"] = time.perf_counter() - started
+        if self.dry_run:
+            return self._done()
+        with _Timer(report.timings, "write"):
+            vstore.remove_hubs(stale)
+            vstore.collect_garbage()
+        with _Timer(report.timings, "ann_index"):
+            vstore.ensure_ann_index()
+        report.hubs_added = sum(1 for h in report.rebuilt_ids if h not in self.known)
+        self._done()
+        report.vectors_deleted = self.before.vectors + report.vectors_written - report.counts.vectors
+        write_info(vstore, IndexInfo(self.embedder.name, self.dim, self.fingerprint, "complete", {
+            "hubs": report.counts.hubs, "paths": report.counts.paths, "vectors": report.counts.vectors,
+            "texts": report.counts.texts, "last_build_seconds": round(report.timings["total"], 3),
+            "last_build_rebuilt": report.hubs_rebuilt}, self.writers))
         return report
-    with _Timer(report.timings, "write"):
-        vstore.remove_hubs(stale)
-        vstore.collect_garbage()
-    with _Timer(report.timings, "ann_index"):
-        vstore.ensure_ann_index()
-    report.hubs_removed = len(stale)
-    report.removed_ids = stale
-    report.hubs_added = sum(1 for h in report.rebuilt_ids if h not in known)
-    report.counts = vstore.counts()
-    report.vectors_deleted = before.vectors + report.vectors_written - report.counts.vectors
-    report.timings["total"] = time.perf_counter() - started
-    write_info(vstore, IndexInfo(embedder.name, dim, fingerprint, "complete", {
-        "hubs": report.counts.hubs, "paths": report.counts.paths, "vectors": report.counts.vectors,
-        "texts": report.counts.texts, "last_build_seconds": round(report.timings["total"], 3),
-        "last_build_rebuilt": report.hubs_rebuilt}, writers))
-    return report
+
+    def _done(self) -> BuildReport:
+        self.report.counts = self.vstore.counts()
+        self.report.timings["total"] = time.perf_counter() - self._started
+        return self.report
+
+    def _count_rebuilt(self, changed: list[HubRecord], embedded: int, reused: int) -> None:
+        report = self.report
+        report.texts_embedded += embedded
+        report.texts_reused += reused
+        report.hubs_rebuilt += len(changed)
+        report.rebuilt_ids += [h.id for h in changed]
+        report.paths_written += sum(len(h.paths) for h in changed)
 
 
 def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) -> None:
@@ -251,63 +377,6 @@ def _differing(info: IndexInfo, params: IndexParams) -> list[str]:
 
 def _params_line(params: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in params.items())
-
-
-def _process_batch(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, params: IndexParams,
-                   roots: list[str], depth: int, labels: dict[str, str], stored: dict[str, str],
-                   report: BuildReport, verbaliser: PathVerbaliser | None = None, dry_run: bool = False,
-                   readable: bool = True, pathless: set[str] | None = None) -> set[str]:
-    by_root, texts, boundary = enumerate_paths(store, roots, params, report.timings)
-    changed: list[HubRecord] = []
-    for root in roots:
-        paths = by_root.get(root, [])
-        report.hubs_checked += 1
-        if not paths:
-            report.hubs_without_paths += 1
-            if pathless is not None:
-                pathless.add(root)
-            continue
-        sig = hub_signature(paths, report.verbaliser)
-        if stored.get(root) == sig:
-            report.hubs_unchanged += 1
-            continue
-        changed.append(HubRecord(root, labels.get(root, ""), depth, sig, tuple(paths)))
-    if not changed:
-        return boundary
-    if verbaliser is not None:
-        with _Timer(report.timings, "verbalise"):
-            paths = [p for h in changed for p in h.paths]
-            if dry_run:
-                verbaliser.plan(paths)
-            else:
-                changed = with_path_texts(changed, verbaliser.verbalise(paths), texts)
-    needed = list(dict.fromkeys(th for h in changed for p in h.paths for _, th in p.vectors))
-    with _Timer(report.timings, "write"):
-        have = vstore.existing_texts(needed) if readable else set()
-    todo = [th for th in needed if th not in have]
-    if dry_run:  # with an LLM verbaliser the path texts are still the template ones here
-        _count_rebuilt(report, changed, len(todo), len(have))
-        return boundary
-    new_texts: dict[str, tuple[str, np.ndarray]] = {}
-    if todo:
-        with _Timer(report.timings, "embed"):
-            vecs = embedder.embed([texts[th] for th in todo])
-        if vecs.shape[1] != vstore.dim:
-            raise IndexMismatchError(f"the model '{embedder.name}' produces dimension {vecs.shape[1]} but the "
-                                     f"index stores dimension {vstore.dim}; rebuild with `kgqa index build --rebuild`")
-        new_texts = {th: (texts[th], v) for th, v in zip(todo, vecs)}
-    with _Timer(report.timings, "write"):
-        report.vectors_written += vstore.replace_hubs(changed, new_texts)
-    _count_rebuilt(report, changed, len(todo), len(have))
-    return boundary
-
-
-def _count_rebuilt(report: BuildReport, changed: list[HubRecord], embedded: int, reused: int) -> None:
-    report.texts_embedded += embedded
-    report.texts_reused += reused
-    report.hubs_rebuilt += len(changed)
-    report.rebuilt_ids += [h.id for h in changed]
-    report.paths_written += sum(len(h.paths) for h in changed)
 
 
 def hub_signature(paths: list[PathRecord], verbaliser: str = TEMPLATE_VERBALISER) -> str:

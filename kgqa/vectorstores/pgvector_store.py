@@ -49,6 +49,8 @@ class PgVectorHubStore:
         self.dim = dim
         self.ann = ann or AnnParams()
         self._log_ready = False
+        #: Several processes write this index at once (a shared build): new texts are merged, not copied.
+        self.shared_writes = False
 
     # -- schema ----------------------------------------------------------------------------------
     def ready(self) -> bool:
@@ -135,8 +137,7 @@ class PgVectorHubStore:
         with self.db.transaction():
             self.db.run("delete_hubs", {"ids": [h.id for h in hubs]})
             if texts:
-                self.db.copy("copy_texts", ["text", "text", "vector"],
-                             ((th, t, np.asarray(v, dtype=np.float32)) for th, (t, v) in texts.items()))
+                self._store_texts(texts)
             self.db.copy("copy_hubs", ["text", "text", "int4", "int4", "text"],
                          ((h.id, h.label, h.depth, len(h.paths), h.signature) for h in hubs))
             self.db.copy("copy_paths", ["text", "text", "text", "jsonb", "int4"],
@@ -144,6 +145,16 @@ class PgVectorHubStore:
                           for h in hubs for p in h.paths))
             return self.db.copy("copy_vectors", ["text", "text", "text"],
                                 ((p.hash, lvl, th) for h in hubs for p in h.paths for lvl, th in p.vectors))
+
+    def _store_texts(self, texts: dict[str, tuple[str, np.ndarray]]) -> None:
+        """COPY new embedded texts; with `shared_writes`, merged instead, keeping a text that another
+        writer stored since it was found missing."""
+        if not self.shared_writes:
+            self.db.copy("copy_texts", ["text", "text", "vector"],
+                         ((th, t, np.asarray(v, dtype=np.float32)) for th, (t, v) in texts.items()))
+            return
+        self.db.run("merge_texts", {"hashes": list(texts), "texts": [t for t, _ in texts.values()],
+                                    "embeddings": [np.asarray(v, dtype=np.float32) for _, v in texts.values()]})
 
     def remove_hubs(self, hub_ids: list[str]) -> None:
         """Delete hubs with their paths and vectors, atomically."""

@@ -85,6 +85,8 @@ CLI_ROWS: list[Row] = [
     r("index build", "label index --rebuild without --yes", "index build --retriever difar --rebuild", 2,
       "this removes 15 embedded texts"),
     r("index build", "hubs per batch 0", "index build --hubs-per-batch 0", 2, "hubs_per_batch must be an integer between 1"),
+    r("index build", "--workers 0", "index build --workers 0", 2, "must be at least 1 (got 0)"),
+    r("index build", "--workers with the Kùzu store", "index build --workers 2", 2, "needs the pgvector store"),
     r("index build", "path length over the limit", "index build --max-path-length 31", 2, "max_path_length must be <= 30"),
     r("index build", "depth over the limit", "index build --max-depth 101", 2, "max_indexing_depth"),
     r("index build", "out-degree 0", "index build --min-out-degree 0", 2, "min_out_degree"),
@@ -217,6 +219,10 @@ PG_CLI_ROWS: list[Row] = [
       "--rebuild", needs_pg=True),
     r("ask", "pgvector, --hubs 5000", "ask x --hubs 5000 --store pgvector --pg-dsn {pg}", 2, "between 1 and 1,000",
       needs_pg=True),
+    r("index worker", "no shared build waits for workers", "index worker --index nosuch --pg-dsn {pg}", 3,
+      "no index build of index 'nosuch' waits for workers", needs_pg=True),
+    r("index build", "pgvector, other parameters, --workers", "index build --store pgvector --index other --pg-dsn {pg} "
+      "--max-path-length 1 --workers 2", 2, "--rebuild", needs_pg=True),
 ]
 
 #: The SQL functions of the Postgres layer (`kgqa sql install`): (call, SQLSTATE, message fragment).

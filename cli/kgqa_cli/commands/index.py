@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import click
 
@@ -57,6 +58,11 @@ def index() -> None:
               help="Count the hubs, texts and LLM calls/tokens/cost a build would need; write and send nothing.")
 @click.option("--hubs-per-batch", type=int, default=None, metavar="N",
               help="Hub roots per path-enumeration query and per write transaction (default 200).")
+@click.option("--workers", type=int, default=None, metavar="N",
+              help="Share the build among N local worker processes (pgvector store; more may join with "
+                   "`kgqa index worker`): hub batches are claimed from a queue in Postgres.")
+@click.option("--lease-seconds", type=click.FloatRange(min=1.0), default=None, metavar="S",
+              help="With --workers: how long a worker's batch stays leased without a heartbeat (default 30).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @click.option("--retriever", type=click.Choice(sorted(RETRIEVERS, key=_hub_index_first)), default="hublink",
               show_default=True, help="Whose index: HubLink's hub index, or the label index of difar "
@@ -66,7 +72,7 @@ def index() -> None:
 def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | None, criteria: str,
           start_ids: tuple[str, ...], max_path_length: int | None, max_depth: int,
           no_boundary_triples: bool, rebuild: bool, yes: bool, llm: str | None, dry_run: bool, hubs_per_batch: int | None,
-          as_json: bool, retriever: str) -> None:
+          workers: int | None, lease_seconds: float | None, as_json: bool, retriever: str) -> None:
     """Build the index, or bring it up to date: only hubs whose paths changed are rebuilt."""
     if HUB_INDEX not in index_parts(retriever):  # a label index: the hub options do not apply
         if rebuild:
@@ -80,18 +86,57 @@ def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | Non
         return
     if rebuild and not dry_run:
         with state.open(read_only=True) as ws:
-            held, store = ws.index_status().counts, ws.vstore.name
-        if held.hubs:
-            confirm_removal(f"--rebuild drops the index first: this removes {removal_text(held, store)}", yes)
+            stored, store = ws.index_status().counts, ws.vstore.name
+        if stored.hubs:
+            confirm_removal(f"--rebuild drops the index first: this removes {removal_text(stored, store)}", yes)
     if not hub_types and min_out_degree is None:
         hub_types = ("Paper",)
     params = IndexParams(hub_types=hub_types, min_out_degree=min_out_degree, criteria_mode=criteria,
                          start_ids=start_ids, max_path_length=max_path_length, max_indexing_depth=max_depth,
-                         boundary_triples=not no_boundary_triples,
-                         **({"hubs_per_batch": hubs_per_batch} if hubs_per_batch is not None else {}))
-    with state.open() as ws, progress_line(not state.quiet) as progress:
-        report = ws.build_index(params, rebuild=rebuild, on_progress=progress, llm=llm, dry_run=dry_run)
+                         boundary_triples=not no_boundary_triples)
+    if hubs_per_batch is not None:
+        params = replace(params, hubs_per_batch=hubs_per_batch)
+    if workers is not None:
+        report = _build_shared(state, params, workers, rebuild=rebuild, llm=llm, dry_run=dry_run,
+                               lease_seconds=lease_seconds)
+    else:
+        with state.open() as ws, progress_line(not state.quiet) as progress:
+            report = ws.build_index(params, rebuild=rebuild, on_progress=progress, llm=llm, dry_run=dry_run)
     show_report(report, as_json)
+
+
+def _build_shared(state: CliState, params: IndexParams, workers: int, *, rebuild: bool, llm: str | None,
+                  dry_run: bool, lease_seconds: float | None) -> BuildReport:
+    """`index build --workers N`: the graph opened read-only, the batches built by worker processes."""
+    from kgqa.indexing.shared_build import build_shared, check_shared
+    from kgqa.postgres.build_queue import LEASE_S
+
+    if workers < 1:
+        raise click.BadParameter(f"must be at least 1 (got {workers})", param_hint="--workers")
+    if dry_run or (llm not in (None, "offline")):
+        raise click.UsageError("--workers builds with the template path texts and writes: "
+                               "leave out --dry-run and --llm")
+    with state.open(read_only=True) as ws, progress_line(not state.quiet) as progress:
+        check_shared(ws.vstore, params, workers)
+        return build_shared(ws.store, ws.vstore, ws.embedder, params, settings=ws.settings, workers=workers,
+                            rebuild=rebuild, on_progress=progress, lease_s=lease_seconds or LEASE_S)
+
+
+@index.command()
+@click.option("--lease-seconds", type=click.FloatRange(min=1.0), default=None, metavar="S",
+              help="How long a claimed batch stays leased without a heartbeat (default 30).")
+@store_options
+@pass_state
+def worker(state: CliState, lease_seconds: float | None) -> None:
+    """Work on the shared build of the index (started by `index build --store pgvector --workers N`):
+    claim hub batches from its queue in Postgres until none is left. Runs on any machine with the graph
+    (opened read-only) and the DSN."""
+    from kgqa.indexing.shared_build import work
+    from kgqa.postgres.build_queue import LEASE_S
+
+    report = work(state.settings(), lease_s=lease_seconds or LEASE_S)
+    state.info(f"worker {report.worker}: {report.batches} batches ({report.hubs} hubs) built, "
+               f"{report.reclaimed} taken over from workers whose lease ran out")
 
 
 @index.command()
