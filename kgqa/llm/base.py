@@ -12,7 +12,7 @@ from typing import Any, Protocol, TypeVar
 from kgqa.llm.budget import TokenBudget
 from kgqa.llm.cost import estimate_tokens
 from kgqa.llm.prompts import REPAIR
-from kgqa.types import Hub, PartialAnswer, ScoredTriple, Triple
+from kgqa.types import Hub, PartialAnswer, ScoredTriple
 
 T = TypeVar("T")
 

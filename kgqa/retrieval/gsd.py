@@ -304,7 +304,7 @@ def top_k_subgraphs(pattern: Pattern, cands: Candidates, adjacency: Callable[[st
                 node = c
             options.append((node + rel, edge.subject, edge.predicate, edge.object, edge, tg, node, rel))
         options.sort(key=lambda o: o[:4])
-        for total, *_rest, edge, tg, node, rel in options:
+        for total, *_rest, edge, tg, _node, _rel in options:
             stats.considered += 1
             if max_considered is not None and stats.considered > max_considered:
                 raise _Exhausted
