@@ -15,14 +15,20 @@ from kgqa.errors import ConfigError
 BACKENDS = ("auto", "onnx", "onnx-int8", "torch")
 
 
+def check_backend(backend: str) -> str:
+    """`backend` when it is a known KGQA_EMBEDDER value, else ConfigError listing them."""
+    if backend not in BACKENDS:
+        raise ConfigError(f"unknown embedder backend '{backend}' (KGQA_EMBEDDER); known: {', '.join(BACKENDS)}")
+    return backend
+
+
 def get_embedder(name: str, batch_size: int = 64, backend: str = "auto",
                  cache_dir: Path | None = None) -> Embedder:
     """The embedder for model `name` (a sentence-transformers model name or path) on `backend`.
     Nothing is loaded until the first `embed` (or `load`)."""
     if not name:
         raise ConfigError("an embedding model name is required")
-    if backend not in BACKENDS:
-        raise ConfigError(f"unknown embedder backend '{backend}' (KGQA_EMBEDDER); known: {', '.join(BACKENDS)}")
+    check_backend(backend)
     if backend != "torch":
         from kgqa.embeddings.model_files import read_model_files
         from kgqa.embeddings.onnx_cache import onnx_file
@@ -57,4 +63,4 @@ def default_cache_dir() -> Path:
     return cache_dir()
 
 
-__all__ = ["BACKENDS", "Embedder", "get_embedder"]
+__all__ = ["BACKENDS", "Embedder", "check_backend", "get_embedder"]

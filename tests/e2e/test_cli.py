@@ -131,6 +131,10 @@ def test_demo_then_eval_and_report(tmp_path):
     assert (tmp_path / "run.html").exists() and (tmp_path / "run.scores.jsonl").exists()
     sql = kgqa("eval", "report", str(run), qs, "--sql", "SELECT count(*) AS n FROM scores", db=db).stdout
     assert sql.splitlines() == ["n", "12"]
+    # the group's --db places the demo; $KGQA_DB (a user's graph, here `db`'s sibling) is never used by it
+    grouped, user = tmp_path / "grouped.kuzu", tmp_path / "user.kuzu"
+    assert "Sources:" in kgqa("--db", str(grouped), "demo", db=user).stdout
+    assert grouped.exists() and not user.exists()
 
 
 def test_bench_generate_and_the_scale_benchmark_at_a_small_size(tmp_path):

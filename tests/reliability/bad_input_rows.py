@@ -107,6 +107,8 @@ CLI_ROWS: list[Row] = [
       env={"KGQA_EMBEDDER": "bogus"}),
     r("model status", "unknown option", "model status --bogus", 2, "No such option"),
     r("model export", "unknown option", "model export --int4", 2, "No such option"),
+    r("model export", "unknown embedder backend", "model export", 2, "unknown embedder backend 'bogus'",
+      env={"KGQA_EMBEDDER": "bogus"}),
     r("serve", "no database there", ("--db", "{dir}/none.kuzu", "serve", "--port", "0"), 4, "kgqa init"),
     r("serve", "--workers 0", "serve --workers 0 --port 0", 2, "--workers"),
     r("serve", "negative --queue", "serve --queue -1 --port 0", 2, "--queue"),

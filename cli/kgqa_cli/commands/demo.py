@@ -12,13 +12,21 @@ from kgqa_cli.commands.ask import render
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.progress import progress_line
 
+#: Where the demo goes unless --db says otherwise.
+DEMO_DB = ".kgqa/demo.kuzu"
+
 
 @click.command()
-@click.option("--db", "db_opt", default=".kgqa/demo.kuzu", show_default=True, metavar="PATH",
-              help="Database for the demo.")
+@click.option("--db", "db_opt", default=None, metavar="PATH",
+              help=f"Database for the demo (default: the group's --db when given, else {DEMO_DB}; $KGQA_DB is "
+                   "not used, so the demo never goes into your graph).")
 @pass_state
-def demo(state: CliState, db_opt: str) -> None:
+@click.pass_context
+def demo(ctx: click.Context, state: CliState, db_opt: str | None) -> None:
     """Run the demo end to end: load -> index build -> ask (offline mode, nothing to start)."""
+    group = ctx.parent
+    given = group is not None and group.get_parameter_source("db") == click.core.ParameterSource.COMMANDLINE
+    db_opt = db_opt or (state.db if given and state.db else DEMO_DB)
     state.db = db_opt
     show = not state.quiet
     graph = demo_graph_path()

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from kgqa.embeddings import get_embedder
+from kgqa.embeddings import check_backend, get_embedder
 from kgqa.embeddings.model_files import read_model_files
 from kgqa.embeddings.onnx_cache import VARIANTS, onnx_file
 from kgqa.embeddings.onnx_export import can_export, export_model
@@ -27,6 +27,7 @@ def model() -> None:
 def export_cmd(state: CliState, int8: bool, force: bool, as_json: bool) -> None:
     """Export the embedding model to ONNX (needs torch, once) into the cache ($KGQA_CACHE_DIR)."""
     settings = state.settings()
+    check_backend(settings.embedder)  # the setting the exported files serve must be a real one
     started = time.perf_counter()
     files = {v: str(export_model(settings.embedding_model, settings.cache_dir, v, force=force))
              for v in (("fp32", "int8") if int8 else ("fp32",))}
