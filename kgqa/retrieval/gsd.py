@@ -234,39 +234,73 @@ def top_k_subgraphs(pattern: Pattern, cands: Candidates, adjacency: Callable[[st
     `max_considered` is given and reached (then `stats.exhausted` is set and the best found are returned)."""
     if k < 1 or not pattern.edges:
         return []
-    stats = stats or SearchStats()
-    start = start_node(pattern, cands)
-    order = dfs_order(pattern, start)
-    n = len(pattern.nodes)
-    # X (Eq. 9): each node's smallest candidate distance; Y (Eq. 10): each edge's smallest relation distance.
-    min_node = [min(c.values(), default=0.0) if c is not None else 0.0 for c in cands.nodes]
-    min_rel = [min(c.values(), default=0.0) if c is not None else 0.0 for c in cands.relations]
-    # Nodes are mapped in a fixed sequence (start, then each new end in DFS order): suffix sums give
-    # the lower bound of what the unmapped nodes and the remaining edges still cost.
-    new_node_at = [w for _, _, w in order]
-    mapped_after: list[set[int]] = []
-    seen = {start}
-    for w in new_node_at:
-        seen = seen | {w}
-        mapped_after.append(set(seen))
-    remain_nodes = [sum(min_node[i] for i in range(n) if i not in mapped_after[s]) for s in range(len(order))]
-    remain_edges = [sum(min_rel[j] for j, _, _ in order[s + 1:]) for s in range(len(order))]
-    best = _TopK(k)
-    f: list[str | None] = [None] * n
-    chosen: list[GraphEdge | None] = [None] * len(pattern.edges)
-    # Look-ahead (the filtering of subgraph matching): a node's image must offer a fitting edge for every
-    # later pattern edge that starts at it, else no completion exists. Exact: it only cuts dead branches.
-    later_from: dict[int, list[tuple[int, int]]] = {}
-    for j, u, w in order:
-        later_from.setdefault(u, []).append((j, w))
+    search = _SubgraphSearch(pattern, cands, adjacency, k, stats or SearchStats(), max_considered)
+    try:
+        search.run()
+    except _Exhausted:
+        search.stats.exhausted = True
+    return search.best.result()
 
-    def viable(node: int, image: str, used: set[str]) -> bool:
-        edges = None
-        for j, x in later_from.get(node, ()):
-            if chosen[j] is not None:
+
+class _SubgraphSearch:
+    """One top-k search: the fixed mapping order and its lower bounds, the partial mapping (`f`: pattern
+    node -> graph node, `chosen`: pattern edge -> graph edge) and the k best matches so far."""
+
+    def __init__(self, pattern: Pattern, cands: Candidates, adjacency: Callable[[str], Iterable[GraphEdge]],
+                 k: int, stats: SearchStats, max_considered: int | None) -> None:
+        self.cands, self.adjacency, self.stats, self.max_considered = cands, adjacency, stats, max_considered
+        self.start = start_node(pattern, cands)
+        self.order = dfs_order(pattern, self.start)
+        n = self.n = len(pattern.nodes)
+        # X (Eq. 9): each node's smallest candidate distance; Y (Eq. 10): each edge's smallest relation distance.
+        self.min_node = [min(c.values(), default=0.0) if c is not None else 0.0 for c in cands.nodes]
+        self.min_rel = [min(c.values(), default=0.0) if c is not None else 0.0 for c in cands.relations]
+        # Nodes are mapped in a fixed sequence (start, then each new end in DFS order): suffix sums give
+        # the lower bound of what the unmapped nodes and the remaining edges still cost.
+        mapped_after: list[set[int]] = []
+        seen = {self.start}
+        for _, _, w in self.order:
+            seen = seen | {w}
+            mapped_after.append(set(seen))
+        steps = range(len(self.order))
+        self.remain_nodes = [sum(self.min_node[i] for i in range(n) if i not in mapped_after[s]) for s in steps]
+        self.remain_edges = [sum(self.min_rel[j] for j, _, _ in self.order[s + 1:]) for s in steps]
+        self.best = _TopK(k)
+        self.f: list[str | None] = [None] * n
+        self.chosen: list[GraphEdge | None] = [None] * len(pattern.edges)
+        # Look-ahead (the filtering of subgraph matching): a node's image must offer a fitting edge for
+        # every later pattern edge that starts at it, else no completion exists. Exact: it only cuts dead
+        # branches.
+        self.later_from: dict[int, list[tuple[int, int]]] = {}
+        for j, u, w in self.order:
+            self.later_from.setdefault(u, []).append((j, w))
+
+    def run(self) -> None:
+        """Try every start candidate, nearest first."""
+        start, cands, stats = self.start, self.cands, self.stats
+        floor = sum(self.min_node[i] for i in range(self.n) if i != start) + sum(self.min_rel)
+        keep = cands.node_filter[start]
+        for node, dist in sorted((cands.nodes[start] or {}).items(), key=lambda kv: (kv[1], kv[0])):
+            if keep is not None and not keep(node):
+                continue
+            if self.best.full and dist + floor >= self.best.worst - EPS:
+                stats.pruned += 1
+                continue
+            if not self.viable(start, node, {node}):
+                stats.pruned += 1
+                continue
+            self.f[start] = node
+            self.expand(0, {node}, dist)
+            self.f[start] = None
+
+    def viable(self, node: int, image: str, used: set[str]) -> bool:
+        """Whether `image` offers a fitting edge for every later pattern edge from `node`."""
+        cands, f, edges = self.cands, self.f, None
+        for j, x in self.later_from.get(node, ()):
+            if self.chosen[j] is not None:
                 continue
             if edges is None:
-                edges = list(adjacency(image))
+                edges = list(self.adjacency(image))
             fx = f[x]
             if not any(cands.relation_cost(j, e.predicate) is not None and (
                     (e.other(image) == fx and e.subject != e.object) if fx is not None else
@@ -275,77 +309,66 @@ def top_k_subgraphs(pattern: Pattern, cands: Candidates, adjacency: Callable[[st
                 return False
         return True
 
-    def expand(step: int, used: set[str], cost: float) -> None:
-        if step == len(order):
-            nodes = tuple(x for x in f if x is not None)
-            edges = tuple(e for e in chosen if e is not None)
-            stats.complete += 1
-            best.push(Match(graph_semantic_distance(cands, nodes, edges), nodes, edges))
-            return
-        j, u, w = order[step]
-        hg = f[u]
+    def options(self, step: int, used: set[str]) -> list[tuple[float, GraphEdge, str]]:
+        """The graph edges that can map pattern edge `order[step]`: (node + relation cost, edge, its new
+        end), cheapest first (ties by subject, predicate, object)."""
+        j, u, w = self.order[step]
+        hg = self.f[u]
         assert hg is not None
-        options = []
-        for edge in adjacency(hg):
+        found = []
+        for edge in self.adjacency(hg):
             tg = edge.other(hg)
-            rel = cands.relation_cost(j, edge.predicate)
+            rel = self.cands.relation_cost(j, edge.predicate)
             if rel is None:
                 continue
-            if f[w] is not None:  # closes a cycle: the other end must be the mapped node
-                if f[w] != tg or edge.subject == edge.object:
+            if self.f[w] is not None:  # closes a cycle: the other end must be the mapped node
+                if self.f[w] != tg or edge.subject == edge.object:
                     continue
                 node = 0.0
             else:
                 if tg in used:
                     continue
-                c = cands.node_cost(w, tg)
+                c = self.cands.node_cost(w, tg)
                 if c is None:
                     continue
                 node = c
-            options.append((node + rel, edge.subject, edge.predicate, edge.object, edge, tg, node, rel))
-        options.sort(key=lambda o: o[:4])
-        for total, *_rest, edge, tg, _node, _rel in options:
+            found.append((node + rel, edge.subject, edge.predicate, edge.object, edge, tg))
+        found.sort(key=lambda o: o[:4])
+        return [(total, edge, tg) for total, _, _, _, edge, tg in found]
+
+    def expand(self, step: int, used: set[str], cost: float) -> None:
+        """Map pattern edge `order[step]` every viable way within the bound, depth first."""
+        f, chosen, stats, best = self.f, self.chosen, self.stats, self.best
+        if step == len(self.order):
+            nodes = tuple(x for x in f if x is not None)
+            edges = tuple(e for e in chosen if e is not None)
+            stats.complete += 1
+            best.push(Match(graph_semantic_distance(self.cands, nodes, edges), nodes, edges))
+            return
+        j, _, w = self.order[step]
+        for total, edge, tg in self.options(step, used):
             stats.considered += 1
-            if max_considered is not None and stats.considered > max_considered:
+            if self.max_considered is not None and stats.considered > self.max_considered:
                 raise _Exhausted
-            bound = cost + total + remain_nodes[step] + remain_edges[step]
+            bound = cost + total + self.remain_nodes[step] + self.remain_edges[step]
             if best.full and bound >= best.worst - EPS:
                 stats.pruned += 1
                 continue
             stats.expansions += 1
             fresh = f[w] is None
             chosen[j] = edge
-            if fresh and not viable(w, tg, used | {tg}):
+            if fresh and not self.viable(w, tg, used | {tg}):
                 chosen[j] = None
                 stats.pruned += 1
                 continue
             if fresh:
                 f[w] = tg
                 used.add(tg)
-            expand(step + 1, used, cost + total)
+            self.expand(step + 1, used, cost + total)
             chosen[j] = None
             if fresh:
                 f[w] = None
                 used.discard(tg)
-
-    start_cands = cands.nodes[start] or {}
-    try:
-        for node, dist in sorted(start_cands.items(), key=lambda kv: (kv[1], kv[0])):
-            keep = cands.node_filter[start]
-            if keep is not None and not keep(node):
-                continue
-            if best.full and dist + sum(min_node[i] for i in range(n) if i != start) + sum(min_rel) >= best.worst - EPS:
-                stats.pruned += 1
-                continue
-            if not viable(start, node, {node}):
-                stats.pruned += 1
-                continue
-            f[start] = node
-            expand(0, {node}, dist)
-            f[start] = None
-    except _Exhausted:
-        stats.exhausted = True
-    return best.result()
 
 
 def brute_force_subgraphs(pattern: Pattern, cands: Candidates, graph_nodes: Iterable[str],
