@@ -159,12 +159,12 @@ class HubLinkRetriever(BaseRetriever):
         hubs are pre-ranked by the sum over query vectors of their best hit, and the best
         3 x HubsToKeep are scored exactly (FILLORREMOVEPATHS) before pruning."""
         k = max(4 * params.paths_per_hub, 2 * params.hubs_to_keep)
+        limit = int(params.extra.get("text_hub_limit", DEFAULT_TEXT_HUB_LIMIT))
         hit_sims: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
         for qi, vec in enumerate(pq.embeddings):
             deadline.check("hub search")
-            for th, _text, sim in self.vstore.nearest_texts(vec, k):
+            for th, sim in self.facts.text_hubs.nearest(vec, k, limit):
                 hit_sims[th][qi] = max(hit_sims[th][qi], sim)
-        limit = int(params.extra.get("text_hub_limit", DEFAULT_TEXT_HUB_LIMIT))
         ranked = rank_hubs(hit_sims, self.facts.text_hubs.get(list(hit_sims), limit), limit, 3 * params.hubs_to_keep)
         scored = self._score_hubs(ranked, pq, params, {})
         hubs = self._prune(scored, params)
