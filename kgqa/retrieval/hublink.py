@@ -16,11 +16,11 @@ from kgqa.embeddings.base import Embedder
 from kgqa.graph.reader import resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
-from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.base import Answer, BaseRetriever
 from kgqa.retrieval.components import analyse_components
 from kgqa.retrieval.coverage import QueryShape, component_indices, read_shape, serving_triples
 from kgqa.retrieval.fanout import DEFAULT_TEXT_HUB_LIMIT, rank_hubs
+from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.hits import HitTable, acronym_components
 from kgqa.retrieval.ranking import best_per_path, diversity_rank, prune_hubs
 from kgqa.types import Entity, Hub, HubPath, ProcessedQuestion, VectorLevel

@@ -9,8 +9,7 @@ import pyarrow as pa
 
 from kgqa.config import AnnParams
 from kgqa.graph.store import GraphStore
-from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples,
-                                    encode_triples)
+from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
 _UNKNOWN = object()  # not read yet (None: read, and not stored)

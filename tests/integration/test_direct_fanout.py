@@ -125,3 +125,16 @@ def test_ranking_floors_shared_texts_and_fills_the_budget_from_them():
     assert rank_hubs(hits, text_hubs, limit=3, budget=5) == ["P2", "P5", "P6", "P0", "P1"]
     # within the limit, the venue is expanded like any text
     assert rank_hubs(hits, text_hubs, limit=40, budget=3) == ["P2", "P0", "P1"]
+
+
+def test_pgvector_store_bounds_the_expansion_the_same_way(venue_db, pg_database, embedder):
+    with Workspace(Settings(db_path=venue_db, store="pgvector", pg_dsn=pg_database)) as ws:
+        ws._embedder = embedder
+        assert ws.build_index(IndexParams(hub_types=("Paper",))).hubs_rebuilt == PAPERS
+        shared = venue_hash(ws)
+        assert ws.vstore.text_hubs([shared], LIMIT)[shared] == (PAPERS, [f"P{i:02d}" for i in range(LIMIT)])
+        query = ws.embedder.embed([VENUE])[0]
+        assert ws.vstore.nearest_text_hubs(query, 1, LIMIT, [shared])[0][3:] == (None, [])
+        answer = ws.ask(f"In which venue was '{title(TARGET)}' published?",
+                        RetrievalParams(strategy="direct", hubs_to_keep=2, extra={"text_hub_limit": LIMIT}))
+    assert f"(P{TARGET}:{title(TARGET)}, venue, V1:{VENUE})" in answer.triples
