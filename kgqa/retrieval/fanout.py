@@ -5,9 +5,9 @@ one hub; a venue, an author or a predicate ("published in") to hundreds or thous
 number grows with the graph. Expanding such a text to all its hubs costs time in proportion to the
 graph and cannot tell hubs apart: every hub that has it gets the same similarity.
 
-So each hit text's fan-out (how many hubs embed it) is read with at most `limit` of its hubs, in the
-ANN query itself (from the hits the vector index found: no scan of the texts), and kept per workspace;
-a text known to be shared is not expanded again. Texts within the limit are expanded to their hubs as before. A text above it
+So each hit text's fan-out (how many hubs embed it) is counted in the store and read with at most
+`limit` of its hubs (one row per text, however many hubs share it), and kept per workspace: a shared
+text that recurs question after question is read once. Texts within the limit are expanded to their hubs as before. A text above it
 (shared) is not expanded: its similarity is a floor that every candidate hub is given for that query
 vector, as almost every hub would have been given it by the full expansion. Only when the specific
 texts name fewer hubs than the budget are the shared texts' first hubs (by id) added."""
@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 from kgqa.vectorstores.base import HubVectorStore
 
@@ -44,40 +42,21 @@ class TextHubCache:
     def __init__(self, vstore: HubVectorStore) -> None:
         self.vstore = vstore
         self._known: dict[tuple[str, int], TextHubs] = {}
-        self._shared: dict[int, list[str]] = {}  # limit -> the known texts with more hubs than it
 
     def forget(self) -> None:
         """Drop what was read (the index changed)."""
         self._known.clear()
-        self._shared.clear()
-
-    def nearest(self, query: np.ndarray, k: int, limit: int) -> list[tuple[str, float]]:
-        """The k nearest embedded texts as (text hash, similarity); each hit's fan-out and hubs (at
-        most `limit`) are read in the same query, except for texts already known to be shared."""
-        if len(self._known) > _MAX_CACHED:
-            self.forget()
-        shared = self._shared.setdefault(limit, [])
-        hits = []
-        for text_hash, _text, sim, fanout, hubs in self.vstore.nearest_text_hubs(query, k, limit, shared):
-            hits.append((text_hash, sim))
-            if fanout is not None and (text_hash, limit) not in self._known:
-                self._remember(text_hash, limit, fanout, hubs)
-        return hits
 
     def get(self, text_hashes: Sequence[str], limit: int) -> dict[str, TextHubs]:
         """The fan-out and hubs (at most `limit`) of each text that some hub embeds."""
+        if len(self._known) > _MAX_CACHED:
+            self.forget()
         found = {h: r for h in text_hashes if (r := self._known.get((h, limit))) is not None}
         missing = [h for h in dict.fromkeys(text_hashes) if h not in found]
         if missing:
             for text_hash, (fanout, hubs) in self.vstore.text_hubs(missing, limit).items():
-                found[text_hash] = self._remember(text_hash, limit, fanout, hubs)
+                found[text_hash] = self._known[(text_hash, limit)] = TextHubs(fanout, tuple(sorted(hubs)))
         return found
-
-    def _remember(self, text_hash: str, limit: int, fanout: int, hubs: Sequence[str]) -> TextHubs:
-        known = self._known[(text_hash, limit)] = TextHubs(fanout, tuple(sorted(hubs)))
-        if fanout > limit:
-            self._shared.setdefault(limit, []).append(text_hash)
-        return known
 
 
 def rank_hubs(hit_sims: Mapping[str, Sequence[float]], text_hubs: Mapping[str, TextHubs], limit: int,

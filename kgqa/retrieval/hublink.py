@@ -163,7 +163,7 @@ class HubLinkRetriever(BaseRetriever):
         hit_sims: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
         for qi, vec in enumerate(pq.embeddings):
             deadline.check("hub search")
-            for th, sim in self.facts.text_hubs.nearest(vec, k, limit):
+            for th, _text, sim in self.vstore.nearest_texts(vec, k):
                 hit_sims[th][qi] = max(hit_sims[th][qi], sim)
         ranked = rank_hubs(hit_sims, self.facts.text_hubs.get(list(hit_sims), limit), limit, 3 * params.hubs_to_keep)
         scored = self._score_hubs(ranked, pq, params, {})

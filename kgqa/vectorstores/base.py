@@ -182,12 +182,6 @@ class HubVectorStore(Protocol):
         """ANN search: the k nearest embedded texts as (text hash, text, similarity)."""
         ...
 
-    def nearest_text_hubs(self, query: np.ndarray, k: int, limit: int,
-                          skip: list[str]) -> list[tuple[str, str, float, int | None, list[str]]]:
-        """ANN search with each hit's hubs: (text hash, text, similarity, fan-out, the first `limit`
-        hubs by id); texts in `skip` are not expanded (fan-out None, no hubs)."""
-        ...
-
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """For each of these texts that some hub embeds: how many hubs do (its fan-out), and the
         first `limit` of them by id."""

@@ -183,17 +183,6 @@ class KuzuHubVectorStore:
                                                       "efs": self.ann.search_width(k)})
         return [(r[0], r[1], 1.0 - float(r[2])) for r in rows]
 
-    def nearest_text_hubs(self, query: np.ndarray, k: int, limit: int,
-                          skip: list[str]) -> list[tuple[str, str, float, int | None, list[str]]]:
-        """HNSW search with each hit's fan-out and first `limit` hubs, in one query: the Embeds edges
-        are read from the hits the index found, so nothing grows with the number of texts."""
-        self.store.load_extension("vector")
-        rows = self.store.run("retrieval/ann_text_hubs", {"query": query.astype(np.float32).tolist(), "k": k,
-                                                          "efs": self.ann.search_width(k), "limit": limit,
-                                                          "skip": skip})
-        return [(r[0], r[1], 1.0 - float(r[2]), None if r[3] is None or r[0] in skip else int(r[3]), list(r[4] or ()))
-                for r in rows]
-
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id; counted
         in Kùzu, so a text shared by thousands of hubs returns one row."""

@@ -194,15 +194,6 @@ class PgVectorHubStore:
         self.db.run("set_ef_search", {"efs": str(min(MAX_EF_SEARCH, self.ann.search_width(k)))})
         return [(r[0], r[1], float(r[2])) for r in self.db.run("ann_texts", {"query": vec, "k": k})]
 
-    def nearest_text_hubs(self, query: np.ndarray, k: int, limit: int,
-                          skip: list[str]) -> list[tuple[str, str, float, int | None, list[str]]]:
-        """HNSW search, then the fan-out and first `limit` hubs of the hits not in `skip` (looked up
-        by the text-hash index)."""
-        hits = self.nearest_texts(query, k)
-        skipped = set(skip)
-        found = self.text_hubs([th for th, _, _ in hits if th not in skipped], limit)
-        return [(th, text, sim, *(found[th] if th in found else (None, []))) for th, text, sim in hits]
-
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id."""
         if not text_hashes:

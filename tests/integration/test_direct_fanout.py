@@ -60,16 +60,11 @@ def venue_db(tmp_path_factory, embedder) -> Path:
 
 
 class RecordingStore:
-    """The real vector store, with the (fan-out, hubs) it returned for ANN hits recorded."""
+    """The real vector store, with the (fan-out, hubs) its `text_hubs` returned recorded."""
 
     def __init__(self, inner) -> None:
         self.inner = inner
         self.rows: list[tuple[int, list[str]]] = []
-
-    def nearest_text_hubs(self, query, k: int, limit: int, skip: list[str]):
-        found = self.inner.nearest_text_hubs(query, k, limit, skip)
-        self.rows.extend((fanout, hubs) for _, _, _, fanout, hubs in found if fanout is not None)
-        return found
 
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         found = self.inner.text_hubs(text_hashes, limit)
@@ -92,11 +87,6 @@ def test_store_counts_a_shared_text_and_returns_at_most_the_limit(venue_db, embe
         assert hubs == [f"P{i:02d}" for i in range(LIMIT)]  # the first by id
         assert ws.vstore.text_hubs([shared], 1000)[shared] == (PAPERS, [f"P{i:02d}" for i in range(PAPERS)])
         assert ws.vstore.text_hubs(["no-such-text"], LIMIT) == {}
-        query = ws.embedder.embed([VENUE])[0]
-        [(text_hash, _, _, fanout, hubs)] = ws.vstore.nearest_text_hubs(query, 1, LIMIT, [])
-        assert (text_hash, fanout, hubs) == (shared, PAPERS, [f"P{i:02d}" for i in range(LIMIT)])
-        [(text_hash, _, _, fanout, hubs)] = ws.vstore.nearest_text_hubs(query, 1, LIMIT, [shared])
-        assert (text_hash, fanout, hubs) == (shared, None, [])  # known shared: not expanded again
 
 
 @pytest.mark.parametrize("limit", [LIMIT, 1000])
@@ -133,8 +123,6 @@ def test_pgvector_store_bounds_the_expansion_the_same_way(venue_db, pg_database,
         assert ws.build_index(IndexParams(hub_types=("Paper",))).hubs_rebuilt == PAPERS
         shared = venue_hash(ws)
         assert ws.vstore.text_hubs([shared], LIMIT)[shared] == (PAPERS, [f"P{i:02d}" for i in range(LIMIT)])
-        query = ws.embedder.embed([VENUE])[0]
-        assert ws.vstore.nearest_text_hubs(query, 1, LIMIT, [shared])[0][3:] == (None, [])
         answer = ws.ask(f"In which venue was '{title(TARGET)}' published?",
                         RetrievalParams(strategy="direct", hubs_to_keep=2, extra={"text_hub_limit": LIMIT}))
     assert f"(P{TARGET}:{title(TARGET)}, venue, V1:{VENUE})" in answer.triples
