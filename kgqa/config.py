@@ -264,7 +264,7 @@ class IndexParams:
 
 
 STRATEGIES = ("traversal", "direct")
-#: Ranges of the retrievers' integer parameters (`--param KEY=VALUE`): difar, simgrag, coe.
+#: Ranges of the retrievers' integer parameters (`--param KEY=VALUE`): difar, simgrag, coe, hublink (direct).
 EXTRA_BOUNDS: dict[str, tuple[int, int]] = {
     "top_n": (1, 10_000), "k": (1, 100), "k_nodes": (1, 1_000), "k_relations": (1, 1_000),
     "max_nodes": (1, 100_000), "max_hops": (1, 10), "text_hub_limit": (1, 1_000_000)}
