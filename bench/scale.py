@@ -160,6 +160,14 @@ def _rates_from(res: dict, rates: dict) -> None:
                  ann_per_text=t.get("ann_index", 0.0) / texts, reference_per_text=kuzu["reference"]["seconds"] / texts)
 
 
+def _embedders(results: list[dict]) -> str:
+    """The embedders that built and queried the measured indexes ("onnx-fp32"), as recorded by the workers."""
+    labels = {m[step]["embedder"] for r in results for m in r["stores"].values()
+              for step in ("build", "reference", "direct", "traversal") if m.get(step, {}).get("embedder")}
+    setting = os.environ.get("KGQA_EMBEDDER", "").strip() or "auto"
+    return f"{', '.join(sorted(labels)) or 'unrecorded'} (KGQA_EMBEDDER={setting})"
+
+
 def _fmt_s(v: float | None, est: bool = False) -> str:
     if v is None:
         return "–"
@@ -315,8 +323,9 @@ def main() -> None:
     started = time.perf_counter()
 
     def save() -> dict:
-        report = {"machine": _machine(), "mode": "offline (template verbaliser, all-MiniLM-L6-v2 on CPU, no LLM)",
-                  "seed": args.seed, "wall_s": time.perf_counter() - started,
+        report = {"machine": _machine(), "mode": f"offline (template verbaliser, all-MiniLM-L6-v2 on CPU, embedder "
+                                                   f"{_embedders(results)}, no LLM)",
+                  "embedder_setting": os.environ.get("KGQA_EMBEDDER", "").strip() or "auto", "seed": args.seed, "wall_s": time.perf_counter() - started,
                   "results": sorted(results, key=lambda r: (not r["full"], r["size"]))}
         (out / "scale.json").write_text(json.dumps(report, indent=1))  # after every size: resumable
         return report

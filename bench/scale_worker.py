@@ -22,11 +22,11 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from kgqa.api import Workspace  # noqa: E402
-from kgqa.config import IndexParams, Settings  # noqa: E402
-from kgqa.embeddings import get_embedder  # noqa: E402
-from kgqa.evaluation.dataset import read_questions  # noqa: E402
-from kgqa.evaluation.metrics import score_question  # noqa: E402
+from kgqa.api import Workspace
+from kgqa.config import IndexParams, Settings
+from kgqa.embeddings import get_embedder
+from kgqa.evaluation.dataset import read_questions
+from kgqa.evaluation.metrics import score_question
 
 
 def _peak_rss_mib() -> float:
@@ -38,6 +38,11 @@ def _workspace(args: argparse.Namespace, **kw) -> Workspace:
     if args.pg_dsn:
         overrides["pg_dsn"] = args.pg_dsn
     return Workspace(Settings.from_env(args.db, **overrides), **kw)
+
+
+def _embedder_label(ws: Workspace) -> str:
+    """The backend and precision of the workspace's embedder ("onnx-fp32", "torch-fp32")."""
+    return str(getattr(ws.embedder, "label", "torch-fp32"))
 
 
 def load(args: argparse.Namespace) -> dict:
@@ -58,7 +63,8 @@ def build(args: argparse.Namespace) -> dict:
     ws.close()
     return {"seconds": seconds, "model_load": model_load, "timings": report.timings,
             "hubs": report.hubs_rebuilt, "paths": report.paths_written, "texts_embedded": report.texts_embedded,
-            "vectors": report.vectors_written, "dry_run": args.dry_run}
+            "vectors": report.vectors_written, "dry_run": args.dry_run,
+            "embedder": None if args.dry_run else _embedder_label(ws)}
 
 
 def reference(args: argparse.Namespace) -> dict:
@@ -69,7 +75,9 @@ def reference(args: argparse.Namespace) -> dict:
     n_all = len(texts)
     if args.sample < 1.0:
         texts = random.Random(0).sample(texts, max(1, int(n_all * args.sample)))
-    embedder = get_embedder(Settings.from_env(args.db).embedding_model)
+    settings = Settings.from_env(args.db)
+    embedder = get_embedder(settings.embedding_model, settings.embedding_batch_size, settings.embedder,
+                            settings.cache_dir)
     start = time.perf_counter()
     embedder.embed(["warm-up"])
     model_load = time.perf_counter() - start
@@ -79,7 +87,8 @@ def reference(args: argparse.Namespace) -> dict:
         embedder.embed(texts[i:i + batch])
     seconds = time.perf_counter() - start
     return {"seconds": seconds * n_all / len(texts), "measured_seconds": seconds, "texts": n_all,
-            "sampled": len(texts), "model_load": model_load}
+            "sampled": len(texts), "model_load": model_load,
+            "embedder": str(getattr(embedder, "label", "torch-fp32"))}
 
 
 def sync(args: argparse.Namespace) -> dict:
@@ -105,11 +114,13 @@ def query(args: argparse.Namespace) -> dict:
         s = score_question(answer.triples, q.golden)
         recall.append(s.recall)
         hits.append(s.hits_at_10)
+    label = _embedder_label(ws)
     ws.close()
     latencies.sort()
     return {"questions": len(questions), "p50": statistics.median(latencies),
             "p95": latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))],
-            "mean": statistics.fmean(latencies), "recall": statistics.fmean(recall), "hits_at_10": statistics.fmean(hits)}
+            "mean": statistics.fmean(latencies), "recall": statistics.fmean(recall), "hits_at_10": statistics.fmean(hits),
+            "embedder": label}
 
 
 def main() -> None:

@@ -101,7 +101,7 @@ class AnnParams:
         return max(k, self.ef_search if self.ef_search is not None else max(200, 2 * k))
 
     @classmethod
-    def from_env(cls) -> "AnnParams":
+    def from_env(cls) -> AnnParams:
         """From KGQA_HNSW_M, KGQA_HNSW_EF_CONSTRUCTION and KGQA_ANN_EF_SEARCH (defaults otherwise)."""
         return cls(_env_number("KGQA_HNSW_M", int, 16), _env_number("KGQA_HNSW_EF_CONSTRUCTION", int, 64),
                    _env_number("KGQA_ANN_EF_SEARCH", int, None))
@@ -152,7 +152,7 @@ class Settings:
         return self.llm.cache_path or self.data_dir / "llm-cache.sqlite"
 
     @classmethod
-    def from_env(cls, db_path: str | os.PathLike[str] | None = None, **overrides: Any) -> "Settings":
+    def from_env(cls, db_path: str | os.PathLike[str] | None = None, **overrides: Any) -> Settings:
         """Settings from explicit values, then `KGQA_*` environment variables, then defaults."""
         path = db_path or os.environ.get("KGQA_DB") or DEFAULT_DB
         model = overrides.pop("embedding_model", None) or os.environ.get("KGQA_EMBEDDING_MODEL") \
@@ -263,10 +263,10 @@ class IndexParams:
 
 
 STRATEGIES = ("traversal", "direct")
-#: Ranges of the retrievers' integer parameters (`--param KEY=VALUE`): difar, simgrag, coe.
+#: Ranges of the retrievers' integer parameters (`--param KEY=VALUE`): difar, simgrag, coe, hublink (direct).
 EXTRA_BOUNDS: dict[str, tuple[int, int]] = {
     "top_n": (1, 10_000), "k": (1, 100), "k_nodes": (1, 1_000), "k_relations": (1, 1_000),
-    "max_nodes": (1, 100_000), "max_hops": (1, 10)}
+    "max_nodes": (1, 100_000), "max_hops": (1, 10), "text_hub_limit": (1, 1_000_000)}
 
 
 @dataclass(frozen=True)
@@ -311,7 +311,7 @@ class RetrievalParams:
         if self.strategy == "traversal" and not self.topic_entity:
             pass  # resolved from the question at retrieval time (an addition to the thesis)
 
-    def with_overrides(self, **overrides: Any) -> "RetrievalParams":
+    def with_overrides(self, **overrides: Any) -> RetrievalParams:
         """A copy with the given (non-None) values replaced; unknown names are an error."""
         known = {f.name for f in fields(self)}
         unknown = set(overrides) - known

@@ -6,6 +6,7 @@ from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import RootLevels
 from kgqa.indexing.metadata import META_KEY
+from kgqa.retrieval.fanout import TextHubCache
 from kgqa.types import Entity
 from kgqa.vectorstores.base import HubVectorStore
 
@@ -16,10 +17,12 @@ class GraphFacts:
     """The graph's predicate labels, the indexed hub ids and the hub types, each read on first use
     and kept until `forget()` (the workspace calls it after every change to the graph or index).
     Reading them costs a scan of the triples and of the hubs, which grows with the graph. While the
-    database is read-only, also the hub roots found from each topic and the hub root entities."""
+    database is read-only, also the hub roots found from each topic and the hub root entities.
+    The hubs that embed each ANN hit text (`text_hubs`), bounded, are kept too."""
 
     def __init__(self, store: GraphStore, vstore: HubVectorStore) -> None:
         self.store, self.vstore = store, vstore
+        self.text_hubs = TextHubCache(vstore)
         self.forget()
 
     def forget(self) -> None:
@@ -30,6 +33,7 @@ class GraphFacts:
         # read-only: the graph cannot change while open, so traversals and hub roots read once stay valid
         self.root_levels = RootLevels(self.store, self.is_hub, remember=self.store.read_only)
         self._entities: dict[str, Entity | None] = {}
+        self.text_hubs.forget()
 
     def predicates(self) -> list[str]:
         """Distinct predicate labels (they split "paper class philosophical paper" components)."""

@@ -182,8 +182,9 @@ class HubVectorStore(Protocol):
         """ANN search: the k nearest embedded texts as (text hash, text, similarity)."""
         ...
 
-    def hubs_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str]]:
-        """The hubs with a HubVector on these texts: distinct (text hash, hub id)."""
+    def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
+        """For each of these texts that some hub embeds: how many hubs do (its fan-out), and the
+        first `limit` of them by id."""
         ...
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:

@@ -9,8 +9,7 @@ import pyarrow as pa
 
 from kgqa.config import AnnParams
 from kgqa.graph.store import GraphStore
-from kgqa.vectorstores.base import (HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples,
-                                    encode_triples)
+from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
 
@@ -183,12 +182,13 @@ class KuzuHubVectorStore:
                                                       "efs": self.ann.search_width(k)})
         return [(r[0], r[1], 1.0 - float(r[2])) for r in rows]
 
-    def hubs_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str]]:
-        """The hubs with a HubVector on these texts: distinct (text hash, hub id)."""
+    def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
+        """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id; counted
+        in Kùzu, so a text shared by thousands of hubs returns one row."""
         if not text_hashes:
-            return []
-        texts, hubs = self.store.run_columns("retrieval/hubs_for_texts", {"hashes": text_hashes})
-        return list(zip(texts, hubs))
+            return {}
+        texts, fanouts, hubs = self.store.run_columns("retrieval/text_hubs", {"hashes": text_hashes, "limit": limit})
+        return {t: (int(n), list(h)) for t, n, h in zip(texts, fanouts, hubs)}
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
         """Stored paths by hash, in the order asked; kept while read-only (the same paths are read

@@ -205,11 +205,12 @@ class PgVectorHubStore:
         self.db.run("set_ef_search", {"efs": str(min(MAX_EF_SEARCH, self.ann.search_width(k)))})
         return [(r[0], r[1], float(r[2])) for r in self.db.run("ann_texts", {"query": vec, "k": k})]
 
-    def hubs_for_texts(self, text_hashes: list[str]) -> list[tuple[str, str]]:
-        """The hubs with a HubVector on these texts: distinct (text hash, hub id)."""
+    def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
+        """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id."""
         if not text_hashes:
-            return []
-        return [(r[0], r[1]) for r in self.db.run("hubs_for_texts", {"hashes": text_hashes})]
+            return {}
+        rows = self.db.run("text_hubs", {"hashes": text_hashes, "limit": limit})
+        return {r[0]: (int(r[1]), list(r[2])) for r in rows}
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
         """Stored paths by hash."""

@@ -17,6 +17,7 @@ from kgqa.graph.store import GraphStore
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
 from kgqa.question.components import analyse_components
 from kgqa.retrieval.base import Answer, BaseRetriever
+from kgqa.retrieval.fanout import DEFAULT_TEXT_HUB_LIMIT, rank_hubs
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.hublink.coverage import QueryShape, component_indices, read_shape, serving_triples
 from kgqa.retrieval.hublink.hits import HitTable, acronym_components
@@ -153,20 +154,17 @@ class HubLinkRetriever(BaseRetriever):
         """Direct strategy (Alg. 12–13): global ANN over the embedded texts, then per-hub scoring.
 
         Identical texts are stored once and shared by many hub paths, so the ANN hits are expanded
-        to their hubs; hubs are pre-ranked by the sum over query vectors of their best hit, and the
-        best 3 x HubsToKeep are scored exactly (FILLORREMOVEPATHS) before pruning."""
+        to their hubs, texts shared by more than `text_hub_limit` hubs excepted (`fanout.rank_hubs`);
+        hubs are pre-ranked by the sum over query vectors of their best hit, and the best
+        3 x HubsToKeep are scored exactly (FILLORREMOVEPATHS) before pruning."""
         k = max(4 * params.paths_per_hub, 2 * params.hubs_to_keep)
+        limit = int(params.extra.get("text_hub_limit", DEFAULT_TEXT_HUB_LIMIT))
         hit_sims: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
         for qi, vec in enumerate(pq.embeddings):
             deadline.check("hub search")
             for th, _text, sim in self.vstore.nearest_texts(vec, k):
                 hit_sims[th][qi] = max(hit_sims[th][qi], sim)
-        pre: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
-        for th, hub_id in self.vstore.hubs_for_texts(list(hit_sims)):
-            best = pre[hub_id]
-            for qi, s in enumerate(hit_sims[th]):
-                best[qi] = max(best[qi], s)
-        ranked = sorted(pre, key=lambda h: (-sum(pre[h]), h))[: 3 * params.hubs_to_keep]
+        ranked = rank_hubs(hit_sims, self.facts.text_hubs.get(list(hit_sims), limit), limit, 3 * params.hubs_to_keep)
         scored = self._score_hubs(ranked, pq, params, {})
         hubs = self._prune(scored, params)
         if scored.shape is not None:
