@@ -52,8 +52,7 @@ def venue_db(tmp_path_factory, embedder) -> Path:
     root = tmp_path_factory.mktemp("fanout")
     write_graph(root / "graph.csv")
     db = root / "venue.kuzu"
-    with Workspace.init(Settings(db_path=db)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
         ws.load(root / "graph.csv")
         assert ws.build_index(IndexParams(hub_types=("Paper",))).hubs_rebuilt == PAPERS
     return db
@@ -79,8 +78,7 @@ def venue_hash(ws: Workspace) -> str:
 
 
 def test_store_counts_a_shared_text_and_returns_at_most_the_limit(venue_db, embedder):
-    with Workspace(Settings(db_path=venue_db), read_only=True) as ws:
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=venue_db), read_only=True, embedder=embedder) as ws:
         shared = venue_hash(ws)
         fanout, hubs = ws.vstore.text_hubs([shared], LIMIT)[shared]
         assert fanout == PAPERS
@@ -91,15 +89,14 @@ def test_store_counts_a_shared_text_and_returns_at_most_the_limit(venue_db, embe
 
 @pytest.mark.parametrize("limit", [LIMIT, 1000])
 def test_direct_strategy_finds_the_titled_paper_with_the_venue_unexpanded(venue_db, embedder, limit):
-    with Workspace(Settings(db_path=venue_db), read_only=True) as ws:
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=venue_db), read_only=True, embedder=embedder) as ws:
         recording = RecordingStore(ws.vstore)
         ws.facts.text_hubs.vstore = recording  # type: ignore[assignment]
         answer = ws.ask(f"In which venue was '{title(TARGET)}' published?",
                         RetrievalParams(strategy="direct", hubs_to_keep=2, extra={"text_hub_limit": limit}))
     expected = f"(P{TARGET}:{title(TARGET)}, venue, V1:{VENUE})"
     assert expected in answer.triples, answer.triples
-    assert answer.hubs[0]["id"] == f"P{TARGET}"
+    assert answer.hubs[0].hub_id == f"P{TARGET}"
     shared = [hubs for fanout, hubs in recording.rows if fanout == PAPERS]
     assert shared, "the venue (or the predicate) shared by every paper was among the hits"
     assert max(len(hubs) for _, hubs in recording.rows) == min(limit, PAPERS)
@@ -118,8 +115,7 @@ def test_ranking_floors_shared_texts_and_fills_the_budget_from_them():
 
 
 def test_pgvector_store_bounds_the_expansion_the_same_way(venue_db, pg_database, embedder):
-    with Workspace(Settings(db_path=venue_db, store="pgvector", pg_dsn=pg_database)) as ws:
-        ws._embedder = embedder
+    with Workspace(Settings(db_path=venue_db, store="pgvector", pg_dsn=pg_database), embedder=embedder) as ws:
         assert ws.build_index(IndexParams(hub_types=("Paper",))).hubs_rebuilt == PAPERS
         shared = venue_hash(ws)
         assert ws.vstore.text_hubs([shared], LIMIT)[shared] == (PAPERS, [f"P{i:02d}" for i in range(LIMIT)])
