@@ -27,8 +27,13 @@ COMMANDS = {"kgqa --help": ("--help",), "kgqa stats": ("stats",), "kgqa ask (col
 def run(args: tuple[str, ...], env: dict[str, str]) -> float:
     started = time.perf_counter()
     # cwd: a folder without a kgqa package, or `python -m` would import the one in the current folder
-    proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *args], env=env, capture_output=True, text=True,
-                          cwd=tempfile.gettempdir())
+    proc = subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),
+    )
     wall = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"kgqa {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-500:]}")
@@ -53,10 +58,13 @@ def main() -> None:
         for label, cmd in COMMANDS.items():
             for name, env in trees.items():
                 times.setdefault((name, label), []).append(run(cmd, env))
-    lines = [f"Wall seconds per command (new process each), median and min of {args.repeat}, trees alternating; "
-             f"{os.cpu_count()} cores, {platform.machine()}, shared machine (other work running); offline mode.",
-             "", "| command | " + " | ".join(f"{n} median | {n} min" for n in trees) + " |",
-             "|---|" + "---:|---:|" * len(trees)]
+    lines = [
+        f"Wall seconds per command (new process each), median and min of {args.repeat}, trees alternating; "
+        f"{os.cpu_count()} cores, {platform.machine()}, shared machine (other work running); offline mode.",
+        "",
+        "| command | " + " | ".join(f"{n} median | {n} min" for n in trees) + " |",
+        "|---|" + "---:|---:|" * len(trees),
+    ]
     for label in COMMANDS:
         cells = [f"{statistics.median(times[(n, label)]):.2f} | {min(times[(n, label)]):.2f}" for n in trees]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")

@@ -18,7 +18,6 @@ import platform
 import time
 from pathlib import Path
 
-
 from tables import emit
 
 from kgqa.config import cache_dir
@@ -64,15 +63,20 @@ def main() -> None:
             best = min(best, time.perf_counter() - t)
         results[backend] = (embedder.label, len(texts) / best, load_s)
     base = vectors["torch"]
-    lines = [f"Embedding {len(texts)} ORKG texts (labels and triple sentences), batch 64 sorted by length, "
-             f"{cpu_count()} intra-op threads; best of {args.rounds} rounds; {os.cpu_count()} cores, "
-             f"{platform.machine()}, shared machine (other work running); offline.", "",
-             "| embedder | texts/s | × torch | first load s | mean cosine to torch fp32 | min cosine |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"Embedding {len(texts)} ORKG texts (labels and triple sentences), batch 64 sorted by length, "
+        f"{cpu_count()} intra-op threads; best of {args.rounds} rounds; {os.cpu_count()} cores, "
+        f"{platform.machine()}, shared machine (other work running); offline.",
+        "",
+        "| embedder | texts/s | × torch | first load s | mean cosine to torch fp32 | min cosine |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for backend, (label, rate, load_s) in results.items():
         cos = (vectors[backend] * base).sum(axis=1)
-        lines.append(f"| {label} | {rate:.0f} | {rate / results['torch'][1]:.2f} | {load_s:.1f} | "
-                     f"{cos.mean():.6f} | {cos.min():.6f} |")
+        lines.append(
+            f"| {label} | {rate:.0f} | {rate / results['torch'][1]:.2f} | {load_s:.1f} | "
+            f"{cos.mean():.6f} | {cos.min():.6f} |"
+        )
     emit(lines, args.out)
 
 

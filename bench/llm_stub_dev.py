@@ -38,8 +38,9 @@ from stub_anthropic import StubAnthropic  # noqa: E402  (tests/ is importable on
 def kgqa(env: dict[str, str], *args: str) -> str:
     """Run the CLI; print and return its stdout (fail loudly on errors)."""
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *args], env=env, capture_output=True, text=True,
-                          check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", *args], env=env, capture_output=True, text=True, check=False
+    )
     if proc.returncode:
         sys.exit(f"kgqa {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")
     print(f"$ kgqa {' '.join(args)}   [{time.perf_counter() - start:.1f}s]")
@@ -57,8 +58,7 @@ def question_of(request: dict) -> str | None:
 def stats(values: list[float]) -> str:
     if not values:
         return "n/a"
-    return (f"mean {statistics.mean(values):,.1f}, median {statistics.median(values):,.1f}, "
-            f"max {max(values):,.0f}")
+    return f"mean {statistics.mean(values):,.1f}, median {statistics.median(values):,.1f}, max {max(values):,.0f}"
 
 
 def main() -> None:
@@ -71,8 +71,14 @@ def main() -> None:
     limit = ["--limit", str(opts.limit)] if opts.limit else []
 
     with StubAnthropic() as stub:
-        env = dict(os.environ, KGQA_DB=str(work / "orkg.kuzu"), KGQA_LLM_CACHE=str(work / "llm-cache.sqlite"),
-                   ANTHROPIC_API_KEY="stub-key", ANTHROPIC_BASE_URL=stub.url, HF_HUB_OFFLINE="1")
+        env = dict(
+            os.environ,
+            KGQA_DB=str(work / "orkg.kuzu"),
+            KGQA_LLM_CACHE=str(work / "llm-cache.sqlite"),
+            ANTHROPIC_API_KEY="stub-key",
+            ANTHROPIC_BASE_URL=stub.url,
+            HF_HUB_OFFLINE="1",
+        )
         env.pop("KGQA_LLM_TOKEN_BUDGET", None)
         print(f"stub at {stub.url}; work folder {work}\n")
         kgqa(env, "init")
@@ -92,8 +98,10 @@ def main() -> None:
     print("\n== index build (LLM path verbalisation) ==")
     paths_per_call = [len(r["body"]["messages"][0]["content"].splitlines()) - 1 for r in build]
     print(f"calls: {len(build)}; paths per call: {stats(paths_per_call)}")
-    print(f"prompt tokens: {sum(r['input_tokens'] for r in build):,} ({stats([r['input_tokens'] for r in build])} "
-          f"per call); output tokens: {sum(r['output_tokens'] for r in build):,}")
+    print(
+        f"prompt tokens: {sum(r['input_tokens'] for r in build):,} ({stats([r['input_tokens'] for r in build])} "
+        f"per call); output tokens: {sum(r['output_tokens'] for r in build):,}"
+    )
 
     print("\n== eval on the dev set (query time) ==")
     per_q: dict[str, list[dict]] = defaultdict(list)
@@ -110,14 +118,18 @@ def main() -> None:
     print(f"prompt tokens per question: {stats(prompt)}")
     print(f"output tokens per question: {stats(output)}")
     total = [p + o for p, o in zip(prompt, output)]
-    print(f"total tokens per question: {stats(total)}; thesis: {THESIS_TOKENS_PER_QUESTION:,} "
-          f"(ours = {statistics.mean(total) / THESIS_TOKENS_PER_QUESTION:.1%} of it)")
+    print(
+        f"total tokens per question: {stats(total)}; thesis: {THESIS_TOKENS_PER_QUESTION:,} "
+        f"(ours = {statistics.mean(total) / THESIS_TOKENS_PER_QUESTION:.1%} of it)"
+    )
     by_kind: dict[str, list[dict]] = defaultdict(list)
     for r in asked:
         by_kind[r["kind"]].append(r)
     for kind, rs in sorted(by_kind.items()):
-        print(f"  {kind:15s} {len(rs) / len(per_q):5.2f} calls/question, {stats([r['input_tokens'] for r in rs])} "
-              "prompt tokens per call")
+        print(
+            f"  {kind:15s} {len(rs) / len(per_q):5.2f} calls/question, {stats([r['input_tokens'] for r in rs])} "
+            "prompt tokens per call"
+        )
     recorded = sum(rec.get("llm_tokens", 0) for rec in records)
     print(f"tokens in the run file: {recorded:,}; counted by the stub: {sum(total):,}")
 

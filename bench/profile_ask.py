@@ -59,6 +59,7 @@ class PhaseClock:
                 self.totals[phase] += end - self._stack.pop()[1]
                 if self._stack:
                     self._stack[-1][1] = end
+
         return timed
 
     def take(self) -> dict[str, float]:
@@ -78,6 +79,7 @@ def _per_query(raw):
             return raw(self, name, text, params)
         finally:
             QUERY_SECONDS[name] += time.perf_counter() - t
+
     return timed
 
 
@@ -102,11 +104,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", required=True)
     ap.add_argument("--questions", default=str(SHARED / "questions_dev_gv3.csv"))
-    ap.add_argument("--passes", type=int, default=1,
-                    help="passes over the questions (after the first, question texts are embedded from memory)")
+    ap.add_argument(
+        "--passes",
+        type=int,
+        default=1,
+        help="passes over the questions (after the first, question texts are embedded from memory)",
+    )
     ap.add_argument("--out", default=None, help="also write the table (markdown) here")
-    ap.add_argument("--expect-digest", default=None,
-                    help="answers digest of a reference run: print whether this run's equals it, exit 1 if not")
+    ap.add_argument(
+        "--expect-digest",
+        default=None,
+        help="answers digest of a reference run: print whether this run's equals it, exit 1 if not",
+    )
     args = ap.parse_args()
 
     questions = [q for q in read_questions(args.questions) if q.topic_entity]
@@ -137,23 +146,40 @@ def main() -> None:
     digest = hashlib.sha256(json.dumps(answers, sort_keys=True).encode()).hexdigest()[:16]
 
     total = sum(walls)
-    lines = [f"Warm `ask`, traversal, offline mode, {len(questions)} ORKG dev questions x {args.passes} passes; "
-             f"embedder {getattr(ws.embedder, 'label', 'torch-fp32')} ({load_s:.2f} s to load); {os.cpu_count()} cores, "
-             f"{platform.machine()}, shared machine (other work running).", "",
-             "| phase | mean ms/question | share | p50 ms | p95 ms |", "|---|---:|---:|---:|---:|"]
+    lines = [
+        f"Warm `ask`, traversal, offline mode, {len(questions)} ORKG dev questions x {args.passes} passes; "
+        f"embedder {getattr(ws.embedder, 'label', 'torch-fp32')} ({load_s:.2f} s to load); {os.cpu_count()} cores, "
+        f"{platform.machine()}, shared machine (other work running).",
+        "",
+        "| phase | mean ms/question | share | p50 ms | p95 ms |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for p in (*PHASES, "scoring and the rest"):
         v = phases[p]
-        lines.append(f"| {p} | {1000 * statistics.fmean(v):.1f} | {100 * sum(v) / total:.0f} % | "
-                     f"{1000 * percentile(v, 0.5):.1f} | {1000 * percentile(v, 0.95):.1f} |")
-    lines.append(f"| **question (wall)** | {1000 * statistics.fmean(walls):.1f} | 100 % | "
-                 f"{1000 * percentile(walls, 0.5):.1f} | {1000 * percentile(walls, 0.95):.1f} |")
+        lines.append(
+            f"| {p} | {1000 * statistics.fmean(v):.1f} | {100 * sum(v) / total:.0f} % | "
+            f"{1000 * percentile(v, 0.5):.1f} | {1000 * percentile(v, 0.95):.1f} |"
+        )
+    lines.append(
+        f"| **question (wall)** | {1000 * statistics.fmean(walls):.1f} | 100 % | "
+        f"{1000 * percentile(walls, 0.5):.1f} | {1000 * percentile(walls, 0.95):.1f} |"
+    )
     n = len(walls)
-    lines += ["", "Kùzu queries by name (time to execute; row fetching counts in the kuzu phase above):", "",
-              "| query | ms/question |", "|---|---:|"]
+    lines += [
+        "",
+        "Kùzu queries by name (time to execute; row fetching counts in the kuzu phase above):",
+        "",
+        "| query | ms/question |",
+        "|---|---:|",
+    ]
     for name, seconds in sorted(QUERY_SECONDS.items(), key=lambda kv: -kv[1])[:8]:
         lines.append(f"| {name} | {1000 * seconds / n:.1f} |")
-    lines += ["", "Retrieval metrics (must not change with a speed-up): "
-              + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items()) + f"; answers digest `{digest}`"]
+    lines += [
+        "",
+        "Retrieval metrics (must not change with a speed-up): "
+        + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items())
+        + f"; answers digest `{digest}`",
+    ]
     if args.expect_digest:
         same = digest == args.expect_digest
         lines.append(f"Digest check against `{args.expect_digest}`: {'identical' if same else 'DIFFERENT'}")

@@ -30,16 +30,32 @@ DIGEST = re.compile(r"answers digest `([0-9a-f]+)`")
 EMBEDDER = re.compile(r"embedder (\S+)")
 
 
-def run_profile(tree: Path, db: str, questions: str, passes: int) -> tuple[dict[str, tuple[float, float, float]], str, str]:
+def run_profile(
+    tree: Path, db: str, questions: str, passes: int
+) -> tuple[dict[str, tuple[float, float, float]], str, str]:
     """One profile_ask.py run of the code in `tree`: phase -> (mean, p50, p95) ms, digest, embedder."""
     env = dict(os.environ, PYTHONPATH=str(tree), HF_HUB_OFFLINE="1")
-    done = subprocess.run([sys.executable, str(tree / "bench" / "profile_ask.py"), "--db", db,
-                           "--questions", questions, "--passes", str(passes)], env=env, cwd=tree / "bench",
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(tree / "bench" / "profile_ask.py"),
+            "--db",
+            db,
+            "--questions",
+            questions,
+            "--passes",
+            str(passes),
+        ],
+        env=env,
+        cwd=tree / "bench",
+        capture_output=True,
+        text=True,
+    )
     if done.returncode:
         raise SystemExit(f"profile_ask.py in {tree} failed:\n{done.stderr[-3000:]}")
-    phases = {m[1].strip("*"): (float(m[2]), float(m[3]), float(m[4]))
-              for m in map(ROW.match, done.stdout.splitlines()) if m}
+    phases = {
+        m[1].strip("*"): (float(m[2]), float(m[3]), float(m[4])) for m in map(ROW.match, done.stdout.splitlines()) if m
+    }
     return phases, DIGEST.search(done.stdout)[1], EMBEDDER.search(done.stdout)[1]
 
 
@@ -56,8 +72,9 @@ def main() -> None:
     runs: dict[str, list] = {"before": [], "after": []}
     with tempfile.TemporaryDirectory(prefix="kgqa-before-") as tmp:
         before = Path(tmp)
-        archive = subprocess.run(["git", "archive", args.before, "kgqa", "bench"], cwd=ROOT,
-                                 capture_output=True, check=True).stdout
+        archive = subprocess.run(
+            ["git", "archive", args.before, "kgqa", "bench"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
         subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
         for r in range(args.rounds):
             for side, tree in (("before", before), ("after", ROOT)):
@@ -69,20 +86,28 @@ def main() -> None:
     digests = {side: {d for _, d, _ in rs} for side, rs in runs.items()}
     embedders = sorted({e for rs in runs.values() for _, _, e in rs})
     same = len(digests["before"] | digests["after"]) == 1
-    lines = [f"Warm `ask`, traversal, offline mode, ORKG dev questions; `{args.before}` (before) against this "
-             f"tree (after), {args.rounds} alternating runs each, {args.passes} pass(es) per run; embedder "
-             f"{', '.join(embedders)}; {os.cpu_count()} cores, shared machine (other work running). "
-             "Medians over runs of each run's mean, p50 and p95 (ms/question).", "",
-             "| phase | before mean | after mean | before p50 | after p50 | before p95 | after p95 |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"Warm `ask`, traversal, offline mode, ORKG dev questions; `{args.before}` (before) against this "
+        f"tree (after), {args.rounds} alternating runs each, {args.passes} pass(es) per run; embedder "
+        f"{', '.join(embedders)}; {os.cpu_count()} cores, shared machine (other work running). "
+        "Medians over runs of each run's mean, p50 and p95 (ms/question).",
+        "",
+        "| phase | before mean | after mean | before p50 | after p50 | before p95 | after p95 |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for p in phases:
         med = {side: [statistics.median(run[0][p][k] for run in runs[side]) for k in range(3)] for side in runs}
         name = f"**{p}**" if p == "question (wall)" else p
-        lines.append(f"| {name} | {med['before'][0]:.1f} | {med['after'][0]:.1f} | {med['before'][1]:.1f} | "
-                     f"{med['after'][1]:.1f} | {med['before'][2]:.1f} | {med['after'][2]:.1f} |")
-    lines += ["", f"Answers digest check (every question's triples and cited hubs, in order, every run): "
-              f"{'identical' if same else 'DIFFERENT'} (before {sorted(digests['before'])}, "
-              f"after {sorted(digests['after'])})"]
+        lines.append(
+            f"| {name} | {med['before'][0]:.1f} | {med['after'][0]:.1f} | {med['before'][1]:.1f} | "
+            f"{med['after'][1]:.1f} | {med['before'][2]:.1f} | {med['after'][2]:.1f} |"
+        )
+    lines += [
+        "",
+        f"Answers digest check (every question's triples and cited hubs, in order, every run): "
+        f"{'identical' if same else 'DIFFERENT'} (before {sorted(digests['before'])}, "
+        f"after {sorted(digests['after'])})",
+    ]
     emit(lines, args.out)
     if not same:
         raise SystemExit(1)

@@ -50,8 +50,13 @@ def _size(text: str) -> int:
 
 def _worker(*args: str, timeout: float | None = None) -> dict:
     cmd = [sys.executable, str(HERE / "scale_worker.py"), *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})
+    proc = subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"},
+    )
     if proc.returncode != 0:
         raise SystemExit(f"worker failed: {' '.join(args)}\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -69,7 +74,8 @@ def _pg_size_mib(dsn: str) -> float:
         row = conn.execute(
             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
             "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind IN ('r', 'm')",
-            ("kgqa",)).fetchone()
+            ("kgqa",),
+        ).fetchone()
     return float(row[0]) / 2**20
 
 
@@ -95,8 +101,14 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
     shutil.rmtree(work, ignore_errors=True)
     start = time.perf_counter()
     gen = generate(work, n, seed=args.seed, questions=args.questions)
-    res: dict = {"size": n, "triples": gen.triples, "papers": gen.papers, "generate_s": time.perf_counter() - start,
-                 "full": full, "stores": {}}
+    res: dict = {
+        "size": n,
+        "triples": gen.triples,
+        "papers": gen.papers,
+        "generate_s": time.perf_counter() - start,
+        "full": full,
+        "stores": {},
+    }
     db = work / "kuzu" / "graph.kuzu"
     _log(args.quiet, f"{n}: loading {gen.triples} triples")
     res["load"] = _worker("load", "--db", str(db), "--graph", str(gen.graph_file))
@@ -109,10 +121,20 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
         est_embed = b["texts_embedded"] * rates["embed_per_text"]
         est_write = b["texts_embedded"] * rates["write_per_text"]
         est_ann = b["texts_embedded"] * rates["ann_per_text"]
-        res["stores"]["kuzu"] = {"build": b, "estimated": {
-            "embed": est_embed, "write": est_write, "ann_index": est_ann,
-            "total": sum(t.get(p, 0.0) for p in ("find_roots", "enumerate_paths", "verbalise")) + est_embed + est_write + est_ann,
-            "reference": b["texts_embedded"] * rates["reference_per_text"], "from_size": rates["size"]}}
+        res["stores"]["kuzu"] = {
+            "build": b,
+            "estimated": {
+                "embed": est_embed,
+                "write": est_write,
+                "ann_index": est_ann,
+                "total": sum(t.get(p, 0.0) for p in ("find_roots", "enumerate_paths", "verbalise"))
+                + est_embed
+                + est_write
+                + est_ann,
+                "reference": b["texts_embedded"] * rates["reference_per_text"],
+                "from_size": rates["size"],
+            },
+        }
         return res
     _log(args.quiet, f"{n}: building the Kùzu index")
     b = _worker("build", "--db", str(db))
@@ -121,8 +143,9 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
     kuzu["reference"] = _worker("reference", "--db", str(db), "--sample", str(args.reference_sample))
     for strategy in ("direct", "traversal"):
         _log(args.quiet, f"{n}: {strategy} queries (kuzu)")
-        kuzu[strategy] = _worker("query", "--db", str(db), "--questions", str(gen.questions_file),
-                                 "--strategy", strategy)
+        kuzu[strategy] = _worker(
+            "query", "--db", str(db), "--questions", str(gen.questions_file), "--strategy", strategy
+        )
     res["stores"]["kuzu"] = kuzu
     if dsn:
         if n <= args.pg_full_build_max:
@@ -136,8 +159,19 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
         pg["index_mib"] = _pg_size_mib(dsn)
         for strategy in ("direct", "traversal"):
             _log(args.quiet, f"{n}: {strategy} queries (pgvector)")
-            pg[strategy] = _worker("query", "--db", str(db), "--questions", str(gen.questions_file),
-                                   "--strategy", strategy, "--store", "pgvector", "--pg-dsn", dsn)
+            pg[strategy] = _worker(
+                "query",
+                "--db",
+                str(db),
+                "--questions",
+                str(gen.questions_file),
+                "--strategy",
+                strategy,
+                "--store",
+                "pgvector",
+                "--pg-dsn",
+                dsn,
+            )
         res["stores"]["pgvector"] = pg
     _rates_from(res, rates)
     return res
@@ -148,22 +182,39 @@ def _requery(n: int, args: argparse.Namespace, res: dict) -> None:
     work = Path(args.work) / f"n{n}"
     for strategy in ("direct", "traversal"):
         _log(args.quiet, f"{n}: {strategy} queries (kuzu, again)")
-        res["stores"]["kuzu"][strategy] = _worker("query", "--db", str(work / "kuzu" / "graph.kuzu"), "--questions",
-                                                  str(work / "questions.csv"), "--strategy", strategy)
+        res["stores"]["kuzu"][strategy] = _worker(
+            "query",
+            "--db",
+            str(work / "kuzu" / "graph.kuzu"),
+            "--questions",
+            str(work / "questions.csv"),
+            "--strategy",
+            strategy,
+        )
 
 
 def _rates_from(res: dict, rates: dict) -> None:
     """Per-text costs of a fully built size: what the graph-only sizes are extrapolated with."""
     kuzu = res["stores"]["kuzu"]
     t, texts = kuzu["build"]["timings"], max(1, kuzu["build"]["texts_embedded"])
-    rates.update(size=res["size"], embed_per_text=t.get("embed", 0.0) / texts, write_per_text=t.get("write", 0.0) / texts,
-                 ann_per_text=t.get("ann_index", 0.0) / texts, reference_per_text=kuzu["reference"]["seconds"] / texts)
+    rates.update(
+        size=res["size"],
+        embed_per_text=t.get("embed", 0.0) / texts,
+        write_per_text=t.get("write", 0.0) / texts,
+        ann_per_text=t.get("ann_index", 0.0) / texts,
+        reference_per_text=kuzu["reference"]["seconds"] / texts,
+    )
 
 
 def _embedders(results: list[dict]) -> str:
     """The embedders that built and queried the measured indexes ("onnx-fp32"), as recorded by the workers."""
-    labels = {m[step]["embedder"] for r in results for m in r["stores"].values()
-              for step in ("build", "reference", "direct", "traversal") if m.get(step, {}).get("embedder")}
+    labels = {
+        m[step]["embedder"]
+        for r in results
+        for m in r["stores"].values()
+        for step in ("build", "reference", "direct", "traversal")
+        if m.get(step, {}).get("embedder")
+    }
     setting = os.environ.get("KGQA_EMBEDDER", "").strip() or "auto"
     return f"{', '.join(sorted(labels)) or 'unrecorded'} (KGQA_EMBEDDER={setting})"
 
@@ -177,10 +228,13 @@ def _fmt_s(v: float | None, est: bool = False) -> str:
 
 def table(results: list[dict]) -> str:
     """The printed tables (Markdown)."""
-    lines = ["### Index build (offline: template verbalisation, all-MiniLM-L6-v2 on CPU)", "",
-             "| triples | store | hubs | paths | unique texts | enumerate s | verbalise s | embed s | write s | ANN s "
-             "| build s | model alone s | build / model | peak RSS MiB | index MiB |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "### Index build (offline: template verbalisation, all-MiniLM-L6-v2 on CPU)",
+        "",
+        "| triples | store | hubs | paths | unique texts | enumerate s | verbalise s | embed s | write s | ANN s "
+        "| build s | model alone s | build / model | peak RSS MiB | index MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in results:
         for store, m in r["stores"].items():
             if store == "kuzu":
@@ -193,16 +247,21 @@ def table(results: list[dict]) -> str:
                         f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('verbalise'))} "
                         f"| {_fmt_s(est['embed'], True)} | {_fmt_s(est['write'], True)} | {_fmt_s(est['ann_index'], True)} "
                         f"| {_fmt_s(est['total'], True)} | {_fmt_s(ref, True)} | {est['total'] / ref:.2f} (est.) "
-                        f"| {b['peak_rss_mib']:.0f} (dry run) | – |")
+                        f"| {b['peak_rss_mib']:.0f} (dry run) | – |"
+                    )
                     continue
                 ref = m["reference"]["seconds"]
-                ref_note = "" if m["reference"]["sampled"] == m["reference"]["texts"] else \
-                    f" ({m['reference']['sampled'] / m['reference']['texts']:.0%} sample)"
+                ref_note = (
+                    ""
+                    if m["reference"]["sampled"] == m["reference"]["texts"]
+                    else f" ({m['reference']['sampled'] / m['reference']['texts']:.0%} sample)"
+                )
                 lines.append(
                     f"| {r['triples']:,} | kuzu | {b['hubs']:,} | {b['paths']:,} | {b['texts_embedded']:,} "
                     f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('verbalise'))} | {_fmt_s(t.get('embed'))} "
                     f"| {_fmt_s(t.get('write'))} | {_fmt_s(t.get('ann_index'))} | {_fmt_s(b['seconds'])} "
-                    f"| {_fmt_s(ref)}{ref_note} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} | {m['index_mib']:.0f} |")
+                    f"| {_fmt_s(ref)}{ref_note} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} | {m['index_mib']:.0f} |"
+                )
             elif m["mode"] == "build":
                 b, t = m["build"], m["build"]["timings"]
                 ref = r["stores"]["kuzu"]["reference"]["seconds"]
@@ -210,34 +269,51 @@ def table(results: list[dict]) -> str:
                     f"| {r['triples']:,} | pgvector | {b['hubs']:,} | {b['paths']:,} | {b['texts_embedded']:,} "
                     f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('verbalise'))} | {_fmt_s(t.get('embed'))} "
                     f"| {_fmt_s(t.get('write'))} | {_fmt_s(t.get('ann_index'))} | {_fmt_s(b['seconds'])} "
-                    f"| {_fmt_s(ref)} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} (client) | {m['index_mib']:.0f} |")
+                    f"| {_fmt_s(ref)} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} (client) | {m['index_mib']:.0f} |"
+                )
             else:
                 k = r["stores"]["kuzu"]["build"]
                 kt, s = k["timings"], m["sync"]
-                total = sum(kt.get(p, 0.0) for p in ("find_roots", "enumerate_paths", "verbalise", "embed")) + s["seconds"]
+                total = (
+                    sum(kt.get(p, 0.0) for p in ("find_roots", "enumerate_paths", "verbalise", "embed")) + s["seconds"]
+                )
                 ref = r["stores"]["kuzu"]["reference"]["seconds"]
                 lines.append(
                     f"| {r['triples']:,} | pgvector (sync) | {k['hubs']:,} | {k['paths']:,} | {k['texts_embedded']:,} "
                     f"| {_fmt_s(kt.get('enumerate_paths'))} | {_fmt_s(kt.get('verbalise'))} | {_fmt_s(kt.get('embed'))} "
                     f"| {_fmt_s(s['seconds'])} (write + ANN) | – | {_fmt_s(total, True)} | {_fmt_s(ref)} "
-                    f"| {total / ref:.2f} (est.) | {s['peak_rss_mib']:.0f} (client) | {m['index_mib']:.0f} |")
-    lines += ["", "### Queries (offline, model loaded; latency per question in ms)", "",
-              "| triples | store | direct p50 | direct p95 | traversal p50 | traversal p95 | direct R | direct Hits@10 "
-              "| traversal R | traversal Hits@10 | questions |",
-              "|---|---|---|---|---|---|---|---|---|---|---|"]
+                    f"| {total / ref:.2f} (est.) | {s['peak_rss_mib']:.0f} (client) | {m['index_mib']:.0f} |"
+                )
+    lines += [
+        "",
+        "### Queries (offline, model loaded; latency per question in ms)",
+        "",
+        "| triples | store | direct p50 | direct p95 | traversal p50 | traversal p95 | direct R | direct Hits@10 "
+        "| traversal R | traversal Hits@10 | questions |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in results:
         for store, m in r["stores"].items():
             if "direct" not in m:
                 continue
             d, tr = m["direct"], m["traversal"]
-            lines.append(f"| {r['triples']:,} | {store} | {d['p50'] * 1000:.0f} | {d['p95'] * 1000:.0f} "
-                         f"| {tr['p50'] * 1000:.0f} | {tr['p95'] * 1000:.0f} | {d['recall']:.3f} | {d['hits_at_10']:.3f} "
-                         f"| {tr['recall']:.3f} | {tr['hits_at_10']:.3f} | {d['questions']} |")
-    lines += ["", "### Graph loading", "", "| triples | papers | generate s | load s | load peak RSS MiB | graph MiB on disk |",
-              "|---|---|---|---|---|---|"]
+            lines.append(
+                f"| {r['triples']:,} | {store} | {d['p50'] * 1000:.0f} | {d['p95'] * 1000:.0f} "
+                f"| {tr['p50'] * 1000:.0f} | {tr['p95'] * 1000:.0f} | {d['recall']:.3f} | {d['hits_at_10']:.3f} "
+                f"| {tr['recall']:.3f} | {tr['hits_at_10']:.3f} | {d['questions']} |"
+            )
+    lines += [
+        "",
+        "### Graph loading",
+        "",
+        "| triples | papers | generate s | load s | load peak RSS MiB | graph MiB on disk |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in results:
-        lines.append(f"| {r['triples']:,} | {r['papers']:,} | {r['generate_s']:.1f} | {r['load']['seconds']:.1f} "
-                     f"| {r['load']['peak_rss_mib']:.0f} | {r['graph_mib']:.0f} |")
+        lines.append(
+            f"| {r['triples']:,} | {r['papers']:,} | {r['generate_s']:.1f} | {r['load']['seconds']:.1f} "
+            f"| {r['load']['peak_rss_mib']:.0f} | {r['graph_mib']:.0f} |"
+        )
     return "\n".join(lines)
 
 
@@ -262,8 +338,16 @@ def plots(results: list[dict], out: Path) -> list[Path]:
     for est, real in (("build (est.)", "build"), ("model alone (est.)", "model alone")):
         if est in series and real in series:  # join the estimate to the last measured point
             series[est] = [max(series[real])] + series[est]
-    paths.append(line_chart(out / "scale_build.svg", "Index build (Kùzu, offline, 2-core CPU)", "triples",
-                            "seconds", series, frozenset({"build (est.)", "model alone (est.)"})))
+    paths.append(
+        line_chart(
+            out / "scale_build.svg",
+            "Index build (Kùzu, offline, 2-core CPU)",
+            "triples",
+            "seconds",
+            series,
+            frozenset({"build (est.)", "model alone (est.)"}),
+        )
+    )
     lat: dict[str, list[tuple[float, float]]] = {}
     for r in results:
         for store, m in r["stores"].items():
@@ -276,7 +360,8 @@ def plots(results: list[dict], out: Path) -> list[Path]:
     for r in results:
         m = r["stores"]["kuzu"]
         rss.setdefault("build" if "estimated" not in m else "build (dry run)", []).append(
-            (r["triples"], m["build"]["peak_rss_mib"]))
+            (r["triples"], m["build"]["peak_rss_mib"])
+        )
         rss.setdefault("load", []).append((r["triples"], r["load"]["peak_rss_mib"]))
     paths.append(line_chart(out / "scale_memory.svg", "Peak RSS (Kùzu)", "triples", "MiB", rss))
     return paths
@@ -289,16 +374,30 @@ def main() -> None:
     ap.add_argument("--stores", default="kuzu,pgvector", help="kuzu, or kuzu,pgvector.")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--questions", type=int, default=100)
-    ap.add_argument("--reference-sample", type=float, default=1.0,
-                    help="Share of the unique texts the model-alone reference embeds (scaled up).")
-    ap.add_argument("--pg-full-build-max", type=_size, default=10_000,
-                    help="Largest size whose pgvector index is built from scratch (larger: index sync).")
+    ap.add_argument(
+        "--reference-sample",
+        type=float,
+        default=1.0,
+        help="Share of the unique texts the model-alone reference embeds (scaled up).",
+    )
+    ap.add_argument(
+        "--pg-full-build-max",
+        type=_size,
+        default=10_000,
+        help="Largest size whose pgvector index is built from scratch (larger: index sync).",
+    )
     ap.add_argument("--work", default=".bench-scale", help="Scratch directory (graphs, databases).")
     ap.add_argument("--out", default=str(HERE / "results"), help="Where results JSON, tables and plots go.")
-    ap.add_argument("--resume", action="store_true",
-                    help="Keep the sizes already in OUT/scale.json (same seed), measure only the missing ones.")
-    ap.add_argument("--requery", action="store_true",
-                    help="With --resume: measure the Kùzu queries of the kept full sizes again, on their databases in --work.")
+    ap.add_argument(
+        "--resume",
+        action="store_true",
+        help="Keep the sizes already in OUT/scale.json (same seed), measure only the missing ones.",
+    )
+    ap.add_argument(
+        "--requery",
+        action="store_true",
+        help="With --resume: measure the Kùzu queries of the kept full sizes again, on their databases in --work.",
+    )
     ap.add_argument("-q", "--quiet", action="store_true")
     args = ap.parse_args()
     full = sorted(_size(s) for s in args.sizes.split(",") if s.strip())
@@ -323,10 +422,14 @@ def main() -> None:
     started = time.perf_counter()
 
     def save() -> dict:
-        report = {"machine": _machine(), "mode": f"offline (template verbaliser, all-MiniLM-L6-v2 on CPU, embedder "
-                                                   f"{_embedders(results)}, no LLM)",
-                  "embedder_setting": os.environ.get("KGQA_EMBEDDER", "").strip() or "auto", "seed": args.seed, "wall_s": time.perf_counter() - started,
-                  "results": sorted(results, key=lambda r: (not r["full"], r["size"]))}
+        report = {
+            "machine": _machine(),
+            "mode": f"offline (template verbaliser, all-MiniLM-L6-v2 on CPU, embedder {_embedders(results)}, no LLM)",
+            "embedder_setting": os.environ.get("KGQA_EMBEDDER", "").strip() or "auto",
+            "seed": args.seed,
+            "wall_s": time.perf_counter() - started,
+            "results": sorted(results, key=lambda r: (not r["full"], r["size"])),
+        }
         (out / "scale.json").write_text(json.dumps(report, indent=1))  # after every size: resumable
         return report
 

@@ -61,10 +61,17 @@ def build(args: argparse.Namespace) -> dict:
     report = ws.build_index(IndexParams(), dry_run=args.dry_run, rebuild=args.rebuild)
     seconds = time.perf_counter() - start
     ws.close()
-    return {"seconds": seconds, "model_load": model_load, "timings": report.timings,
-            "hubs": report.hubs_rebuilt, "paths": report.paths_written, "texts_embedded": report.texts_embedded,
-            "vectors": report.vectors_written, "dry_run": args.dry_run,
-            "embedder": None if args.dry_run else _embedder_label(ws)}
+    return {
+        "seconds": seconds,
+        "model_load": model_load,
+        "timings": report.timings,
+        "hubs": report.hubs_rebuilt,
+        "paths": report.paths_written,
+        "texts_embedded": report.texts_embedded,
+        "vectors": report.vectors_written,
+        "dry_run": args.dry_run,
+        "embedder": None if args.dry_run else _embedder_label(ws),
+    }
 
 
 def reference(args: argparse.Namespace) -> dict:
@@ -76,19 +83,25 @@ def reference(args: argparse.Namespace) -> dict:
     if args.sample < 1.0:
         texts = random.Random(0).sample(texts, max(1, int(n_all * args.sample)))
     settings = Settings.from_env(args.db)
-    embedder = get_embedder(settings.embedding_model, settings.embedding_batch_size, settings.embedder,
-                            settings.cache_dir)
+    embedder = get_embedder(
+        settings.embedding_model, settings.embedding_batch_size, settings.embedder, settings.cache_dir
+    )
     start = time.perf_counter()
     embedder.embed(["warm-up"])
     model_load = time.perf_counter() - start
     start = time.perf_counter()
     batch = 8192  # the builder's batches are about this size too (200 hubs)
     for i in range(0, len(texts), batch):
-        embedder.embed(texts[i:i + batch])
+        embedder.embed(texts[i : i + batch])
     seconds = time.perf_counter() - start
-    return {"seconds": seconds * n_all / len(texts), "measured_seconds": seconds, "texts": n_all,
-            "sampled": len(texts), "model_load": model_load,
-            "embedder": str(getattr(embedder, "label", "torch-fp32"))}
+    return {
+        "seconds": seconds * n_all / len(texts),
+        "measured_seconds": seconds,
+        "texts": n_all,
+        "sampled": len(texts),
+        "model_load": model_load,
+        "embedder": str(getattr(embedder, "label", "torch-fp32")),
+    }
 
 
 def sync(args: argparse.Namespace) -> dict:
@@ -117,10 +130,15 @@ def query(args: argparse.Namespace) -> dict:
     label = _embedder_label(ws)
     ws.close()
     latencies.sort()
-    return {"questions": len(questions), "p50": statistics.median(latencies),
-            "p95": latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))],
-            "mean": statistics.fmean(latencies), "recall": statistics.fmean(recall), "hits_at_10": statistics.fmean(hits),
-            "embedder": label}
+    return {
+        "questions": len(questions),
+        "p50": statistics.median(latencies),
+        "p95": latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))],
+        "mean": statistics.fmean(latencies),
+        "recall": statistics.fmean(recall),
+        "hits_at_10": statistics.fmean(hits),
+        "embedder": label,
+    }
 
 
 def main() -> None:

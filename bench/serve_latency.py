@@ -62,8 +62,9 @@ def questions(path: Path) -> list[tuple[str, str]]:
 
 
 def post(url: str, body: dict) -> dict:
-    req = urllib.request.Request(url + "/v1/ask", data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url + "/v1/ask", data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(req, timeout=120) as resp:
         return json.loads(resp.read())
 
@@ -77,8 +78,7 @@ def start_service(db: Path, workers: int) -> tuple[subprocess.Popen, str]:
         if proc.poll() is not None or time.perf_counter() - started > 300:
             raise SystemExit(f"kgqa serve did not start (exit {proc.poll()})")
         time.sleep(0.1)
-    print(f"service (workers={workers}) ready in {time.perf_counter() - started:.1f}s at {state.url}",
-          file=sys.stderr)
+    print(f"service (workers={workers}) ready in {time.perf_counter() - started:.1f}s at {state.url}", file=sys.stderr)
     return proc, state.url
 
 
@@ -91,7 +91,7 @@ def measure(db: Path, qs: list[tuple[str, str]], workers: int, rounds: int) -> d
     proc, url = start_service(db, workers)
     try:
         bodies = [{"question": q, "topic_entity": t, "strategy": "traversal"} for q, t in qs]
-        post(url, bodies[0])                                 # one request to open the HTTP path
+        post(url, bodies[0])  # one request to open the HTTP path
         wall, served = [], []
         for _ in range(rounds):
             for body in bodies:
@@ -123,8 +123,13 @@ def measure(db: Path, qs: list[tuple[str, str]], workers: int, rounds: int) -> d
         cli = []
         for _ in range(5):
             t0 = time.perf_counter()
-            out = subprocess.run(kgqa_cmd(db, "ask", q, "--topic-entity", topic, "--json"), capture_output=True,
-                                 text=True, env=env(), check=True)
+            out = subprocess.run(
+                kgqa_cmd(db, "ask", q, "--topic-entity", topic, "--json"),
+                capture_output=True,
+                text=True,
+                env=env(),
+                check=True,
+            )
             cli.append(time.perf_counter() - t0)
             assert json.loads(out.stdout)["served_by"] == "service", out.stderr
         rss, hwm = rss_mib(proc.pid)
@@ -132,16 +137,30 @@ def measure(db: Path, qs: list[tuple[str, str]], workers: int, rounds: int) -> d
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=120)
     ms = np.array(wall) * 1000
-    return {"workers": workers, "n": len(wall), "p50_ms": float(np.percentile(ms, 50)),
-            "p95_ms": float(np.percentile(ms, 95)), "p99_ms": float(np.percentile(ms, 99)),
-            "served_p50_ms": float(np.percentile(np.array(served) * 1000, 50)), "qps4": qps,
-            "cli_s": statistics.median(cli), "rss_mib": rss, "hwm_mib": hwm, "exit": code}
+    return {
+        "workers": workers,
+        "n": len(wall),
+        "p50_ms": float(np.percentile(ms, 50)),
+        "p95_ms": float(np.percentile(ms, 95)),
+        "p99_ms": float(np.percentile(ms, 99)),
+        "served_p50_ms": float(np.percentile(np.array(served) * 1000, 50)),
+        "qps4": qps,
+        "cli_s": statistics.median(cli),
+        "rss_mib": rss,
+        "hwm_mib": hwm,
+        "exit": code,
+    }
 
 
 def cold_cli(db: Path, q: str, topic: str) -> float:
     t0 = time.perf_counter()
-    out = subprocess.run(kgqa_cmd(db, "ask", q, "--topic-entity", topic, "--json", "--no-server"),
-                         capture_output=True, text=True, env=env(), check=True)
+    out = subprocess.run(
+        kgqa_cmd(db, "ask", q, "--topic-entity", topic, "--json", "--no-server"),
+        capture_output=True,
+        text=True,
+        env=env(),
+        check=True,
+    )
     assert json.loads(out.stdout)["served_by"] == "in-process"
     return time.perf_counter() - t0
 
@@ -152,16 +171,21 @@ def ok(value: float, target: float, higher_is_better: bool = False) -> str:
 
 
 def table(results: list[dict], cold: float, conditions: str) -> str:
-    lines = [conditions, "",
-             "| workers | p50 ms (≤ 60) | p95 ms (≤ 150) | p99 ms | service-side p50 ms | q/s, 4 clients (≥ 15) "
-             "| `kgqa ask` wall, service running (≤ 0.4 s) | service RSS MiB (≤ 1024) | peak RSS MiB | SIGTERM exit |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        conditions,
+        "",
+        "| workers | p50 ms (≤ 60) | p95 ms (≤ 150) | p99 ms | service-side p50 ms | q/s, 4 clients (≥ 15) "
+        "| `kgqa ask` wall, service running (≤ 0.4 s) | service RSS MiB (≤ 1024) | peak RSS MiB | SIGTERM exit |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in results:
-        lines.append(f"| {r['workers']} | {r['p50_ms']:.1f} ({ok(r['p50_ms'], TARGETS['p50_ms'])}) "
-                     f"| {r['p95_ms']:.1f} ({ok(r['p95_ms'], TARGETS['p95_ms'])}) | {r['p99_ms']:.1f} "
-                     f"| {r['served_p50_ms']:.1f} | {r['qps4']:.1f} ({ok(r['qps4'], TARGETS['qps4'], True)}) "
-                     f"| {r['cli_s']:.2f} s ({ok(r['cli_s'], TARGETS['cli_s'])}) "
-                     f"| {r['rss_mib']:.0f} ({ok(r['rss_mib'], TARGETS['rss_mib'])}) | {r['hwm_mib']:.0f} | {r['exit']} |")
+        lines.append(
+            f"| {r['workers']} | {r['p50_ms']:.1f} ({ok(r['p50_ms'], TARGETS['p50_ms'])}) "
+            f"| {r['p95_ms']:.1f} ({ok(r['p95_ms'], TARGETS['p95_ms'])}) | {r['p99_ms']:.1f} "
+            f"| {r['served_p50_ms']:.1f} | {r['qps4']:.1f} ({ok(r['qps4'], TARGETS['qps4'], True)}) "
+            f"| {r['cli_s']:.2f} s ({ok(r['cli_s'], TARGETS['cli_s'])}) "
+            f"| {r['rss_mib']:.0f} ({ok(r['rss_mib'], TARGETS['rss_mib'])}) | {r['hwm_mib']:.0f} | {r['exit']} |"
+        )
     lines += ["", f"`kgqa ask --no-server` (cold, in-process, model loaded in the process): {cold:.2f} s wall."]
     return "\n".join(lines)
 
@@ -180,13 +204,15 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     results = [measure(args.db, qs, int(w), args.rounds) for w in args.workers.split(",")]
     cold = cold_cli(args.db, *qs[0])
-    conditions = (f"ORKG GV3 ({len(qs)} dev questions × {args.rounds} rounds), offline mode (no LLM, 0 tokens), "
-                  f"traversal strategy from the CSV's topic entity, 30 hubs, 10 paths per hub, Kùzu store, "
-                  f"all-MiniLM-L6-v2 on the CPU by KGQA_EMBEDDER={os.environ.get('KGQA_EMBEDDER', 'auto')} (auto: ONNX "
-                  f"Runtime fp32 once its export is cached, else torch); {platform.node()} {os.cpu_count()} cores, "
-                  f"load average {load_before:.1f} before / {os.getloadavg()[0]:.1f} after (a machine shared with "
-                  f"other jobs: the timings are upper bounds); {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
-                  "Latency: HTTP round trip measured by a Python client (urllib), one question at a time.")
+    conditions = (
+        f"ORKG GV3 ({len(qs)} dev questions × {args.rounds} rounds), offline mode (no LLM, 0 tokens), "
+        f"traversal strategy from the CSV's topic entity, 30 hubs, 10 paths per hub, Kùzu store, "
+        f"all-MiniLM-L6-v2 on the CPU by KGQA_EMBEDDER={os.environ.get('KGQA_EMBEDDER', 'auto')} (auto: ONNX "
+        f"Runtime fp32 once its export is cached, else torch); {platform.node()} {os.cpu_count()} cores, "
+        f"load average {load_before:.1f} before / {os.getloadavg()[0]:.1f} after (a machine shared with "
+        f"other jobs: the timings are upper bounds); {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
+        "Latency: HTTP round trip measured by a Python client (urllib), one question at a time."
+    )
     text = table(results, cold, conditions)
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)

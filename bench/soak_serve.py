@@ -58,16 +58,24 @@ def prepare(args: argparse.Namespace, work: Path) -> Path:
         for src in args.db.parent.glob(args.db.name + "*"):
             if not src.name.endswith(".serve.json"):
                 shutil.copy2(src, work / src.name.replace(args.db.name, db.name))
-    paper = json.loads(subprocess.run(kgqa_cmd(db, "index", "status", "--json"), check=True, env=env(),
-                                      capture_output=True, text=True).stdout)
+    paper = json.loads(
+        subprocess.run(
+            kgqa_cmd(db, "index", "status", "--json"), check=True, env=env(), capture_output=True, text=True
+        ).stdout
+    )
     print(f"index: {paper['hubs']} hubs", file=sys.stderr)
     return db
 
 
 def mark_dirty(db: Path, subject: str) -> None:
     """Add one triple to hub `subject`, so `index update --dirty` has work."""
-    subprocess.run(kgqa_cmd(db, "-q", "triples", "add", "-s", subject, "-p", "soak note", "-o",
-                            f"soak {time.time():.0f}", "--literal"), check=True, env=env())
+    subprocess.run(
+        kgqa_cmd(
+            db, "-q", "triples", "add", "-s", subject, "-p", "soak note", "-o", f"soak {time.time():.0f}", "--literal"
+        ),
+        check=True,
+        env=env(),
+    )
 
 
 def update(db: Path) -> dict:
@@ -77,8 +85,9 @@ def update(db: Path) -> dict:
     return {"exit": out.returncode, "s": time.perf_counter() - t0, "said": text[-1] if text else ""}
 
 
-def soak(url: str, bodies: list[dict], count: int, clients: int, max_s: float) -> tuple[Counter, list[float], float,
-                                                                                          list[str]]:
+def soak(
+    url: str, bodies: list[dict], count: int, clients: int, max_s: float
+) -> tuple[Counter, list[float], float, list[str]]:
     """`count` requests from `clients` threads (stops early at `max_s`); (statuses, latencies of 200s, wall,
     first error bodies)."""
     lock = threading.Lock()
@@ -96,8 +105,9 @@ def soak(url: str, bodies: list[dict], count: int, clients: int, max_s: float) -
                     return
                 state["next"] += 1
             body = json.dumps(bodies[i % len(bodies)]).encode()
-            req = urllib.request.Request(url + "/v1/ask", data=body, method="POST",
-                                         headers={"Content-Type": "application/json"})
+            req = urllib.request.Request(
+                url + "/v1/ask", data=body, method="POST", headers={"Content-Type": "application/json"}
+            )
             t0 = time.perf_counter()
             try:
                 with urllib.request.urlopen(req, timeout=120) as resp:
@@ -107,10 +117,10 @@ def soak(url: str, bodies: list[dict], count: int, clients: int, max_s: float) -
                 code = exc.code
                 detail = exc.read()[:200].decode(errors="replace")
                 if code == 503:
-                    time.sleep(float(exc.headers.get("Retry-After", "1")) / 10)   # a polite, quick client
+                    time.sleep(float(exc.headers.get("Retry-After", "1")) / 10)  # a polite, quick client
                 elif len(errors) < 5:
                     errors.append(f"{code}: {detail}")
-            except OSError as exc:   # refused, reset, timed out
+            except OSError as exc:  # refused, reset, timed out
                 code = 0
                 if len(errors) < 5:
                     errors.append(f"connection: {exc}")
@@ -189,14 +199,20 @@ def main() -> None:
     growth = rss_after / rss_before - 1
     busy = Counter((u["exit"], u["said"][:120]) for u in updates)
     graph = "demo graph (kgqa demo, 35 Paper hubs)" if args.graph == "demo" else (args.graph or f"ORKG GV3 ({args.db})")
-    conditions = (f"{graph}; {len(bodies)} distinct questions cycled, traversal from the CSV's topic entity, default "
-                  f"30 hubs / 10 paths; offline mode (no LLM, 0 tokens), Kùzu store, all-MiniLM-L6-v2 (KGQA_EMBEDDER=" f"{os.environ.get('KGQA_EMBEDDER', 'auto')}) on the "
-                  f"CPU; `kgqa serve --workers {args.workers} --queue {args.queue}`, {args.clients} client threads "
-                  f"(urllib), bounded at {args.count} questions and {args.max_seconds:.0f} s; "
-                  f"{platform.node()} {os.cpu_count()} cores, shared with other developers' jobs, load average "
-                  f"{load_before:.1f} before / {load_after:.1f} after; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.")
+    conditions = (
+        f"{graph}; {len(bodies)} distinct questions cycled, traversal from the CSV's topic entity, default "
+        f"30 hubs / 10 paths; offline mode (no LLM, 0 tokens), Kùzu store, all-MiniLM-L6-v2 (KGQA_EMBEDDER="
+        f"{os.environ.get('KGQA_EMBEDDER', 'auto')}) on the "
+        f"CPU; `kgqa serve --workers {args.workers} --queue {args.queue}`, {args.clients} client threads "
+        f"(urllib), bounded at {args.count} questions and {args.max_seconds:.0f} s; "
+        f"{platform.node()} {os.cpu_count()} cores, shared with other developers' jobs, load average "
+        f"{load_before:.1f} before / {load_after:.1f} after; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}."
+    )
     lines = [
-        "# `kgqa serve` soak (bench/soak_serve.py)", "", conditions, "",
+        "# `kgqa serve` soak (bench/soak_serve.py)",
+        "",
+        conditions,
+        "",
         "| questions sent | 200 | 503 (documented: queue full) | other errors (must be 0) | wall s | q/s "
         "| p50 ms | p95 ms | p99 ms | RSS MiB after warm-up | RSS MiB after | growth (≤ 10 %) | peak RSS MiB "
         "| SIGTERM exit |",
@@ -204,11 +220,14 @@ def main() -> None:
         f"| {sent} | {statuses[200]} | {statuses[503]} | {bad} | {wall:.1f} | {statuses[200] / wall:.1f} "
         f"| {np.percentile(ms, 50):.0f} | {np.percentile(ms, 95):.0f} | {np.percentile(ms, 99):.0f} "
         f"| {rss_before:.0f} | {rss_after:.0f} | {growth * 100:+.1f} % ({'yes' if growth <= RSS_GROWTH_LIMIT else '**no**'}) "
-        f"| {peak:.0f} | {exit_code} |", "",
+        f"| {peak:.0f} | {exit_code} |",
+        "",
         f"Warm-up before the soak (every distinct question twice; RSS is measured from its end): "
-        f"{sum(warm.values())} questions ({dict(warm)}).", "",
+        f"{sum(warm.values())} questions ({dict(warm)}).",
+        "",
         f"`kgqa index update --dirty` tried every {args.update_every:.0f} s while the service ran: "
-        f"{len(updates)} attempts, " + "; ".join(f"{n}× exit {code}: “{said}”" for (code, said), n in busy.items())
+        f"{len(updates)} attempts, "
+        + "; ".join(f"{n}× exit {code}: “{said}”" for (code, said), n in busy.items())
         + (f" (median {np.median([u['s'] for u in updates]):.1f} s each)." if updates else "."),
         "RSS during the soak (s: MiB): " + ", ".join(f"{t:.0f}: {m:.0f}" for t, m in samples) + ".",
         f"After the service stopped: exit {after_stop['exit']} in {after_stop['s']:.1f} s: “{after_stop['said']}”.",
@@ -227,8 +246,9 @@ def start_service_with(db: Path, workers: int, queue: int) -> tuple[subprocess.P
     """`kgqa serve` on a free loopback port with this queue size."""
     from kgqa.serve_state import read_state
 
-    proc = subprocess.Popen(kgqa_cmd(db, "-q", "serve", "--port", "0", "--workers", str(workers), "--queue",
-                                     str(queue)), env=env())
+    proc = subprocess.Popen(
+        kgqa_cmd(db, "-q", "serve", "--port", "0", "--workers", str(workers), "--queue", str(queue)), env=env()
+    )
     started = time.perf_counter()
     while (state := read_state(db)) is None or state.pid != proc.pid:
         if proc.poll() is not None or time.perf_counter() - started > 300:

@@ -27,12 +27,12 @@ from kgqa.indexing.sync import SyncReport, sync_index
 from kgqa.llm.base import LLMClient
 from kgqa.llm.registry import PROVIDERS, get_roles, get_verbaliser, make_client, needs_client
 from kgqa.progress import ProgressFn, no_progress
-from kgqa.types import Answer
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.registry import get_retriever, index_parts, label_index_parts
 from kgqa.textkg.build import Extractor, KgBuildReport, build_kg
 from kgqa.textkg.llm_extract import LLMExtractor
 from kgqa.textkg.rules import RuleExtractor
+from kgqa.types import Answer
 from kgqa.vectorstores.base import HubVectorStore, IndexCounts
 from kgqa.vectorstores.registry import open_vstore
 
@@ -44,7 +44,7 @@ class IndexStatus:
     info: IndexInfo | None
     counts: IndexCounts
     ann_index: bool
-    dirty_hubs: int = 0   # hubs marked by graph changes since the last update
+    dirty_hubs: int = 0  # hubs marked by graph changes since the last update
 
 
 class Workspace:
@@ -53,12 +53,24 @@ class Workspace:
     `embedder`: the embedding model to use (e.g. one loaded once and shared by several workspaces);
     None loads `settings.embedding_model` on first use. `graph`: an already open graph store."""
 
-    def __init__(self, settings: Settings, *, create: bool = False, read_only: bool = False,
-                 graph: GraphStore | None = None, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        create: bool = False,
+        read_only: bool = False,
+        graph: GraphStore | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
         self.settings = settings
         tracer = stderr_tracer if settings.trace else None
-        self.store = graph or GraphStore(settings.db_path, create=create, read_only=read_only, tracer=tracer,
-                                         buffer_pool_mib=settings.buffer_pool_mib)
+        self.store = graph or GraphStore(
+            settings.db_path,
+            create=create,
+            read_only=read_only,
+            tracer=tracer,
+            buffer_pool_mib=settings.buffer_pool_mib,
+        )
         try:
             self.vstore: HubVectorStore = open_vstore(settings.store, self.store, settings)
         except BaseException:
@@ -87,8 +99,9 @@ class Workspace:
         """Load a file of triples into the graph (atomic, idempotent). When an index exists, the hubs
         the new triples and labels touch are marked dirty in the same transaction."""
         self.facts.forget()
-        return load_file(self.store, path, fmt, on_progress=on_progress,
-                         observer=dirty_tracker(self.store, self.vstore))
+        return load_file(
+            self.store, path, fmt, on_progress=on_progress, observer=dirty_tracker(self.store, self.vstore)
+        )
 
     def add_triples(self, records: list[TripleRecord]) -> LoadReport:
         """Add triples (see `kgqa.graph.edits.triple_record`) atomically, marking the affected hubs."""
@@ -108,15 +121,25 @@ class Workspace:
         """The hubs marked dirty by graph changes since the last index update."""
         return dirty_hubs(self.store)
 
-    def update_index(self, *, dirty: bool = False, hubs_per_batch: int | None = None,
-                     on_progress: ProgressFn = no_progress, dry_run: bool = False) -> BuildReport:
+    def update_index(
+        self,
+        *,
+        dirty: bool = False,
+        hubs_per_batch: int | None = None,
+        on_progress: ProgressFn = no_progress,
+        dry_run: bool = False,
+    ) -> BuildReport:
         """`index build` with the parameters the index was built with. `dirty`: only the hubs marked
         by graph changes (plus new and removed roots) are checked."""
         info = read_info(self.vstore)
         if info is None:
             raise IndexMissingError("no HubLink index to update; run `kgqa index build` first")
-        return self.build_index(stored_params(info, hubs_per_batch=hubs_per_batch), on_progress=on_progress,
-                                dirty_only=dirty, dry_run=dry_run)
+        return self.build_index(
+            stored_params(info, hubs_per_batch=hubs_per_batch),
+            on_progress=on_progress,
+            dirty_only=dirty,
+            dry_run=dry_run,
+        )
 
     def stats(self) -> GraphStats:
         """Graph statistics."""
@@ -133,8 +156,16 @@ class Workspace:
             self._llm_client_for = key
         return self._llm_client
 
-    def build_index(self, params: IndexParams, *, rebuild: bool = False, on_progress: ProgressFn = no_progress,
-                    llm: str | None = None, dry_run: bool = False, dirty_only: bool = False) -> BuildReport:
+    def build_index(
+        self,
+        params: IndexParams,
+        *,
+        rebuild: bool = False,
+        on_progress: ProgressFn = no_progress,
+        llm: str | None = None,
+        dry_run: bool = False,
+        dirty_only: bool = False,
+    ) -> BuildReport:
         """Build or update the HubLink index. `llm` picks the path verbaliser ("offline": template
         texts; "anthropic": LLM sentences); None keeps the one the index was built with.
         `dry_run` counts the work and estimates the LLM tokens without writing or sending.
@@ -150,21 +181,32 @@ class Workspace:
             verbaliser.on_progress = on_progress
         marks = dirty_hubs(self.store)
         self.facts.forget()
-        report = build_index(self.store, self.vstore, self.embedder, params, rebuild=rebuild,
-                             on_progress=on_progress, verbaliser=verbaliser, dry_run=dry_run,
-                             dirty=set(marks) if dirty_only else None)
+        report = build_index(
+            self.store,
+            self.vstore,
+            self.embedder,
+            params,
+            rebuild=rebuild,
+            on_progress=on_progress,
+            verbaliser=verbaliser,
+            dry_run=dry_run,
+            dirty=set(marks) if dirty_only else None,
+        )
         if not dry_run:
             clear_dirty(self.store, marks)
         return report
 
-    def build_label_index(self, retriever: str, *, rebuild: bool = False,
-                          on_progress: ProgressFn = no_progress) -> LabelIndexReport:
+    def build_label_index(
+        self, retriever: str, *, rebuild: bool = False, on_progress: ProgressFn = no_progress
+    ) -> LabelIndexReport:
         """Build or update the label index a seed-paper retriever needs (difar, simgrag, coe)."""
-        return build_label_index(self.store, self.embedder, retriever, label_index_parts(retriever), rebuild=rebuild,
-                                 on_progress=on_progress)
+        return build_label_index(
+            self.store, self.embedder, retriever, label_index_parts(retriever), rebuild=rebuild, on_progress=on_progress
+        )
 
-    def build_kg(self, paths: list[str | Path], *, llm: str = "offline",
-                 on_progress: ProgressFn = no_progress) -> KgBuildReport:
+    def build_kg(
+        self, paths: list[str | Path], *, llm: str = "offline", on_progress: ProgressFn = no_progress
+    ) -> KgBuildReport:
         """Extract facts from text files into the graph (KG-RAG): offline rules or the LLM, with triple
         hypernodes for qualified facts and provenance back to each sentence."""
         if llm == "offline":
@@ -195,8 +237,16 @@ class Workspace:
         self.vstore.dim = info.dim
         return IndexStatus(info, self.vstore.counts(), self.vstore.has_ann_index(), count_dirty(self.store))
 
-    def ask(self, question: str, params: RetrievalParams | None = None, *, llm: str = "offline",
-            retriever: str = "hublink", token_budget: int | None = None, **overrides: Any) -> Answer:
+    def ask(
+        self,
+        question: str,
+        params: RetrievalParams | None = None,
+        *,
+        llm: str = "offline",
+        retriever: str = "hublink",
+        token_budget: int | None = None,
+        **overrides: Any,
+    ) -> Answer:
         """Answer a question from the graph, with sources and supporting triples. `llm_tokens`
         reports this question's LLM calls, tokens, cache hits and estimated cost."""
         stale = self._index_notes(retriever)
@@ -205,8 +255,15 @@ class Workspace:
         if token_budget is not None:
             settings = replace(settings, llm=replace(settings.llm, token_budget=token_budget))
         roles = get_roles(llm, settings, self.llm_client(llm) if needs_client(llm) else None)
-        r = get_retriever(retriever, store=self.store, vstore=self.vstore,
-                          embedder=self.embedder, roles=roles, params=params, facts=self.facts)
+        r = get_retriever(
+            retriever,
+            store=self.store,
+            vstore=self.vstore,
+            embedder=self.embedder,
+            roles=roles,
+            params=params,
+            facts=self.facts,
+        )
         with question_budget(self.settings.question_timeout_s):  # QuestionTimeoutError past it
             answer = r.retrieve(question)
         answer.llm_tokens = roles.usage.as_dict()
@@ -225,12 +282,14 @@ class Workspace:
         if info is not None:  # the hub index (HubLink's); label-index parts have no such metadata
             self.vstore.dim = info.dim
             if info.status != "complete":
-                stale.append("the index is incomplete (a build or update was interrupted); "
-                             "run `kgqa index update` to finish it")
+                stale.append(
+                    "the index is incomplete (a build or update was interrupted); run `kgqa index update` to finish it"
+                )
             dirty = count_dirty(self.store)
             if dirty:
-                stale.append(f"{dirty} hubs changed in the graph since the last index update; "
-                             "run `kgqa index update --dirty`")
+                stale.append(
+                    f"{dirty} hubs changed in the graph since the last index update; run `kgqa index update --dirty`"
+                )
         if self.store.read_only and self.vstore.name == "kuzu":
             self._index_checked[key] = tuple(stale)
         return stale
@@ -241,9 +300,15 @@ class Workspace:
         if log is not None:
             log(answer, self.embedder.embed([answer.question] + list(answer.components)))
 
-    def sync_index(self, to: str, *, pg_dsn: str | None = None, rebuild: bool = False,
-                   on_progress: ProgressFn = no_progress, confirm: Callable[[IndexCounts, int], None] | None = None
-                   ) -> SyncReport:
+    def sync_index(
+        self,
+        to: str,
+        *,
+        pg_dsn: str | None = None,
+        rebuild: bool = False,
+        on_progress: ProgressFn = no_progress,
+        confirm: Callable[[IndexCounts, int], None] | None = None,
+    ) -> SyncReport:
         """Copy this workspace's index (from its store) into the store `to`, without re-embedding.
         `confirm(target counts, hubs to remove)` is called before a sync that removes hubs."""
         self.facts.forget()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from kgqa.errors import ConfigError
@@ -27,7 +27,7 @@ def _read(package: str, relative: str) -> str:
     return ref.read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def cypher_text(name: str) -> str:
     """The raw text of `procedures/kgqa_procedures/cypher/<name>.cypher`."""
     return _read("kgqa_procedures", f"cypher/{name}.cypher")
@@ -69,7 +69,7 @@ def all_cypher_names() -> list[str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def sql_query(name: str) -> NamedQuery:
     """A named Postgres query, `sql/postgres/queries/<name>.sql` (values travel as `%(name)s` parameters)."""
     return NamedQuery(f"sql/{name}", _read("kgqa_sql", f"postgres/queries/{name}.sql"))

@@ -14,7 +14,7 @@ DEFAULT_DB = Path(".kgqa") / "graph.kuzu"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_STORE = "kuzu"
 DEFAULT_LLM_MODEL = "claude-sonnet-4-6"
-DEFAULT_QUESTION_TIMEOUT = 30.0   # seconds per question (KGQA_QUESTION_TIMEOUT)
+DEFAULT_QUESTION_TIMEOUT = 30.0  # seconds per question (KGQA_QUESTION_TIMEOUT)
 MAX_QUESTION_TIMEOUT = 3600.0
 #: The query-time roles that `KGQA_LLM_OFFLINE_ROLES` may hand to the offline implementation.
 LLM_ROLES = ("components", "partial", "final", "triples")
@@ -26,15 +26,15 @@ class LLMSettings:
 
     model: str = DEFAULT_LLM_MODEL
     api_key: str | None = field(default=None, repr=False)
-    base_url: str | None = None              # None: the official endpoint
-    timeout_s: float = 60.0                  # per request attempt
-    max_retries: int = 4                     # on 429, 5xx, timeouts and connection errors (exponential backoff)
-    concurrency: int = 4                     # parallel requests (partial answers, verbalisation batches)
-    token_budget: int | None = None          # per question; None: unlimited
-    cache: bool = True                       # persistent response cache
-    cache_path: Path | None = None           # None: <data dir>/llm-cache.sqlite
-    verbalise_batch: int = 30                # paths per verbalisation request
-    offline_roles: tuple[str, ...] = ()      # query-time roles answered offline even in LLM mode
+    base_url: str | None = None  # None: the official endpoint
+    timeout_s: float = 60.0  # per request attempt
+    max_retries: int = 4  # on 429, 5xx, timeouts and connection errors (exponential backoff)
+    concurrency: int = 4  # parallel requests (partial answers, verbalisation batches)
+    token_budget: int | None = None  # per question; None: unlimited
+    cache: bool = True  # persistent response cache
+    cache_path: Path | None = None  # None: <data dir>/llm-cache.sqlite
+    verbalise_batch: int = 30  # paths per verbalisation request
+    offline_roles: tuple[str, ...] = ()  # query-time roles answered offline even in LLM mode
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "offline_roles", tuple(self.offline_roles))
@@ -60,8 +60,7 @@ class LLMSettings:
             "concurrency": _env_number("KGQA_LLM_CONCURRENCY", int, 4),
             "token_budget": _env_number("KGQA_LLM_TOKEN_BUDGET", int, None),
             "verbalise_batch": _env_number("KGQA_LLM_VERBALISE_BATCH", int, 30),
-            "offline_roles": tuple(r.strip() for r in env.get("KGQA_LLM_OFFLINE_ROLES", "").split(",")
-                                   if r.strip()),
+            "offline_roles": tuple(r.strip() for r in env.get("KGQA_LLM_OFFLINE_ROLES", "").split(",") if r.strip()),
         }
         cache = env.get("KGQA_LLM_CACHE", "").strip()
         if cache.lower() in ("off", "0", "false", "no"):
@@ -103,8 +102,11 @@ class AnnParams:
     @classmethod
     def from_env(cls) -> AnnParams:
         """From KGQA_HNSW_M, KGQA_HNSW_EF_CONSTRUCTION and KGQA_ANN_EF_SEARCH (defaults otherwise)."""
-        return cls(_env_number("KGQA_HNSW_M", int, 16), _env_number("KGQA_HNSW_EF_CONSTRUCTION", int, 64),
-                   _env_number("KGQA_ANN_EF_SEARCH", int, None))
+        return cls(
+            _env_number("KGQA_HNSW_M", int, 16),
+            _env_number("KGQA_HNSW_EF_CONSTRUCTION", int, 64),
+            _env_number("KGQA_ANN_EF_SEARCH", int, None),
+        )
 
 
 @dataclass(frozen=True)
@@ -116,14 +118,14 @@ class Settings:
     embedding_batch_size: int = 64
     trace: bool = False
     llm: LLMSettings = field(default_factory=LLMSettings)
-    ann: AnnParams = field(default_factory=AnnParams)   # HNSW parameters of the vector stores
+    ann: AnnParams = field(default_factory=AnnParams)  # HNSW parameters of the vector stores
     buffer_pool_mib: int | None = None  # Kùzu's page cache (None: sized from the database, kgqa/graph/buffer_pool.py)
-    store: str = DEFAULT_STORE          # where the HubLink index lives: kuzu | pgvector
+    store: str = DEFAULT_STORE  # where the HubLink index lives: kuzu | pgvector
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
-    index: str | None = None            # the index name in Postgres (None: from db_path; docs/databases.md)
-    question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT   # time budget of one question (docs/limits.md)
-    embedder: str = "auto"              # embedding backend: auto | onnx | onnx-int8 | torch (docs/embedders.md)
-    cache_dir: Path | None = None       # exported ONNX models (None: see cache_dir())
+    index: str | None = None  # the index name in Postgres (None: from db_path; docs/databases.md)
+    question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT  # time budget of one question (docs/limits.md)
+    embedder: str = "auto"  # embedding backend: auto | onnx | onnx-int8 | torch (docs/embedders.md)
+    cache_dir: Path | None = None  # exported ONNX models (None: see cache_dir())
 
     def __post_init__(self) -> None:
         _positive("embedding_batch_size", self.embedding_batch_size, maximum=4_096)
@@ -155,8 +157,9 @@ class Settings:
     def from_env(cls, db_path: str | os.PathLike[str] | None = None, **overrides: Any) -> Settings:
         """Settings from explicit values, then `KGQA_*` environment variables, then defaults."""
         path = db_path or os.environ.get("KGQA_DB") or DEFAULT_DB
-        model = overrides.pop("embedding_model", None) or os.environ.get("KGQA_EMBEDDING_MODEL") \
-            or DEFAULT_EMBEDDING_MODEL
+        model = (
+            overrides.pop("embedding_model", None) or os.environ.get("KGQA_EMBEDDING_MODEL") or DEFAULT_EMBEDDING_MODEL
+        )
         trace = overrides.pop("trace", None)
         if trace is None:
             trace = os.environ.get("KGQA_TRACE", "") not in ("", "0", "false")
@@ -192,13 +195,18 @@ def serve_token(explicit: str | None = None) -> str | None:
     return explicit or os.environ.get("KGQA_SERVE_TOKEN") or None
 
 
-def _positive(name: str, value: int | None, *, allow_none: bool = False, minimum: int = 1,
-              maximum: int | None = None) -> None:
+def _positive(
+    name: str, value: int | None, *, allow_none: bool = False, minimum: int = 1, maximum: int | None = None
+) -> None:
     """An integer within [minimum, maximum] (the documented range, docs/limits.md), else ConfigError."""
     if value is None and allow_none:
         return
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum or \
-            (maximum is not None and value > maximum):
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < minimum
+        or (maximum is not None and value > maximum)
+    ):
         limit = f"between {minimum:,} and {maximum:,}" if maximum is not None else f">= {minimum:,}"
         raise ConfigError(f"{name} must be an integer {limit}, got {value!r}")
 
@@ -214,14 +222,14 @@ class IndexParams:
     """Parameters of HubLink indexing (thesis §4.4–4.5). Thesis defaults."""
 
     hub_types: tuple[str, ...] = ("Paper",)
-    min_out_degree: int | None = None     # degree-based criterion (out-degree >= n)
-    criteria_mode: str = "any"            # how type and degree criteria combine: any | all
-    start_ids: tuple[str, ...] = ()       # FINDHUBROOTS start entities; empty: every root in the graph
-    max_path_length: int | None = None    # None: unlimited (bounded by MAX_PATH_LENGTH_LIMIT)
-    max_indexing_depth: int = 10          # hub levels followed from the start entities
+    min_out_degree: int | None = None  # degree-based criterion (out-degree >= n)
+    criteria_mode: str = "any"  # how type and degree criteria combine: any | all
+    start_ids: tuple[str, ...] = ()  # FINDHUBROOTS start entities; empty: every root in the graph
+    max_path_length: int | None = None  # None: unlimited (bounded by MAX_PATH_LENGTH_LIMIT)
+    max_indexing_depth: int = 10  # hub levels followed from the start entities
     uniform_hop_count: bool = False
-    boundary_triples: bool = True         # keep the triple that reaches another hub root as a path end
-    hubs_per_batch: int = 200             # roots per bulk path-enumeration query and per transaction
+    boundary_triples: bool = True  # keep the triple that reaches another hub root as a path end
+    hubs_per_batch: int = 200  # roots per bulk path-enumeration query and per transaction
     max_paths_per_hub: int = 20_000
 
     #: Kùzu bounds variable-length patterns; "unlimited" path length means this bound.
@@ -237,8 +245,7 @@ class IndexParams:
         _positive("min_out_degree", self.min_out_degree, allow_none=True, maximum=1_000_000)
         _positive("max_path_length", self.max_path_length, allow_none=True)
         if self.max_path_length is not None and self.max_path_length > self.MAX_PATH_LENGTH_LIMIT:
-            raise ConfigError(f"max_path_length must be <= {self.MAX_PATH_LENGTH_LIMIT}, "
-                              f"got {self.max_path_length}")
+            raise ConfigError(f"max_path_length must be <= {self.MAX_PATH_LENGTH_LIMIT}, got {self.max_path_length}")
         _positive("max_indexing_depth", self.max_indexing_depth, minimum=0, maximum=100)
         _positive("hubs_per_batch", self.hubs_per_batch, maximum=10_000)
         _positive("max_paths_per_hub", self.max_paths_per_hub, maximum=1_000_000)
@@ -265,8 +272,14 @@ class IndexParams:
 STRATEGIES = ("traversal", "direct")
 #: Ranges of the retrievers' integer parameters (`--param KEY=VALUE`): difar, simgrag, coe, hublink (direct).
 EXTRA_BOUNDS: dict[str, tuple[int, int]] = {
-    "top_n": (1, 10_000), "k": (1, 100), "k_nodes": (1, 1_000), "k_relations": (1, 1_000),
-    "max_nodes": (1, 100_000), "max_hops": (1, 10), "text_hub_limit": (1, 1_000_000)}
+    "top_n": (1, 10_000),
+    "k": (1, 100),
+    "k_nodes": (1, 1_000),
+    "k_relations": (1, 1_000),
+    "max_nodes": (1, 100_000),
+    "max_hops": (1, 10),
+    "text_hub_limit": (1, 1_000_000),
+}
 
 
 @dataclass(frozen=True)
@@ -283,9 +296,9 @@ class RetrievalParams:
     uniform_hop_count: bool = False
     filter_output_triples: bool = True
     max_output_triples: int = 50
-    scoring: str = "coverage"       # thesis: path score = best match; coverage: see retrieval/hublink/coverage.py
-    hub_margin: float = 0.1         # coverage scoring: keep hubs within this of the best hub
-    path_margin: float = 0.05       # coverage scoring: output paths within this of the hub's best
+    scoring: str = "coverage"  # thesis: path score = best match; coverage: see retrieval/hublink/coverage.py
+    hub_margin: float = 0.1  # coverage scoring: keep hubs within this of the best hub
+    path_margin: float = 0.05  # coverage scoring: output paths within this of the hub's best
     topic_entity: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -31,7 +31,8 @@ def check(where: str = "") -> None:
         raise QuestionTimeoutError(
             f"the question took longer than its time budget of {current[1]:g} s"
             + (f" (stopped in {where})" if where else "")
-            + "; ask with fewer hubs/paths, or raise KGQA_QUESTION_TIMEOUT")
+            + "; ask with fewer hubs/paths, or raise KGQA_QUESTION_TIMEOUT"
+        )
 
 
 def remaining() -> float | None:

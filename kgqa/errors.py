@@ -20,8 +20,9 @@ class InputError(KgqaError):
 
     exit_code = 3
 
-    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
-                 field: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, source: str | None = None, line: int | None = None, field: str | None = None
+    ) -> None:
         self.source = source
         self.line = line
         self.field = field

@@ -11,11 +11,14 @@ from kgqa.errors import ConfigError
 #: What an index name may look like (it becomes part of a Postgres schema name).
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
+
 def check_name(name: str) -> str:
     """An explicit index name, validated."""
     if not NAME.match(name or ""):
-        raise ConfigError(f"invalid index name {name!r}: use 1-40 characters a-z, 0-9 and _, "
-                          "starting with a letter (e.g. --index orkg)")
+        raise ConfigError(
+            f"invalid index name {name!r}: use 1-40 characters a-z, 0-9 and _, "
+            "starting with a letter (e.g. --index orkg)"
+        )
     return name
 
 

@@ -14,7 +14,6 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-
 SUFFIX = ".serve.json"
 
 
@@ -26,9 +25,9 @@ class ServiceState:
     host: str
     port: int
     db_path: str
-    started_at: float               # Unix time
+    started_at: float  # Unix time
     token_required: bool = False
-    token_hint: str | None = None   # first 8 hex digits of the token's SHA-256
+    token_hint: str | None = None  # first 8 hex digits of the token's SHA-256
 
     @property
     def url(self) -> str:
@@ -79,5 +78,12 @@ def remove_state(db_path: str | os.PathLike[str], pid: int | None = None) -> Non
 
 def new_state(db_path: str | os.PathLike[str], host: str, port: int, token: str | None) -> ServiceState:
     """The state of this process's service."""
-    return ServiceState(pid=os.getpid(), host=host, port=port, db_path=os.path.abspath(db_path),
-                        started_at=time.time(), token_required=bool(token), token_hint=token_hint(token))
+    return ServiceState(
+        pid=os.getpid(),
+        host=host,
+        port=port,
+        db_path=os.path.abspath(db_path),
+        started_at=time.time(),
+        token_required=bool(token),
+        token_hint=token_hint(token),
+    )

@@ -84,7 +84,7 @@ def text_hash(text: str) -> str:
 class Direction(str, Enum):
     """How an entity was reached while traversing: as object (forward) or as subject (backward)."""
 
-    FORWARD = "forward"   # reached as the object of the last triple ("right" in the thesis)
+    FORWARD = "forward"  # reached as the object of the last triple ("right" in the thesis)
     BACKWARD = "backward"  # reached as the subject of the last triple ("left" in the thesis)
 
 
@@ -172,14 +172,24 @@ class RankedHub:
 
     def as_dict(self) -> dict[str, Any]:
         """For JSON output."""
-        return {"hub_id": self.hub_id, "label": self.label, "score": self.score, "cited": self.cited,
-                "paths": self.paths}
+        return {
+            "hub_id": self.hub_id,
+            "label": self.label,
+            "score": self.score,
+            "cited": self.cited,
+            "paths": self.paths,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RankedHub:
         """The inverse of `as_dict`."""
-        return cls(str(data["hub_id"]), str(data["label"]), float(data["score"]), bool(data.get("cited", False)),
-                   int(data.get("paths", 0)))
+        return cls(
+            str(data["hub_id"]),
+            str(data["label"]),
+            float(data["score"]),
+            bool(data.get("cited", False)),
+            int(data.get("paths", 0)),
+        )
 
 
 @dataclass(frozen=True)
@@ -209,11 +219,11 @@ class Answer:
 
     question: str
     answer: str
-    sources: list[Source]                   # what the answer's [n] citations refer to
-    triples: list[str]                      # canonical triple strings, most relevant first
-    hubs: list[RankedHub]                   # kept hubs with scores, best first
+    sources: list[Source]  # what the answer's [n] citations refer to
+    triples: list[str]  # canonical triple strings, most relevant first
+    hubs: list[RankedHub]  # kept hubs with scores, best first
     retriever: str = ""
-    mode: str = "offline"                   # which LLM provider produced the answer
+    mode: str = "offline"  # which LLM provider produced the answer
     strategy: str = ""
     topic_entity: str | None = None
     components: list[str] = field(default_factory=list)
@@ -221,13 +231,24 @@ class Answer:
     llm_tokens: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     trace: list[dict[str, Any]] = field(default_factory=list)  # a retriever's steps (SimGRAG, CoE)
-    result: dict[str, Any] | None = None    # {"operation", "value", "items", "groups"} (docs/answers.md)
+    result: dict[str, Any] | None = None  # {"operation", "value", "items", "groups"} (docs/answers.md)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (the `ask --json` output)."""
-        return {"question": self.question, "answer": self.answer, "sources": [s.as_dict() for s in self.sources],
-                "triples": self.triples, "hubs": [h.as_dict() for h in self.hubs], "retriever": self.retriever,
-                "mode": self.mode,
-                "strategy": self.strategy, "topic_entity": self.topic_entity, "components": self.components,
-                "timings": {k: round(v, 4) for k, v in self.timings.items()}, "llm_tokens": self.llm_tokens,
-                "notes": self.notes, "result": self.result, **({"trace": self.trace} if self.trace else {})}
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "sources": [s.as_dict() for s in self.sources],
+            "triples": self.triples,
+            "hubs": [h.as_dict() for h in self.hubs],
+            "retriever": self.retriever,
+            "mode": self.mode,
+            "strategy": self.strategy,
+            "topic_entity": self.topic_entity,
+            "components": self.components,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "llm_tokens": self.llm_tokens,
+            "notes": self.notes,
+            "result": self.result,
+            **({"trace": self.trace} if self.trace else {}),
+        }

@@ -33,8 +33,9 @@ def _context(command: click.Command, name: str, parent: click.Context | None) ->
     return click.Context(command, info_name=name, parent=parent, **settings)
 
 
-def walk(command: click.Command, name: str = "kgqa",
-         parent: click.Context | None = None) -> Iterator[tuple[str, click.Command, click.Context]]:
+def walk(
+    command: click.Command, name: str = "kgqa", parent: click.Context | None = None
+) -> Iterator[tuple[str, click.Command, click.Context]]:
     """Every command under `command` (itself first), depth first in `list_commands` order, with its
     full path ("kgqa index build") and a context whose parents name that path in the usage line.
     Lazy commands are imported by `get_command`."""
@@ -99,8 +100,10 @@ def main(argv: list[str]) -> int:
         current = CLI_MD.read_text(encoding="utf-8") if CLI_MD.exists() else ""
         stale = differences(current, expected)
         if stale:
-            print(f"docs/cli.md is out of date for: {', '.join(stale)}; run `python scripts/cli_reference.py`",
-                  file=sys.stderr)
+            print(
+                f"docs/cli.md is out of date for: {', '.join(stale)}; run `python scripts/cli_reference.py`",
+                file=sys.stderr,
+            )
             return 1
         return 0
     CLI_MD.write_text(expected, encoding="utf-8")

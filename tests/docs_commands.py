@@ -35,7 +35,7 @@ class DocCommand:
     path: Path
     line: int
     args: tuple[str, ...]
-    block: str                      # the fence's info string: "bash", "console", "" ...
+    block: str  # the fence's info string: "bash", "console", "" ...
     output: tuple[str, ...] = field(default=())
 
     @property

@@ -22,10 +22,13 @@ def snapshot(ws: Workspace) -> dict:
     HubVectors (as a sorted list, so duplicates show) and the embedded texts."""
     q = ws.store.query
     hubs = dict(q("MATCH (h:Hub) RETURN h.id, h.signature")[1])
-    paths = {r[0]: (r[1], r[2], r[3]) for r in q("MATCH (h:Hub)-[:HasPath]->(p:HubPath) "
-                                                 "RETURN p.hash, h.id, p.text, p.triples")[1]}
-    vectors = sorted(tuple(r) for r in q("MATCH (p:HubPath)-[e:Embeds]->(t:EmbeddedText) "
-                                         "RETURN p.hash, e.level, t.hash")[1])
+    paths = {
+        r[0]: (r[1], r[2], r[3])
+        for r in q("MATCH (h:Hub)-[:HasPath]->(p:HubPath) RETURN p.hash, h.id, p.text, p.triples")[1]
+    }
+    vectors = sorted(
+        tuple(r) for r in q("MATCH (p:HubPath)-[e:Embeds]->(t:EmbeddedText) RETURN p.hash, e.level, t.hash")[1]
+    )
     texts = sorted(r[0] for r in q("MATCH (t:EmbeddedText) RETURN t.hash")[1])
     return {"hubs": hubs, "paths": paths, "vectors": vectors, "texts": texts}
 
@@ -65,16 +68,27 @@ def kgqa_env(db: Path) -> dict[str, str]:
 
 def kgqa_run(db: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     """Run `python -m kgqa_cli.main ARGS` to the end."""
-    return subprocess.run([sys.executable, "-m", "kgqa_cli.main", *args], capture_output=True, text=True,
-                          env=kgqa_env(db), timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", *args],
+        capture_output=True,
+        text=True,
+        env=kgqa_env(db),
+        timeout=timeout,
+    )
 
 
-def kill_when(db: Path, args: list[str], should_kill: Callable[[str, list[str]], bool],
-              timeout: float = 300) -> list[str]:
+def kill_when(
+    db: Path, args: list[str], should_kill: Callable[[str, list[str]], bool], timeout: float = 300
+) -> list[str]:
     """Run `kgqa --trace ARGS`, read its stderr line by line and SIGKILL it as soon as
     `should_kill(line, lines so far)` is true. Returns the lines read; fails if it ended by itself."""
-    proc = subprocess.Popen([sys.executable, "-m", "kgqa_cli.main", "--trace", *args], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, env=kgqa_env(db))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kgqa_cli.main", "--trace", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=kgqa_env(db),
+    )
     lines: list[str] = []
     try:
         assert proc.stderr is not None
@@ -94,8 +108,7 @@ def kill_when(db: Path, args: list[str], should_kill: Callable[[str, list[str]],
 
 def after_commit_of_vectors(line: str, lines: list[str]) -> bool:
     """Kill point (a): right after the first COMMIT that follows an `indexing/insert_vectors`."""
-    return line.startswith("[trace] COMMIT") and any(x.startswith("[trace] indexing/insert_vectors")
-                                                     for x in lines)
+    return line.startswith("[trace] COMMIT") and any(x.startswith("[trace] indexing/insert_vectors") for x in lines)
 
 
 def inside_transaction(line: str, lines: list[str]) -> bool:

@@ -34,9 +34,13 @@ class Service:
 
     def __init__(self, db: Path, *args: str, env: dict[str, str] | None = None, wait: bool = True) -> None:
         self.db = db
-        self.proc = subprocess.Popen([sys.executable, "-m", "kgqa_cli.main", "--db", str(db), "serve", "--port", "0",
-                                      *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env=service_env(**(env or {})))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kgqa_cli.main", "--db", str(db), "serve", "--port", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=service_env(**(env or {})),
+        )
         if wait:
             self.ready()
 
@@ -54,8 +58,9 @@ class Service:
         self.url = state.url
         return self
 
-    def request(self, method: str, path: str, body: Any = None, token: str | None = None,
-                raw: bytes | None = None) -> tuple[int, dict[str, Any], dict[str, str]]:
+    def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None, raw: bytes | None = None
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         """(status, JSON reply, headers) of one request."""
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
         return http_request(method, self.url + path, data, {"Authorization": f"Bearer {token}"} if token else {})
@@ -72,11 +77,11 @@ class Service:
         return self.proc.returncode
 
 
-def http_request(method: str, url: str, data: bytes | None, headers: dict[str, str],
-                 timeout: float = 120) -> tuple[int, dict[str, Any], dict[str, str]]:
+def http_request(
+    method: str, url: str, data: bytes | None, headers: dict[str, str], timeout: float = 120
+) -> tuple[int, dict[str, Any], dict[str, str]]:
     """(status, JSON reply, headers, lower-cased names) of one request; error statuses are replies too."""
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json",
-                                                                         **headers})
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json", **headers})
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             return resp.status, json.loads(resp.read()), {k.lower(): v for k, v in resp.headers.items()}
@@ -94,5 +99,10 @@ def build_demo_db(path: Path, embedder: Any) -> Path:
 
 def kgqa(db: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     """`kgqa --db DB ARGS...` as a process (its output captured)."""
-    return subprocess.run([sys.executable, "-m", "kgqa_cli.main", "--db", str(db), *args], capture_output=True,
-                          text=True, env=service_env(**env), timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        env=service_env(**env),
+        timeout=600,
+    )

@@ -21,9 +21,11 @@ from typing import Any, Self
 from kgqa.llm.prompts import PROMPTS
 
 KIND_BY_SYSTEM = {p.system: name for name, p in PROMPTS.items()}
-_STOP = ("a among an and are as at be been by did do does for from has have how in is it its many most of on "
-         "or that the their them these this those to was were what when where which who whom whose why with "
-         "paper papers")
+_STOP = (
+    "a among an and are as at be been by did do does for from has have how in is it its many most of on "
+    "or that the their them these this those to was were what when where which who whom whose why with "
+    "paper papers"
+)
 STOPWORDS = frozenset(_STOP.split(" "))
 
 
@@ -36,13 +38,17 @@ class Reply:
     error_type: str = ""
     message: str = ""
     headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0           # seconds to wait before answering (timeouts)
+    delay: float = 0.0  # seconds to wait before answering (timeouts)
 
 
 def error(status: int, error_type: str, message: str, **headers: str) -> Reply:
     """An API error reply, e.g. error(429, "rate_limit_error", "slow down", **{"retry-after": "0.2"})."""
-    return Reply(status=status, error_type=error_type, message=message,
-                 headers={k.replace("_", "-"): v for k, v in headers.items()})
+    return Reply(
+        status=status,
+        error_type=error_type,
+        message=message,
+        headers={k.replace("_", "-"): v for k, v in headers.items()},
+    )
 
 
 def tokens(text: str) -> int:
@@ -97,8 +103,9 @@ def smart_reply(body: dict[str, Any]) -> str:
         names = [m for m in re.findall(r"\b[A-Z][\w-]*(?: [A-Z][\w-]*)*", rest) if m.lower() not in STOPWORDS]
         parts += names
         named = _words(" ".join(parts))
-        parts += [w for w in re.findall(r"\b[a-z][a-z-]+\b", rest) if w not in STOPWORDS and len(w) > 3
-                  and w not in named]
+        parts += [
+            w for w in re.findall(r"\b[a-z][a-z-]+\b", rest) if w not in STOPWORDS and len(w) > 3 and w not in named
+        ]
         return json.dumps(list(dict.fromkeys(parts)) or [q])
     if kind == "verbalise_paths":
         out = []
@@ -152,7 +159,7 @@ class StubAnthropic:
 
     def rule(self, fn: Callable[[dict[str, Any]], Reply | str | None]) -> None:
         """Consult `fn(body)` for every request not answered by the script; None passes."""
-        self.rules.append(lambda body: (Reply(r) if isinstance(r := fn(body), str) else r))
+        self.rules.append(lambda body: Reply(r) if isinstance(r := fn(body), str) else r)
 
     def kinds(self) -> list[str]:
         """The prompt kind of each recorded request."""
@@ -195,17 +202,25 @@ class StubAnthropic:
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("content-length", 0)))
                 body = json.loads(raw or b"{}")
-                reply = stub._choose(body) if self.path.rstrip("/").endswith("/v1/messages") else \
-                    error(404, "not_found_error", f"no route {self.path}")
+                reply = (
+                    stub._choose(body)
+                    if self.path.rstrip("/").endswith("/v1/messages")
+                    else error(404, "not_found_error", f"no route {self.path}")
+                )
                 limit = 4 * int(body.get("max_tokens") or 0)
                 stop = "end_turn"
                 if reply.status == 200 and limit and len(reply.text) > limit:  # like the API: cut at max_tokens
                     reply, stop = replace(reply, text=reply.text[:limit]), "max_tokens"
-                record = {"path": self.path, "kind": kind_of(body), "body": body, "status": reply.status,
-                          "auth": self.headers.get("x-api-key") or self.headers.get("authorization"),
-                          "input_tokens": tokens(request_text(body)),
-                          "output_tokens": tokens(reply.text) if reply.status == 200 else 0,
-                          "at": time.monotonic()}
+                record = {
+                    "path": self.path,
+                    "kind": kind_of(body),
+                    "body": body,
+                    "status": reply.status,
+                    "auth": self.headers.get("x-api-key") or self.headers.get("authorization"),
+                    "input_tokens": tokens(request_text(body)),
+                    "output_tokens": tokens(reply.text) if reply.status == 200 else 0,
+                    "at": time.monotonic(),
+                }
                 with stub._lock:
                     stub.requests.append(record)
                     stub.in_flight += 1
@@ -222,11 +237,16 @@ class StubAnthropic:
 
             def _send(self, reply: Reply, body: dict[str, Any], record: dict[str, Any], stop: str) -> None:
                 if reply.status == 200:
-                    payload = {"id": f"msg_stub_{len(stub.requests)}", "type": "message", "role": "assistant",
-                               "model": body.get("model", "stub"), "content": [{"type": "text", "text": reply.text}],
-                               "stop_reason": stop, "stop_sequence": None,
-                               "usage": {"input_tokens": record["input_tokens"],
-                                         "output_tokens": record["output_tokens"]}}
+                    payload = {
+                        "id": f"msg_stub_{len(stub.requests)}",
+                        "type": "message",
+                        "role": "assistant",
+                        "model": body.get("model", "stub"),
+                        "content": [{"type": "text", "text": reply.text}],
+                        "stop_reason": stop,
+                        "stop_sequence": None,
+                        "usage": {"input_tokens": record["input_tokens"], "output_tokens": record["output_tokens"]},
+                    }
                 else:
                     payload = {"type": "error", "error": {"type": reply.error_type, "message": reply.message}}
                 data = json.dumps(payload).encode("utf-8")

@@ -9,15 +9,22 @@ import click
 from kgqa.errors import ConfirmationRequired
 from kgqa.vectorstores.base import IndexCounts
 
-yes_option = click.option("--yes", "-y", is_flag=True,
-                          help="Confirm removing index data without a prompt (required when stdin is not a terminal).")
+yes_option = click.option(
+    "--yes",
+    "-y",
+    is_flag=True,
+    help="Confirm removing index data without a prompt (required when stdin is not a terminal).",
+)
 
 
 def removal_text(counts: IndexCounts, store: str, hubs: int | None = None) -> str:
     """'N hubs (P paths, V vectors) from the S store' (or 'N hubs of its M ...') for a confirmation."""
     hubs = counts.hubs if hubs is None else hubs
-    detail = f" ({counts.paths:,} paths, {counts.vectors:,} vectors)" if hubs == counts.hubs else \
-        f" of its {counts.hubs:,} (with their paths and vectors)"
+    detail = (
+        f" ({counts.paths:,} paths, {counts.vectors:,} vectors)"
+        if hubs == counts.hubs
+        else f" of its {counts.hubs:,} (with their paths and vectors)"
+    )
     return f"{hubs:,} hub{'' if hubs == 1 else 's'}{detail} from the {store} store"
 
 

@@ -20,15 +20,16 @@ class CliState:
     db: str | None
     quiet: bool
     trace: bool
-    store: str | None = None     # --store of the command (kgqa_cli/options.py)
-    pg_dsn: str | None = None    # --pg-dsn of the command
-    index: str | None = None     # --index of the root group (KGQA_INDEX)
+    store: str | None = None  # --store of the command (kgqa_cli/options.py)
+    pg_dsn: str | None = None  # --pg-dsn of the command
+    index: str | None = None  # --index of the root group (KGQA_INDEX)
 
     def settings(self) -> Settings:
         """Settings from the options and the environment (KGQA_DB, KGQA_EMBEDDING_MODEL, KGQA_TRACE,
         KGQA_STORE, KGQA_PG_DSN)."""
-        return Settings.from_env(self.db, trace=self.trace or None, store=self.store, pg_dsn=self.pg_dsn,
-                                 index=self.index)
+        return Settings.from_env(
+            self.db, trace=self.trace or None, store=self.store, pg_dsn=self.pg_dsn, index=self.index
+        )
 
     def open(self, *, create: bool = False, read_only: bool = False) -> Workspace:
         """Open (or create) the workspace; read-only lets several readers share the database."""

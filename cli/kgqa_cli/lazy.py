@@ -34,9 +34,15 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, self.lazy[name].short_help if name in self.lazy and name not in self.commands
-                 else self.commands[name].get_short_help_str(formatter.width))
-                for name in self.list_commands(ctx)]
+        rows = [
+            (
+                name,
+                self.lazy[name].short_help
+                if name in self.lazy and name not in self.commands
+                else self.commands[name].get_short_help_str(formatter.width),
+            )
+            for name in self.list_commands(ctx)
+        ]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)

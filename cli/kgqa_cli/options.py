@@ -20,9 +20,11 @@ from kgqa_cli.context import CliState
 
 def store_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Add `--store`, `--pg-dsn` and `--index`; their values go to the CliState (and so to the settings)."""
+
     @functools.wraps(f)
-    def wrapper(*args: Any, store: str | None = None, pg_dsn: str | None = None, index: str | None = None,
-                **kwargs: Any) -> Any:
+    def wrapper(
+        *args: Any, store: str | None = None, pg_dsn: str | None = None, index: str | None = None, **kwargs: Any
+    ) -> Any:
         state = click.get_current_context().find_object(CliState)
         if state is not None:
             state.store = store or state.store
@@ -30,15 +32,26 @@ def store_options(f: Callable[..., Any]) -> Callable[..., Any]:
             state.index = index or state.index
         return f(*args, **kwargs)
 
-    wrapper = click.option("--index", "index", default=None, metavar="NAME",
-                           help="The index's name in Postgres (default: $KGQA_INDEX, else the database "
-                                "file's stem).")(wrapper)
+    wrapper = click.option(
+        "--index",
+        "index",
+        default=None,
+        metavar="NAME",
+        help="The index's name in Postgres (default: $KGQA_INDEX, else the database file's stem).",
+    )(wrapper)
 
-    wrapper = click.option("--pg-dsn", default=None, metavar="DSN",
-                           help="Postgres DSN for the pgvector store (default: $KGQA_PG_DSN, else the "
-                                "server of `kgqa pg start`).")(wrapper)
-    return click.option("--store", type=click.Choice(sorted(STORES)), default=None,
-                        help="Where the HubLink index lives (default: $KGQA_STORE or kuzu).")(wrapper)
+    wrapper = click.option(
+        "--pg-dsn",
+        default=None,
+        metavar="DSN",
+        help="Postgres DSN for the pgvector store (default: $KGQA_PG_DSN, else the server of `kgqa pg start`).",
+    )(wrapper)
+    return click.option(
+        "--store",
+        type=click.Choice(sorted(STORES)),
+        default=None,
+        help="Where the HubLink index lives (default: $KGQA_STORE or kuzu).",
+    )(wrapper)
 
 
 def parse_params(values: tuple[str, ...]) -> dict[str, object]:
@@ -64,29 +77,52 @@ def _retrieval_option_decorators() -> dict[str, Callable[[Callable[..., Any]], C
     return {
         "strategy": click.option("--strategy", type=click.Choice(STRATEGIES), default="traversal", show_default=True),
         "topic_entity": click.option(
-            "--topic-entity", default=None, metavar="ID|LABEL",
-            help="Entry point of the traversal strategy (id, or a label that names one entity)."),
+            "--topic-entity",
+            default=None,
+            metavar="ID|LABEL",
+            help="Entry point of the traversal strategy (id, or a label that names one entity).",
+        ),
         "hubs": click.option("--hubs", "hubs", type=int, default=None, help="Hubs to keep (default 30)."),
         "paths_per_hub": click.option("--paths-per-hub", type=int, default=None, help="Paths per hub (default 10)."),
         "diversity_penalty": click.option("--diversity-penalty", type=float, default=None, help="Default 0.05."),
         "alpha": click.option("--alpha", type=float, default=None, help="Path weight α (default 5)."),
         "max_level": click.option("--max-level", type=int, default=None, help="Traversal levels (default 1)."),
-        "components": click.option("--no-components", "no_components", is_flag=True,
-                                   help="Search with the question embedding only."),
-        "triple_filter": click.option("--no-triple-filter", "no_triple_filter", is_flag=True,
-                                      help="Return all triples of the kept paths."),
-        "scoring": click.option("--scoring", type=click.Choice(["coverage", "thesis"]), default=None,
-                                help="Path and hub scoring: coverage (default) or the thesis's weighted mean."),
-        "llm": click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default="offline", show_default=True,
-                            help="offline: no LLM, 0 tokens; anthropic: the LLM roles (needs ANTHROPIC_API_KEY)."),
+        "components": click.option(
+            "--no-components", "no_components", is_flag=True, help="Search with the question embedding only."
+        ),
+        "triple_filter": click.option(
+            "--no-triple-filter", "no_triple_filter", is_flag=True, help="Return all triples of the kept paths."
+        ),
+        "scoring": click.option(
+            "--scoring",
+            type=click.Choice(["coverage", "thesis"]),
+            default=None,
+            help="Path and hub scoring: coverage (default) or the thesis's weighted mean.",
+        ),
+        "llm": click.option(
+            "--llm",
+            type=click.Choice(sorted(PROVIDERS)),
+            default="offline",
+            show_default=True,
+            help="offline: no LLM, 0 tokens; anthropic: the LLM roles (needs ANTHROPIC_API_KEY).",
+        ),
         "token_budget": click.option(
-            "--token-budget", type=int, default=None, metavar="N",
-            help="At most N LLM tokens for this question (default: $KGQA_LLM_TOKEN_BUDGET or none)."),
-        "retriever": click.option("--retriever", type=click.Choice(sorted(RETRIEVERS)), default="hublink",
-                                  show_default=True),
+            "--token-budget",
+            type=int,
+            default=None,
+            metavar="N",
+            help="At most N LLM tokens for this question (default: $KGQA_LLM_TOKEN_BUDGET or none).",
+        ),
+        "retriever": click.option(
+            "--retriever", type=click.Choice(sorted(RETRIEVERS)), default="hublink", show_default=True
+        ),
         "params": click.option(
-            "--param", "retriever_params", multiple=True, metavar="KEY=VALUE",
-            help="A retriever parameter, e.g. top_n=150 (difar), k=3 (simgrag), max_hops=2 (coe); repeatable."),
+            "--param",
+            "retriever_params",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="A retriever parameter, e.g. top_n=150 (difar), k=3 (simgrag), max_hops=2 (coe); repeatable.",
+        ),
     }
 
 

@@ -34,8 +34,12 @@ def statements(stream: TextIO, prompt: str = "", more: str = "") -> Iterator[str
         yield "\n".join(buf)
 
 
-def loop(execute: Callable[[str], tuple[list[str], list[Any]]], render: Callable[[list[str], list[Any]], str],
-         name: str, stream: TextIO | None = None) -> int:
+def loop(
+    execute: Callable[[str], tuple[list[str], list[Any]]],
+    render: Callable[[list[str], list[Any]], str],
+    name: str,
+    stream: TextIO | None = None,
+) -> int:
     """Run every statement from `stream` (stdin); errors are shown and the loop goes on. Returns
     the number of failed statements."""
     stream = stream or sys.stdin

@@ -37,8 +37,7 @@ def _plain(value: Any) -> Any:
 def format_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str = "table") -> str:
     """The rows in `fmt`: table (aligned columns), json (a list of objects) or csv."""
     if fmt == "json":
-        return json.dumps([dict(zip(columns, map(_plain, r))) for r in rows], ensure_ascii=False, indent=2,
-                          default=str)
+        return json.dumps([dict(zip(columns, map(_plain, r))) for r in rows], ensure_ascii=False, indent=2, default=str)
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")

@@ -21,10 +21,10 @@ TIE = 0.15
 class Fact:
     """One selected triple, read as "source `source` has `attribute` `value`"."""
 
-    source: int           # the citation number [i]
+    source: int  # the citation number [i]
     attribute: str
     value: str
-    constraint: bool      # the value is written in the question (it constrains, it is not asked)
+    constraint: bool  # the value is written in the question (it constrains, it is not asked)
 
     @property
     def negative(self) -> bool:
@@ -116,8 +116,7 @@ def named_in_question(evidence: Evidence) -> list[str]:
     "in which country is X located?"): the relation the question asks about under another name."""
     words = content_words(evidence.question)
     free = dict.fromkeys(f.attribute for f in evidence.facts if not f.constraint)
-    return [a for a in free if content_words(a) and all(any(same_word(w, q) for q in words)
-                                                         for w in content_words(a))]
+    return [a for a in free if content_words(a) and all(any(same_word(w, q) for q in words) for w in content_words(a))]
 
 
 def numeric(value: str) -> float | None:
@@ -139,10 +138,19 @@ def meeting_constraints(evidence: Evidence, skip: list[str]) -> Evidence:
             required.setdefault(f.attribute, set()).add(f.value.casefold())
     if not required:
         return evidence
-    keep = {s for s in evidence.labels
-            if all(any(f.source == s and f.attribute == a and f.value.casefold() in values for f in evidence.facts)
-                   for a, values in required.items())}
+    keep = {
+        s
+        for s in evidence.labels
+        if all(
+            any(f.source == s and f.attribute == a and f.value.casefold() in values for f in evidence.facts)
+            for a, values in required.items()
+        )
+    }
     if not keep or len(keep) == len(evidence.labels):
         return evidence
-    return Evidence([f for f in evidence.facts if f.source in keep],
-                    {s: label for s, label in evidence.labels.items() if s in keep}, evidence.types, evidence.question)
+    return Evidence(
+        [f for f in evidence.facts if f.source in keep],
+        {s: label for s, label in evidence.labels.items() if s in keep},
+        evidence.types,
+        evidence.question,
+    )

@@ -19,7 +19,7 @@ class Item:
 
     text: str
     sources: list[int] = field(default_factory=list)
-    key: str = ""                 # its sort or group key value
+    key: str = ""  # its sort or group key value
     is_source: bool = False
 
 
@@ -33,11 +33,13 @@ class Outcome:
     key_attr: str = ""
     side_items: tuple[list[Item], list[Item]] = field(default_factory=lambda: ([], []))
     side_names: tuple[str, str] = ("", "")
-    explicit: dict[int, str] = field(default_factory=dict)   # negation: source -> explicit "no" value
+    explicit: dict[int, str] = field(default_factory=dict)  # negation: source -> explicit "no" value
     group_items: dict[str, list[Item]] = field(default_factory=dict)
 
 
-def answer_items(plan: QuestionPlan, ev: Evidence, sources: list[int] | None = None) -> tuple[list[Item], list[str] | None]:
+def answer_items(
+    plan: QuestionPlan, ev: Evidence, sources: list[int] | None = None
+) -> tuple[list[Item], list[str] | None]:
     """The asked items over `sources` (all by default): the sources themselves, or the distinct
     non-constraint values of the asked attribute(s)."""
     sources = sources if sources is not None else sorted(ev.labels)
@@ -114,8 +116,9 @@ def _rank(plan: QuestionPlan, ev: Evidence) -> Outcome:
     keyed.sort(key=lambda i: _sort_value(i.key, plan.alphabetical or not key_attrs), reverse=plan.descending)
     ordered = keyed + [i for i in items if not i.key]
     name = key_attrs[0] if key_attrs else "name"
-    result = AnswerResult("rank", None, [i.text for i in ordered],
-                          {i.text: i.key for i in ordered if key_attrs and i.key})
+    result = AnswerResult(
+        "rank", None, [i.text for i in ordered], {i.text: i.key for i in ordered if key_attrs and i.key}
+    )
     return Outcome(result, ordered, attrs, key_attr=name)
 
 
@@ -141,10 +144,14 @@ def _group(plan: QuestionPlan, ev: Evidence) -> Outcome:
             groups.setdefault(str(y), [])
     ordered = dict(sorted(groups.items(), key=lambda kv: _sort_value(kv[0], False)))
     _, attrs = answer_items(plan, ev)
-    result = AnswerResult("group", sum(len(v) for v in ordered.values()), [],
-                          {k: len(v) for k, v in ordered.items()})
-    return Outcome(result, [i for v in ordered.values() for i in v], attrs,
-                   key_attr=key_attrs[0] if key_attrs else plan.group_key, group_items=ordered)
+    result = AnswerResult("group", sum(len(v) for v in ordered.values()), [], {k: len(v) for k, v in ordered.items()})
+    return Outcome(
+        result,
+        [i for v in ordered.values() for i in v],
+        attrs,
+        key_attr=key_attrs[0] if key_attrs else plan.group_key,
+        group_items=ordered,
+    )
 
 
 def _extreme(plan: QuestionPlan, ev: Evidence) -> Outcome:
@@ -159,8 +166,12 @@ def _extreme(plan: QuestionPlan, ev: Evidence) -> Outcome:
         return Outcome(AnswerResult(plan.operation, None, []), [], attrs)
     target = (max if plan.operation == "max" else min)(counts.values())
     top = [it for it in items if counts[it.text] == target]
-    result = AnswerResult(plan.operation, top[0].text if len(top) == 1 else [t.text for t in top],
-                          [t.text for t in top], dict(Counter(counts).most_common()))
+    result = AnswerResult(
+        plan.operation,
+        top[0].text if len(top) == 1 else [t.text for t in top],
+        [t.text for t in top],
+        dict(Counter(counts).most_common()),
+    )
     return Outcome(result, top, attrs)
 
 
@@ -219,8 +230,11 @@ def _compare(plan: QuestionPlan, ev: Evidence) -> Outcome:
         if lv and rv and len(nums) == len(lv) + len(rv):
             x, y = nums[0], nums[len(lv)]  # the first value of each side
             timeish = any("year" in at.lower() or "date" in at.lower() for at in attrs or [])
-            verdict = ("later" if x > y else "earlier" if x < y else "same") if timeish else \
-                ("more" if x > y else "fewer" if x < y else "same")
+            verdict = (
+                ("later" if x > y else "earlier" if x < y else "same")
+                if timeish
+                else ("more" if x > y else "fewer" if x < y else "same")
+            )
         else:
             verdict = "same" if {v.casefold() for v in lv} == {v.casefold() for v in rv} else "different"
         result = AnswerResult("compare", verdict, [], {left: lv, right: rv})
@@ -240,7 +254,13 @@ def _negation(plan: QuestionPlan, ev: Evidence) -> Outcome:
         if stated:
             explicit[s] = stated[0].value
     items, attrs = answer_items(plan, ev, keep)
-    result = AnswerResult("negation", None, [i.text for i in items],
-                          {"explicit": [ev.labels[s] for s in keep if s in explicit],
-                           "no fact": [ev.labels[s] for s in keep if s not in explicit]})
+    result = AnswerResult(
+        "negation",
+        None,
+        [i.text for i in items],
+        {
+            "explicit": [ev.labels[s] for s in keep if s in explicit],
+            "no fact": [ev.labels[s] for s in keep if s not in explicit],
+        },
+    )
     return Outcome(result, items, attrs, key_attr=neg_attrs[0] if neg_attrs else "", explicit=explicit)

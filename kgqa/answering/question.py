@@ -20,33 +20,53 @@ _AUX = frozenset("is are was were has have had does do did".split())
 _BOUNDARY = _AUX | frozenset("that which who whom whose of in by for with from on at as among been".split())
 _QUOTED = re.compile(r"""'[^']{2,}'|"[^"]{2,}"|[“‘][^”’]{2,}[”’]""")
 
-_RANK = re.compile(r"\b(rank|ranked|ranking|sort|sorted|order|ordered|arrange|arranged)\b|"
-                   r"\b(newest|latest|oldest|earliest|most recent) first\b|\bchronological")
-_DESC = re.compile(r"\b(descending|reverse|decreasing|newest first|latest first|most recent first|"
-                   r"z to a|highest first|largest first)\b")
+_RANK = re.compile(
+    r"\b(rank|ranked|ranking|sort|sorted|order|ordered|arrange|arranged)\b|"
+    r"\b(newest|latest|oldest|earliest|most recent) first\b|\bchronological"
+)
+_DESC = re.compile(
+    r"\b(descending|reverse|decreasing|newest first|latest first|most recent first|"
+    r"z to a|highest first|largest first)\b"
+)
 _ALPHA = re.compile(r"\balphabetic(al)?(ally)?\b|\ba to z\b|\bz to a\b|\bby (their )?(name|title)s?\b")
-_ORDER_KEY = re.compile(r"\b(?:order|ordered|sorted|sort|ranked|rank|arranged|arrange)\b.*?\b(?:of|by)\s+"
-                        r"(?:their |its |the )?([a-z][a-z \-]*?)(?=[,.;?!]|$| in | from | and )")
-_GROUP = re.compile(r"\b(?:per|for each|for every|each)\s+(?:the\s+)?([a-z][a-z\-]*(?: [a-z][a-z\-]*)?)|"
-                    r"\b(?:distributed|grouped|broken down|split)\s+(?:by|across|over|between|among)\s+"
-                    r"(?:their |its |the )?([a-z][a-z\-]*(?: [a-z][a-z\-]*)?)|\b(distribution)\b")
-_COMPARE = re.compile(r"\b(compared (to|with)|in comparison (to|with)|versus|vs\.?|relative to|"
-                      r"as opposed to|than)\b")
-_MAX = re.compile(r"\b(the most|most (frequent|frequently|often|common|commonly|popular|used)|highest number|"
-                  r"largest number|maximum|most)\b")
-_MIN = re.compile(r"\b(the least|least (frequent|frequently|often|common|commonly|used)|fewest|rarest|"
-                  r"lowest number|smallest number|minimum|least)\b")
+_ORDER_KEY = re.compile(
+    r"\b(?:order|ordered|sorted|sort|ranked|rank|arranged|arrange)\b.*?\b(?:of|by)\s+"
+    r"(?:their |its |the )?([a-z][a-z \-]*?)(?=[,.;?!]|$| in | from | and )"
+)
+_GROUP = re.compile(
+    r"\b(?:per|for each|for every|each)\s+(?:the\s+)?([a-z][a-z\-]*(?: [a-z][a-z\-]*)?)|"
+    r"\b(?:distributed|grouped|broken down|split)\s+(?:by|across|over|between|among)\s+"
+    r"(?:their |its |the )?([a-z][a-z\-]*(?: [a-z][a-z\-]*)?)|\b(distribution)\b"
+)
+_COMPARE = re.compile(
+    r"\b(compared (to|with)|in comparison (to|with)|versus|vs\.?|relative to|"
+    r"as opposed to|than)\b"
+)
+_MAX = re.compile(
+    r"\b(the most|most (frequent|frequently|often|common|commonly|popular|used)|highest number|"
+    r"largest number|maximum|most)\b"
+)
+_MIN = re.compile(
+    r"\b(the least|least (frequent|frequently|often|common|commonly|used)|fewest|rarest|"
+    r"lowest number|smallest number|minimum|least)\b"
+)
 _COUNT = re.compile(r"\b(how many|how much|number of|how often|how frequently|count|total)\b")
 _NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
 _YES_NO = re.compile(r"^(does|do|did|is|are|was|were|has|have|had|can)\b")
 _RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:[a-z]+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b")
-_WH = re.compile(r"\b(?:(in|at|for|from|on|by|to)\s+)?(which|what|who|whom|how many|how much)\s+|"
-                 r"^()(list|name|give me|show me|show|find|return)\s+(?:all\s+|every\s+)?")
-_ORDER_TAIL = re.compile(r"\s*,?\s*\b(ordered|sorted|ranked|arranged|(newest|oldest|latest|earliest|most recent) "
-                         r"first|from (oldest|newest))\b.*$", re.IGNORECASE)
+_WH = re.compile(
+    r"\b(?:(in|at|for|from|on|by|to)\s+)?(which|what|who|whom|how many|how much)\s+|"
+    r"^()(list|name|give me|show me|show|find|return)\s+(?:all\s+|every\s+)?"
+)
+_ORDER_TAIL = re.compile(
+    r"\s*,?\s*\b(ordered|sorted|ranked|arranged|(newest|oldest|latest|earliest|most recent) "
+    r"first|from (oldest|newest))\b.*$",
+    re.IGNORECASE,
+)
 _DETERMINERS = frozenset("a an the their its his her any no".split())
-_NOUN_SKIP = frozenset("the a an different distinct unique kind kinds type types most least frequent common "
-                       "popular".split())
+_NOUN_SKIP = frozenset(
+    "the a an different distinct unique kind kinds type types most least frequent common popular".split()
+)
 
 
 @dataclass
@@ -54,20 +74,20 @@ class QuestionPlan:
     """The question read for answering."""
 
     question: str
-    operation: str                      # value|list|count|rank|max|min|compare|group|negation
-    asked: str = ""                     # the asked noun phrase ("evaluation methods"; "" when none)
+    operation: str  # value|list|count|rank|max|min|compare|group|negation
+    asked: str = ""  # the asked noun phrase ("evaluation methods"; "" when none)
     plural: bool = False
     yes_no: bool = False
-    sort_key: str = ""                  # phrase naming the sort key ("publication year"), "" = none
+    sort_key: str = ""  # phrase naming the sort key ("publication year"), "" = none
     alphabetical: bool = False
     descending: bool = False
     group_key: str = ""
     year_range: tuple[int, int] | None = None
-    negated: str = ""                   # the phrase after the negation ("input data")
-    prep: str = ""                      # the preposition before the wh-word ("in which venue")
-    lead: str = ""                      # context written before the wh-phrase ("In the year 2021,")
-    rest: str = ""                      # the question after the asked phrase, original casing
-    sides: tuple[str, str] = ("", "")   # text before and after the comparison word
+    negated: str = ""  # the phrase after the negation ("input data")
+    prep: str = ""  # the preposition before the wh-word ("in which venue")
+    lead: str = ""  # context written before the wh-phrase ("In the year 2021,")
+    rest: str = ""  # the question after the asked phrase, original casing
+    sides: tuple[str, str] = ("", "")  # text before and after the comparison word
     flags: dict[str, bool] = field(default_factory=dict)
 
 
@@ -75,7 +95,7 @@ _HOW_MANY = re.compile(r"\b(?:how|hw|hoe|hiw|hwo)\s+(?:many|mny|manny|meny|amny|
 
 
 def fix_how_many(question: str) -> str:
-    """"hw many", "how mny" -> "how many" (too short for the typo-tolerant keyword match)."""
+    """ "hw many", "how mny" -> "how many" (too short for the typo-tolerant keyword match)."""
     return _HOW_MANY.sub("how many", question)
 
 
@@ -116,8 +136,13 @@ def analyse(question: str) -> QuestionPlan:
         plan.descending = bool(_DESC.search(unquoted))
         plan.alphabetical = bool(_ALPHA.search(unquoted))
         key = _ORDER_KEY.search(unquoted)
-        plan.sort_key = "" if plan.alphabetical or not key else re.sub(
-            r"(\s+(ascending|descending|reverse|order|first|increasing|decreasing))+$", "", key.group(1).strip())
+        plan.sort_key = (
+            ""
+            if plan.alphabetical or not key
+            else re.sub(
+                r"(\s+(ascending|descending|reverse|order|first|increasing|decreasing))+$", "", key.group(1).strip()
+            )
+        )
         if not plan.sort_key and re.search(r"\b(newest|latest|oldest|earliest|most recent|chronological)", unquoted):
             plan.sort_key = "year"
         if re.search(r"\b(newest|latest|most recent) first\b", unquoted):
@@ -126,16 +151,20 @@ def analyse(question: str) -> QuestionPlan:
         plan.operation = "group"
         plan.group_key = next((g for g in group.groups() if g), "")
         if plan.group_key == "distribution":
-            tail = re.search(r"\b(?:by|per|across|over|of)\s+(?:their |its |the )?([a-z][a-z\-]*(?: [a-z]+)?)",
-                             unquoted[group.end():])
+            tail = re.search(
+                r"\b(?:by|per|across|over|of)\s+(?:their |its |the )?([a-z][a-z\-]*(?: [a-z]+)?)",
+                unquoted[group.end() :],
+            )
             plan.group_key = tail.group(1) if tail else ("year" if plan.year_range else "")
         if plan.year_range and not re.search(r"[a-z]", plan.group_key.replace("year", "").strip()):
             plan.group_key = plan.group_key or "year"
     elif cmp_m:
         plan.operation = "compare"
         cut = cmp_m.start()
-        plan.sides = (question[: _orig_index(question, unquoted, cut)],
-                      question[_orig_index(question, unquoted, cmp_m.end()):])
+        plan.sides = (
+            question[: _orig_index(question, unquoted, cut)],
+            question[_orig_index(question, unquoted, cmp_m.end()) :],
+        )
         plan.flags["count"] = bool(_COUNT.search(unquoted))
     elif _MIN.search(unquoted) and not _MAX.search(unquoted.replace("at least", "")):
         plan.operation = "min"
@@ -164,8 +193,28 @@ def _phrase_after(text: str, index: int) -> str:
     """Up to four content words after `index` ("no input data was used" -> "input data")."""
     words: list[str] = []
     for w in re.findall(r"[a-z][a-z\-]*", text[index:]):
-        if w in _AUX or w in ("been", "used", "any", "an", "a", "the", "to", "that", "which", "and", "or", "with",
-                              "by", "in", "of", "for", "on", "at", "as", "from"):
+        if w in _AUX or w in (
+            "been",
+            "used",
+            "any",
+            "an",
+            "a",
+            "the",
+            "to",
+            "that",
+            "which",
+            "and",
+            "or",
+            "with",
+            "by",
+            "in",
+            "of",
+            "for",
+            "on",
+            "at",
+            "as",
+            "from",
+        ):
             if words:
                 break
             continue
@@ -203,13 +252,20 @@ def _asked(question: str) -> tuple[str, str, str, str]:
     if m.group(4):  # "list the papers of X ...": the rest is the asked phrase and its qualifiers
         m = re.match(r"", "")  # (no preposition)
         tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first))
-        start = next((k for k, t in enumerate(tokens) if t.group().lower() not in
-                      ("list", "name", "give", "show", "me", "find", "return", "all", "every", "the")), len(tokens))
-        noun = [t.group() for t in tokens[start:start + 1]]
-        rest = first[tokens[start].end():].strip() if start < len(tokens) else ""
+        start = next(
+            (
+                k
+                for k, t in enumerate(tokens)
+                if t.group().lower()
+                not in ("list", "name", "give", "show", "me", "find", "return", "all", "every", "the")
+            ),
+            len(tokens),
+        )
+        noun = [t.group() for t in tokens[start : start + 1]]
+        rest = first[tokens[start].end() :].strip() if start < len(tokens) else ""
         rest = _ORDER_TAIL.sub("", rest)
         return "", " ".join(noun).lower(), rest, ""
-    tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first[m.end():]))
+    tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first[m.end() :]))
     noun = []
     i = 0
     if m.group(2) in ("which", "what") and tokens and tokens[0].group().lower() in ("is", "are", "was", "were"):
@@ -236,18 +292,22 @@ def _asked(question: str) -> tuple[str, str, str, str]:
             break
     if noun and noun[0].lower() == "number" and i < len(tokens) and tokens[i].group().lower() == "of":
         return (*_asked_number(first, m, tokens, i), _lead(first, m.start()))
-    start = m.end() + (tokens[i].start() if i < len(tokens) else len(first[m.end():]))
+    start = m.end() + (tokens[i].start() if i < len(tokens) else len(first[m.end() :]))
     rest = _ORDER_TAIL.sub("", first[start:].strip())
     return prep, " ".join(noun).lower(), rest, _lead(first, m.start())
 
 
 def _asked_number(first: str, m: re.Match, tokens: list, i: int) -> tuple[str, str, str]:
-    """"the number of papers investigating ..." -> ("", "papers", "investigating ...")."""
+    """ "the number of papers investigating ..." -> ("", "papers", "investigating ...")."""
     j = i + 1
     noun = []
-    while j < len(tokens) and tokens[j].group().lower() not in _BOUNDARY and tokens[j].group().lower() not in VERB_FORMS \
-            and not tokens[j].group().lower().endswith("ing"):
+    while (
+        j < len(tokens)
+        and tokens[j].group().lower() not in _BOUNDARY
+        and tokens[j].group().lower() not in VERB_FORMS
+        and not tokens[j].group().lower().endswith("ing")
+    ):
         noun.append(tokens[j].group())
         j += 1
-    start = m.end() + (tokens[j].start() if j < len(tokens) else len(first[m.end():]))
+    start = m.end() + (tokens[j].start() if j < len(tokens) else len(first[m.end() :]))
     return "", " ".join(noun).lower(), first[start:].strip()

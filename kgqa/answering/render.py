@@ -13,13 +13,27 @@ from kgqa.question.components import VERB_FORMS
 
 _AUX = frozenset("is are was were has have had does do did".split())
 _TOKENS = re.compile(r"'[^']*'|\"[^\"]*\"|\S+")
-_IRREGULAR_PAST = {"write": "wrote", "make": "made", "do": "did", "give": "gave", "find": "found", "take": "took",
-                   "get": "got", "have": "had", "co-write": "co-wrote", "run": "ran", "build": "built", "see": "saw"}
+_IRREGULAR_PAST = {
+    "write": "wrote",
+    "make": "made",
+    "do": "did",
+    "give": "gave",
+    "find": "found",
+    "take": "took",
+    "get": "got",
+    "have": "had",
+    "co-write": "co-wrote",
+    "run": "ran",
+    "build": "built",
+    "see": "saw",
+}
 _PREPOSITIONS = frozenset("of in by for with from on at to among about".split())
-_GROUP_TAIL = re.compile(r"\s*,?\s*\b(?:(?:per|for each|for every)\s+(?:the\s+)?[\w\-]+(?:\s+years?)?|"
-                         r"(?:distributed|grouped|broken down)(?:\s+(?:by|across|over|between|among)\s+"
-                         r"(?:their |its |the )?[\w\-]+(?:\s+years?)?(?:\s+\d{4}\s+(?:and|to)\s+\d{4})?)?)\b",
-                         re.IGNORECASE)
+_GROUP_TAIL = re.compile(
+    r"\s*,?\s*\b(?:(?:per|for each|for every)\s+(?:the\s+)?[\w\-]+(?:\s+years?)?|"
+    r"(?:distributed|grouped|broken down)(?:\s+(?:by|across|over|between|among)\s+"
+    r"(?:their |its |the )?[\w\-]+(?:\s+years?)?(?:\s+\d{4}\s+(?:and|to)\s+\d{4})?)?)\b",
+    re.IGNORECASE,
+)
 _HOW_OFTEN = re.compile(r"(?i)^.*?\bhow\s+(?:often|frequently|many\s+times)\s+")
 
 
@@ -61,15 +75,18 @@ def _inflect(aux: str, verbs: str) -> str:
     if aux == "does":
         first = first + ("es" if first.endswith(("s", "sh", "ch", "x")) else "s")
     elif aux == "did":
-        first = _IRREGULAR_PAST.get(first.lower()) or (first if first.endswith("ed") else (
-            first[:-1] + "ied" if first.endswith("y") else first + ("d" if first.endswith("e") else "ed")))
+        first = _IRREGULAR_PAST.get(first.lower()) or (
+            first
+            if first.endswith("ed")
+            else (first[:-1] + "ied" if first.endswith("y") else first + ("d" if first.endswith("e") else "ed"))
+        )
     elif aux != "do":
         return f"{aux} {verbs}"
     return f"{first} {others}".strip()
 
 
 def _clause(plan: QuestionPlan, finite: bool = False) -> str:
-    """"the papers that apply the evaluation method Field Experiment" (non-inverted questions); with
+    """ "the papers that apply the evaluation method Field Experiment" (non-inverted questions); with
     `finite`, a verb after the noun is read as the clause's verb ("how many papers applied ...")."""
     rest = plan.rest.strip()
     first = rest.split(" ", 1)[0].lower() if rest else ""
@@ -77,15 +94,22 @@ def _clause(plan: QuestionPlan, finite: bool = False) -> str:
     if inv:  # "which papers did X publish" -> "the papers that X published"
         return f"the {plan.asked} that {inv[1]} {_inflect(inv[0], inv[2])} {inv[3]}".strip()
     participle = not finite and _verbish(first) and first.endswith(("ed", "en"))
-    glue = "" if not rest or first in ("that", "which", "who") or first in _PREPOSITIONS or participle \
-        or first.endswith("ing") else "that "
+    glue = (
+        ""
+        if not rest
+        or first in ("that", "which", "who")
+        or first in _PREPOSITIONS
+        or participle
+        or first.endswith("ing")
+        else "that "
+    )
     if participle or first in _PREPOSITIONS:
         rest = _relative_finite_verb(rest)
     return f"the {plan.asked} {glue}{rest}".strip()
 
 
 def _relative_finite_verb(rest: str) -> str:
-    """"published at X in 2020 were not evaluated ..." -> "published at X in 2020 that were not ...":
+    """ "published at X in 2020 were not evaluated ..." -> "published at X in 2020 that were not ...":
     the finite verb after a participle phrase starts a relative clause."""
     toks = _TOKENS.findall(rest)
     for i in range(1, len(toks)):
@@ -114,7 +138,7 @@ def _noun(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
 
 
 def singular_phrase(phrase: str) -> str:
-    """"threats to validity" -> "threat to validity", "evaluation methods" -> "evaluation method"."""
+    """ "threats to validity" -> "threat to validity", "evaluation methods" -> "evaluation method"."""
     words = phrase.split()
     if "to" in words or "of" in words:
         k = (words.index("to") if "to" in words else words.index("of")) - 1
@@ -130,8 +154,15 @@ def render(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     if not out.items and op not in ("compare", "group"):
         what = plan.asked or "answer"
         return f"The selected facts state no {what} that satisfies the question."
-    body = {"count": _count, "rank": _rank, "max": _extreme, "min": _extreme, "group": _group,
-            "compare": _compare, "negation": _negation}.get(op, _value)(plan, out, ev)
+    body = {
+        "count": _count,
+        "rank": _rank,
+        "max": _extreme,
+        "min": _extreme,
+        "group": _group,
+        "compare": _compare,
+        "negation": _negation,
+    }.get(op, _value)(plan, out, ev)
     if plan.lead and re.match(r"(The|There|Per|For) ", body):
         body = f"{plan.lead} {body[0].lower()}{body[1:]}"
     return " ".join([body] + constraint_sentences(plan, out, ev))
@@ -173,7 +204,7 @@ def _count(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
         aux, subject, verbs, remainder = inv
         text = f"{_cap(subject)} {_inflect(aux, verbs)} {count_phrase(n, noun)}{' ' + remainder if remainder else ''} {cite(sources)}."
     elif plan.asked:
-        rest = _clause(plan, finite=True)[len(f"the {plan.asked} "):]
+        rest = _clause(plan, finite=True)[len(f"the {plan.asked} ") :]
         text = f"There {_be(n)} {count_phrase(n, noun)} {rest} {cite(sources)}."
     else:
         text = f"The count is {number_words(n)} ({n}) {cite(sources)}."
@@ -184,8 +215,11 @@ def _count(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
 
 def _rank(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     direction = "descending" if plan.descending else "ascending"
-    how = f"{direction} alphabetical order" if plan.alphabetical or out.key_attr == "name" else \
-        f"{direction} order of their {out.key_attr}"
+    how = (
+        f"{direction} alphabetical order"
+        if plan.alphabetical or out.key_attr == "name"
+        else f"{direction} order of their {out.key_attr}"
+    )
     numbered = [f"{k}. {item_text(i, with_key=out.key_attr != 'name')}" for k, i in enumerate(out.items, start=1)]
     head = _cap(_clause(plan)) if plan.asked else "The items"
     return f"{head}, ranked in {how}, {_be(len(out.items))}: {join_items(numbered)}."
@@ -208,9 +242,13 @@ def _extreme(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
 
 def _group(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     noun = _noun(plan, out, ev)
-    listing = join_items([f"{count_phrase(len(v), noun).rsplit(' (', 1)[0]} in {k}"
-                          f"{' ' + cite([s for i in v for s in i.sources]) if v else ''}"
-                          for k, v in out.group_items.items()])
+    listing = join_items(
+        [
+            f"{count_phrase(len(v), noun).rsplit(' (', 1)[0]} in {k}"
+            f"{' ' + cite([s for i in v for s in i.sources]) if v else ''}"
+            for k, v in out.group_items.items()
+        ]
+    )
     if not out.group_items:
         return f"The selected facts state no {out.key_attr or 'group key'} to group by."
     rest = _GROUP_TAIL.sub("", plan.rest).strip()
@@ -232,20 +270,30 @@ def _compare(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     if isinstance(next(iter(out.result.groups.values()), None), int):
         noun = _noun(plan, out, ev) if plan.asked else (sorted(ev.types)[0] if ev.types else "source")
         a, b = out.result.groups[left], out.result.groups[right]
-        word = {"more": f"more for {left} than for {right}", "fewer": f"fewer for {left} than for {right}",
-                "same": f"the same number for {left} and {right}"}[verdict]
+        word = {
+            "more": f"more for {left} than for {right}",
+            "fewer": f"fewer for {left} than for {right}",
+            "same": f"the same number for {left} and {right}",
+        }[verdict]
         context = _after(plan.sides[1], right)
         side = analyse(plan.sides[0].strip())
         inv = _inverted(_HOW_OFTEN.sub("", plan.sides[0].strip()))
         if side.asked and not inv:
-            return (f"The number of {_clause(side, finite=True)[4:]}{context} is {number_words(a)} ({a}) {lc}, "
-                    f"compared to {number_words(b)} ({b}) for {right} {rc}, so {word}.")
+            return (
+                f"The number of {_clause(side, finite=True)[4:]}{context} is {number_words(a)} ({a}) {lc}, "
+                f"compared to {number_words(b)} ({b}) for {right} {rc}, so {word}."
+            )
         lead = f"{_cap(inv[1])} {_inflect(inv[0], inv[2])} {inv[3]}".strip() if inv else f"For {left}"
-        return (f"{lead}{context}: {count_phrase(a, noun)} {lc}, compared to {count_phrase(b, noun)} "
-                f"for {right} {rc}, so {word}.").replace("  ", " ")
+        return (
+            f"{lead}{context}: {count_phrase(a, noun)} {lc}, compared to {count_phrase(b, noun)} "
+            f"for {right} {rc}, so {word}."
+        ).replace("  ", " ")
     attr = plan.asked or (out.asked_attrs or ["value"])[0].lower()
     attr = singular_phrase(attr)
-    lv, rv = join_items([item_text(i) for i in li]) or "not stated", join_items([item_text(i) for i in ri]) or "not stated"
+    lv, rv = (
+        join_items([item_text(i) for i in li]) or "not stated",
+        join_items([item_text(i) for i in ri]) or "not stated",
+    )
     if verdict in ("later", "earlier", "more", "fewer"):
         word = {"later": "later than", "earlier": "earlier than", "more": "more than", "fewer": "less than"}[verdict]
         yes = ""
@@ -269,7 +317,7 @@ def _after(text: str, anchor: str) -> str:
     k = low.find(anchor.lower())
     if k < 0:
         return ""
-    tail = text[k + len(anchor):].strip().rstrip("?").strip()
+    tail = text[k + len(anchor) :].strip().rstrip("?").strip()
     return f" {tail}" if tail else ""
 
 
@@ -281,7 +329,9 @@ def _negation(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     silent = sorted({s for i in out.items for s in i.sources if s not in out.explicit})
     values = sorted({out.explicit[s] for s in explicit})
     if explicit:
-        text += f" {_cap(out.key_attr)} is stated explicitly as {join_items([repr(v) for v in values])} {cite(explicit)}."
+        text += (
+            f" {_cap(out.key_attr)} is stated explicitly as {join_items([repr(v) for v in values])} {cite(explicit)}."
+        )
     if silent and out.key_attr:
         text += f" No {out.key_attr} fact is stated at all for {cite(silent)}."
     elif silent and plan.negated:

@@ -20,5 +20,9 @@ class AnswerResult:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"operation": self.operation, "value": self.value, "items": list(self.items),
-                "groups": dict(self.groups)}
+        return {
+            "operation": self.operation,
+            "value": self.value,
+            "items": list(self.items),
+            "groups": dict(self.groups),
+        }

@@ -8,11 +8,15 @@ from rapidfuzz import fuzz
 
 _WORD = re.compile(r"[a-z0-9]+")
 #: Words that never decide what a phrase means.
-FILLER = frozenset("""a an the of in on at to for from by with and or that which who whom whose what is are was
+FILLER = frozenset(
+    """a an the of in on at to for from by with and or that which who whom whose what is are was
 were be been being has have had do does did it its their his her they them this these those there
-different distinct""".split())
-_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-         "sixteen seventeen eighteen nineteen").split()
+different distinct""".split()
+)
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen"
+).split()
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 WORD_NUMBERS = {w: i for i, w in enumerate(_ONES)} | {w: 10 * i for i, w in enumerate(_TENS) if i >= 2}
 
@@ -78,7 +82,7 @@ def number_words(n: int) -> str:
 
 
 def count_phrase(n: int, noun: str) -> str:
-    """"two papers (2)", "one paper (1)", "no papers (0)"."""
+    """ "two papers (2)", "one paper (1)", "no papers (0)"."""
     noun_form = noun if n == 1 else plural(noun)
     return f"{'no' if n == 0 else number_words(n)} {noun_form} ({n})"
 
@@ -89,17 +93,20 @@ def plural(noun: str) -> str:
     for joint in ("to", "of"):
         if joint in words[1:]:
             k = words.index(joint) - 1
-            return " ".join(words[:k] + [plural(words[k])] + words[k + 1:])
+            return " ".join(words[:k] + [plural(words[k])] + words[k + 1 :])
     head, _, last = noun.rpartition(" ")
     if not last or last.endswith("s"):
         return noun
-    p = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else last + (
-        "es" if last.endswith(("sh", "ch", "x")) else "s")
+    p = (
+        last[:-1] + "ies"
+        if last.endswith("y") and last[-2:-1] not in "aeiou"
+        else last + ("es" if last.endswith(("sh", "ch", "x")) else "s")
+    )
     return f"{head} {p}".strip()
 
 
 def join_items(items: list[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
+    """ "A", "A and B", "A, B and C"."""
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]

@@ -22,8 +22,7 @@ def check_backend(backend: str) -> str:
     return backend
 
 
-def get_embedder(name: str, batch_size: int = 64, backend: str = "auto",
-                 cache_dir: Path | None = None) -> Embedder:
+def get_embedder(name: str, batch_size: int = 64, backend: str = "auto", cache_dir: Path | None = None) -> Embedder:
     """The embedder for model `name` (a sentence-transformers model name or path) on `backend`.
     Nothing is loaded until the first `embed` (or `load`)."""
     if not name:
@@ -36,11 +35,13 @@ def get_embedder(name: str, batch_size: int = 64, backend: str = "auto",
 
         files = read_model_files(name)
         if files is None and backend != "auto":
-            raise ConfigError(f"the ONNX embedder supports local mean-pooling sentence-transformers models with a "
-                              f"tokenizer.json; '{name}' is not one (use KGQA_EMBEDDER=torch)")
+            raise ConfigError(
+                f"the ONNX embedder supports local mean-pooling sentence-transformers models with a "
+                f"tokenizer.json; '{name}' is not one (use KGQA_EMBEDDER=torch)"
+            )
         if files is not None:
             cache = cache_dir or default_cache_dir()
-            runtime = importlib.util.find_spec("onnxruntime") is not None   # auto: torch when it is missing
+            runtime = importlib.util.find_spec("onnxruntime") is not None  # auto: torch when it is missing
             if backend != "auto" or runtime and (onnx_file(cache, files, "fp32").is_file() or can_export()):
                 from kgqa.embeddings.onnx_runtime import OnnxEmbedder
 
@@ -49,8 +50,10 @@ def get_embedder(name: str, batch_size: int = 64, backend: str = "auto",
     if importlib.util.find_spec("sentence_transformers") is None:
         from kgqa.errors import OnnxModelMissingError
 
-        raise OnnxModelMissingError(f"neither an ONNX export of '{name}' nor torch and sentence-transformers are "
-                                    "available; run `kgqa model export` where torch is installed")
+        raise OnnxModelMissingError(
+            f"neither an ONNX export of '{name}' nor torch and sentence-transformers are "
+            "available; run `kgqa model export` where torch is installed"
+        )
     from kgqa.embeddings.sentence_transformer import SentenceTransformerEmbedder
 
     return SentenceTransformerEmbedder(name, batch_size=batch_size)

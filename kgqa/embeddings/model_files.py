@@ -67,9 +67,14 @@ def read_model_files(name: str) -> ModelFiles | None:
     except (OSError, ValueError):
         return None
     modes = [k for k, v in pooling.items() if k.startswith("pooling_mode_") and v]
-    if modes != ["pooling_mode_mean_tokens"] or bert.get("do_lower_case") or not (directory / "tokenizer.json").is_file():
+    if (
+        modes != ["pooling_mode_mean_tokens"]
+        or bert.get("do_lower_case")
+        or not (directory / "tokenizer.json").is_file()
+    ):
         return None
     pad = special.get("pad_token")
     pad = pad.get("content") if isinstance(pad, dict) else pad
-    return ModelFiles(directory, int(bert.get("max_seq_length") or 512), str(pad or "[PAD]"),
-                      int(pooling["word_embedding_dimension"]))
+    return ModelFiles(
+        directory, int(bert.get("max_seq_length") or 512), str(pad or "[PAD]"), int(pooling["word_embedding_dimension"])
+    )

@@ -31,8 +31,10 @@ def export_model(name: str, cache_dir: Path, variant: str = "fp32", *, force: bo
     (`force`: again); returns the file."""
     files = read_model_files(name)
     if files is None:
-        raise ConfigError(f"the ONNX embedder supports local mean-pooling sentence-transformers models with a "
-                          f"tokenizer.json; '{name}' is not one")
+        raise ConfigError(
+            f"the ONNX embedder supports local mean-pooling sentence-transformers models with a "
+            f"tokenizer.json; '{name}' is not one"
+        )
     return ensure_onnx(cache_dir, files, variant, force=force)
 
 
@@ -51,7 +53,8 @@ def ensure_onnx(cache_dir: Path, files: ModelFiles, variant: str = "fp32", *, fo
         raise OnnxModelMissingError(
             f"no ONNX export of the embedding model in {dest.parent} and this environment cannot create "
             f"one ({missing} not installed). Run `kgqa model export` once where torch is installed, with the "
-            "same KGQA_CACHE_DIR (or copy that folder here), or install torch, or set KGQA_EMBEDDER=torch")
+            "same KGQA_CACHE_DIR (or copy that folder here), or install torch, or set KGQA_EMBEDDER=torch"
+        )
     return write_atomically(dest, lambda tmp: _export(files.directory, tmp))
 
 
@@ -74,17 +77,26 @@ def _export(model_dir: Path, dest: Path) -> None:
             self.model = model
 
         def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.model(input_ids=input_ids, attention_mask=attention_mask,
-                              token_type_ids=token_type_ids).last_hidden_state
+            return self.model(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
 
     ids = torch.ones((2, 8), dtype=torch.long)
     axes = {"0": "batch", "1": "tokens"}
     dynamic = {name: {int(k): v for k, v in axes.items()} for name in (*INPUTS, OUTPUT)}
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # tracer notes about constant Python values (mask is always given)
-        torch.onnx.export(_HiddenState(), (ids, ids, torch.zeros_like(ids)), str(dest), dynamo=False,
-                          input_names=list(INPUTS), output_names=[OUTPUT], dynamic_axes=dynamic,
-                          opset_version=OPSET, do_constant_folding=True)
+        torch.onnx.export(
+            _HiddenState(),
+            (ids, ids, torch.zeros_like(ids)),
+            str(dest),
+            dynamo=False,
+            input_names=list(INPUTS),
+            output_names=[OUTPUT],
+            dynamic_axes=dynamic,
+            opset_version=OPSET,
+            do_constant_folding=True,
+        )
 
 
 def _quantise(source: Path, dest: Path) -> None:

@@ -19,6 +19,7 @@ from kgqa.embeddings.model_files import ModelFiles, canonical_name
 from kgqa.embeddings.onnx_export import INPUTS, ensure_onnx
 from kgqa.errors import EmbeddingError
 
+
 def cpu_count() -> int:
     """The cores this process may run on."""
     try:
@@ -32,8 +33,16 @@ class OnnxEmbedder:
 
     backend = "onnx"
 
-    def __init__(self, name: str, files: ModelFiles, cache_dir: Path, *, variant: str = "fp32",
-                 batch_size: int = 64, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        files: ModelFiles,
+        cache_dir: Path,
+        *,
+        variant: str = "fp32",
+        batch_size: int = 64,
+        threads: int | None = None,
+    ) -> None:
         self.variant = variant
         # fp32 gives the torch model's vectors, so an index either wrote can be queried by the other;
         # int8 vectors differ a little, so they are another embedder as far as an index is concerned
@@ -74,7 +83,7 @@ class OnnxEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for start in range(0, len(order), self.batch_size):
-            chunk = order[start:start + self.batch_size]
+            chunk = order[start : start + self.batch_size]
             out[chunk] = self._run(session, [encodings[i] for i in chunk])
         return out
 

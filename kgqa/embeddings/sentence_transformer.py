@@ -59,8 +59,13 @@ class SentenceTransformerEmbedder:
 
     def _compute(self, texts: list[str]) -> np.ndarray:
         with _threads_for(len(texts)):
-            return self._load().encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
-                                       convert_to_numpy=True, show_progress_bar=False)
+            return self._load().encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
 
 
 @contextmanager

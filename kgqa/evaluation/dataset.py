@@ -46,12 +46,16 @@ def read_questions(path: str | Path) -> list[Question]:
                     raise InputError("empty uid", source=str(path), line=line, field="uid")
                 if uid in out:
                     continue
-                out[uid] = Question(uid, (row.get("question") or "").strip(),
-                                    _golden(row.get("golden_triples") or "", path, line),
-                                    (row.get("topic_entity_id") or "").strip() or None,
-                                    row.get("retrieval_operation") or "", row.get("use_case") or "",
-                                    row.get("hops") or "",
-                                    {k: v for k, v in row.items() if k and k not in REQUIRED})
+                out[uid] = Question(
+                    uid,
+                    (row.get("question") or "").strip(),
+                    _golden(row.get("golden_triples") or "", path, line),
+                    (row.get("topic_entity_id") or "").strip() or None,
+                    row.get("retrieval_operation") or "",
+                    row.get("use_case") or "",
+                    row.get("hops") or "",
+                    {k: v for k, v in row.items() if k and k not in REQUIRED},
+                )
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 ({exc.reason})", source=str(path)) from exc
     if not out:
@@ -66,8 +70,7 @@ def _golden(text: str, path: Path, line: int) -> tuple[str, ...]:
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError) as exc:
-        raise InputError(f"not a list literal: {exc}", source=str(path), line=line,
-                         field="golden_triples") from exc
+        raise InputError(f"not a list literal: {exc}", source=str(path), line=line, field="golden_triples") from exc
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise InputError("must be a list of triple strings", source=str(path), line=line, field="golden_triples")
     return tuple(value)

@@ -99,8 +99,15 @@ def em_at_k(retrieved: Sequence[str], golden: Sequence[str], k: int = K) -> floa
 def score_question(retrieved: Sequence[str], golden: Sequence[str]) -> QuestionScores:
     """Every metric for one question."""
     p, r, f1 = precision_recall_f1(retrieved, golden)
-    return QuestionScores(p, r, f1, hits_at_k(retrieved, golden), map_at_k(retrieved, golden),
-                          mrr_at_k(retrieved, golden), em_at_k(retrieved, golden))
+    return QuestionScores(
+        p,
+        r,
+        f1,
+        hits_at_k(retrieved, golden),
+        map_at_k(retrieved, golden),
+        mrr_at_k(retrieved, golden),
+        em_at_k(retrieved, golden),
+    )
 
 
 def macro_average(scores: Sequence[QuestionScores]) -> dict[str, float]:

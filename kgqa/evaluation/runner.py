@@ -23,7 +23,7 @@ class RunSummary:
     done_before: int
     answered: int
     failed: int
-    llm_tokens: int = 0          # over the questions answered in this run
+    llm_tokens: int = 0  # over the questions answered in this run
     llm_calls: int = 0
     llm_cache_hits: int = 0
     llm_cost_usd: float = 0.0
@@ -43,8 +43,13 @@ def finished_uids(path: Path) -> set[str]:
     return done
 
 
-def run_questions(questions: list[Question], ask: Callable[[Question], Answer], out: Path,
-                  run_info: dict[str, Any], on_progress: ProgressFn = no_progress) -> RunSummary:
+def run_questions(
+    questions: list[Question],
+    ask: Callable[[Question], Answer],
+    out: Path,
+    run_info: dict[str, Any],
+    on_progress: ProgressFn = no_progress,
+) -> RunSummary:
     """Answer every question not yet in `out`, appending one line each (flushed per question)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     done = finished_uids(out)
@@ -61,10 +66,18 @@ def run_questions(questions: list[Question], ask: Callable[[Question], Answer], 
             record: dict[str, Any] = {"uid": q.uid, "question": q.question}
             try:
                 a = ask(q)
-                record.update(answer=a.answer, triples=a.triples, llm_tokens=a.llm_tokens.get("total_tokens", 0),
-                              sources=[s.hub_id for s in a.sources], strategy=a.strategy, mode=a.mode,
-                              llm_calls=a.llm_tokens.get("calls", 0), llm_cache_hits=a.llm_tokens.get("cache_hits", 0),
-                              llm_cost_usd=a.llm_tokens.get("estimated_cost_usd", 0.0), result=a.result)
+                record.update(
+                    answer=a.answer,
+                    triples=a.triples,
+                    llm_tokens=a.llm_tokens.get("total_tokens", 0),
+                    sources=[s.hub_id for s in a.sources],
+                    strategy=a.strategy,
+                    mode=a.mode,
+                    llm_calls=a.llm_tokens.get("calls", 0),
+                    llm_cache_hits=a.llm_tokens.get("cache_hits", 0),
+                    llm_cost_usd=a.llm_tokens.get("estimated_cost_usd", 0.0),
+                    result=a.result,
+                )
                 for k in counts:
                     counts[k] += record[k] or 0
                 cost_usd += record["llm_cost_usd"] or 0

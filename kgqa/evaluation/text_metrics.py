@@ -18,11 +18,17 @@ from sacrebleu.metrics import BLEU
 
 from kgqa.answering.words import WORD_NUMBERS
 
-TEXT_METRICS = ("rouge1_p", "rouge1_r", "rouge1_f1", "bleu", "levenshtein", "semantic", "key_recall",
-                "count_acc")
-TEXT_LABELS = {"rouge1_p": "ROUGE-1 P", "rouge1_r": "ROUGE-1 R", "rouge1_f1": "ROUGE-1 F1", "bleu": "BLEU",
-               "levenshtein": "Lev. sim", "semantic": "Semantic", "key_recall": "Key recall",
-               "count_acc": "Count acc"}
+TEXT_METRICS = ("rouge1_p", "rouge1_r", "rouge1_f1", "bleu", "levenshtein", "semantic", "key_recall", "count_acc")
+TEXT_LABELS = {
+    "rouge1_p": "ROUGE-1 P",
+    "rouge1_r": "ROUGE-1 R",
+    "rouge1_f1": "ROUGE-1 F1",
+    "bleu": "BLEU",
+    "levenshtein": "Lev. sim",
+    "semantic": "Semantic",
+    "key_recall": "Key recall",
+    "count_acc": "Count acc",
+}
 _CITATION = re.compile(r"\s*\[\d+(?:\s*[,;]\s*\d+)*\]")
 _REFERENCES = re.compile(r"\n\s*(?:sources|references|reference list)\s*:.*$", re.IGNORECASE | re.DOTALL)
 _REF_LINE = re.compile(r"^\s*\[\d+\]\s.*$", re.MULTILINE)
@@ -31,9 +37,11 @@ _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 _NAME_WORD = re.compile(r"^[A-Z][\w\-.&()]*$|^\([A-Z]+\)$")
 _CONNECTORS = frozenset({"of", "for", "from", "in", "on", "to", "and", "with", "the", "de", "van", "von"})
-_NOT_NAMES = frozenset("""the there this that these those it its in on at among yes no therefore a an
+_NOT_NAMES = frozenset(
+    """the there this that these those it its in on at among yes no therefore a an
 an as by for from of to with which what who how when where while whereas also both each all one two
-three four five six seven eight nine ten first second third""".split())
+three four five six seven eight nine ten first second third""".split()
+)
 
 
 def clean_answer(text: str) -> str:
@@ -73,8 +81,13 @@ def key_values(golden: str) -> list[str]:
             bare = w.strip(".")
             if bare and _NAME_WORD.match(bare) and not bare.isdigit() and not (not span and bare.lower() in _NOT_NAMES):
                 span.append(bare)
-            elif span and bare.lower() in _CONNECTORS and bare.lower() != "and" and i + 1 < len(words) \
-                    and _NAME_WORD.match(words[i + 1].strip(".")):
+            elif (
+                span
+                and bare.lower() in _CONNECTORS
+                and bare.lower() != "and"
+                and i + 1 < len(words)
+                and _NAME_WORD.match(words[i + 1].strip("."))
+            ):
                 span.append(bare)
             else:
                 if span:
@@ -109,8 +122,9 @@ class TextScorer:
         self._rouge = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)
         self._bleu = BLEU(effective_order=True)
 
-    def score(self, answers: list[str], goldens: list[str], results: list[dict[str, Any] | None],
-              counting: list[bool]) -> list[dict[str, float | None]]:
+    def score(
+        self, answers: list[str], goldens: list[str], results: list[dict[str, Any] | None], counting: list[bool]
+    ) -> list[dict[str, float | None]]:
         """Per question: every TEXT_METRICS value (None where it does not apply)."""
         clean = [clean_answer(a) for a in answers]
         vecs = self.embed(clean + goldens) if clean else np.zeros((0, 1))
@@ -119,12 +133,15 @@ class TextScorer:
             r = self._rouge.score(g, a)["rouge1"]
             keys = key_values(g)
             row: dict[str, float | None] = {
-                "rouge1_p": r.precision, "rouge1_r": r.recall, "rouge1_f1": r.fmeasure,
+                "rouge1_p": r.precision,
+                "rouge1_r": r.recall,
+                "rouge1_f1": r.fmeasure,
                 "bleu": self._bleu.sentence_score(a, [g]).score / 100.0,
                 "levenshtein": Levenshtein.normalized_similarity(a.lower(), g.lower()),
                 "semantic": float(np.dot(vecs[i], vecs[len(clean) + i])),
                 "key_recall": sum(states(a, k) for k in keys) / len(keys) if keys else None,
-                "count_acc": None}
+                "count_acc": None,
+            }
             if counting[i]:
                 gold = _numbers(g)
                 row["count_acc"] = float(bool(gold) and stated_count(a, results[i]) == gold[0])
@@ -149,8 +166,11 @@ def text_table(overall: dict[str, float], by: dict[str, dict[str, float]], mode:
 
     def row(name: str, m: dict[str, float]) -> str:
         return f"{name[:24]:24s}" + "".join(f"{m[k]:>11.3f}" if k in m else f"{'-':>11s}" for k in TEXT_METRICS)
+
     n = max((int(v) for k, v in overall.items() if k.startswith("n_")), default=0)
     lines = [head, row(f"this run{f' ({mode})' if mode else ''} n={n}", overall), "by retrieval_operation:"]
-    lines += [row(f"  {op} (n={max((int(v) for k, v in m.items() if k.startswith('n_')), default=0)})", m)
-              for op, m in by.items()]
+    lines += [
+        row(f"  {op} (n={max((int(v) for k, v in m.items() if k.startswith('n_')), default=0)})", m)
+        for op, m in by.items()
+    ]
     return "\n".join(lines)

@@ -15,15 +15,22 @@ if TYPE_CHECKING:
     from kgqa.api import Workspace
 
 
-def front_end_settings(db: str | os.PathLike[str] | None, *, store: str | None = None,
-                       pg_dsn: str | None = None, index: str | None = None) -> Settings:
+def front_end_settings(
+    db: str | os.PathLike[str] | None, *, store: str | None = None, pg_dsn: str | None = None, index: str | None = None
+) -> Settings:
     """Settings for a front end: explicit values, then KGQA_* variables, then defaults."""
     return Settings.from_env(Path(db) if db is not None else None, store=store, pg_dsn=pg_dsn, index=index)
 
 
-def question_service(settings: Settings, open_workspace: Callable[[], Workspace], params: RetrievalParams | None,
-                     *, llm: str = "offline", use_service: bool = True,
-                     note: Callable[[str], None] = lambda _: None) -> QuestionService:
+def question_service(
+    settings: Settings,
+    open_workspace: Callable[[], Workspace],
+    params: RetrievalParams | None,
+    *,
+    llm: str = "offline",
+    use_service: bool = True,
+    note: Callable[[str], None] = lambda _: None,
+) -> QuestionService:
     """A QuestionService sending questions to the running `kgqa serve` of `settings`' database (and store)
     when there is one, else answering with `open_workspace`'s workspace."""
     client = None

@@ -61,8 +61,9 @@ class _Guarded:
         return self._call("hubs", question, k)
 
 
-def open_cypher_session(settings: Settings, params: RetrievalParams | None = None, *,
-                        llm: str = "offline") -> CypherSession:
+def open_cypher_session(
+    settings: Settings, params: RetrievalParams | None = None, *, llm: str = "offline"
+) -> CypherSession:
     """A Cypher session on the workspace of `settings`."""
     from kgqa.api import Workspace
 

@@ -19,24 +19,32 @@ from kgqa.frontends.service import QuestionService
 
 _SOURCE = "STRUCT(n INTEGER, hub_id VARCHAR, label VARCHAR)"
 _HUB = "STRUCT(rank INTEGER, hub_id VARCHAR, label VARCHAR, score DOUBLE, cited BOOLEAN)"
-ANSWER_TYPE = (f"STRUCT(question VARCHAR, answer VARCHAR, sources {_SOURCE}[], triples VARCHAR[], "
-               f"hubs {_HUB}[], strategy VARCHAR, mode VARCHAR, seconds DOUBLE, result VARCHAR)")
+ANSWER_TYPE = (
+    f"STRUCT(question VARCHAR, answer VARCHAR, sources {_SOURCE}[], triples VARCHAR[], "
+    f"hubs {_HUB}[], strategy VARCHAR, mode VARCHAR, seconds DOUBLE, result VARCHAR)"
+)
 TRIPLES_TYPE = "STRUCT(rank INTEGER, triple VARCHAR)[]"
 HUBS_TYPE = f"{_HUB}[]"
-LOG_TYPE = ("STRUCT(id BIGINT, asked_at TIMESTAMP, question VARCHAR, answer VARCHAR, sources VARCHAR[], "
-            "triples VARCHAR[], strategy VARCHAR, mode VARCHAR, seconds DOUBLE)[]")
+LOG_TYPE = (
+    "STRUCT(id BIGINT, asked_at TIMESTAMP, question VARCHAR, answer VARCHAR, sources VARCHAR[], "
+    "triples VARCHAR[], strategy VARCHAR, mode VARCHAR, seconds DOUBLE)[]"
+)
 
 #: Reads the answers log, newest first (None: no log is reachable from this session).
 AnswerLog = Callable[[], list[dict[str, Any]]]
 
 
 def _no_log() -> list[dict[str, Any]]:
-    raise InputError("no answers log in this session: the log lives in Postgres; "
-                     "use --store pgvector or give --pg-dsn")
+    raise InputError("no answers log in this session: the log lives in Postgres; use --store pgvector or give --pg-dsn")
 
 
-def install_functions(con: duckdb.DuckDBPyConnection, service: QuestionService, answer_log: AnswerLog | None,
-                      *, guard: Callable[[Callable[..., Any]], Callable[..., Any]] = lambda fn: fn) -> None:
+def install_functions(
+    con: duckdb.DuckDBPyConnection,
+    service: QuestionService,
+    answer_log: AnswerLog | None,
+    *,
+    guard: Callable[[Callable[..., Any]], Callable[..., Any]] = lambda fn: fn,
+) -> None:
     """Register the UDFs and the table macros of `sql/duckdb/` on `con` (replacing earlier ones)."""
     log = answer_log or _no_log
 
@@ -69,8 +77,9 @@ def install_functions(con: duckdb.DuckDBPyConnection, service: QuestionService, 
 class DuckSession:
     """An in-memory DuckDB connection with the HubLink UDFs, macros and run views."""
 
-    def __init__(self, service: QuestionService, *, answer_log: AnswerLog | None = None,
-                 runs: Sequence[str | Path] = ()) -> None:
+    def __init__(
+        self, service: QuestionService, *, answer_log: AnswerLog | None = None, runs: Sequence[str | Path] = ()
+    ) -> None:
         self.service = service
         self.con = duckdb.connect()
         self._udf_error: KgqaError | None = None
@@ -85,6 +94,7 @@ class DuckSession:
 
     def _guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """Keep a library error raised inside a UDF, so the statement fails with it (and its exit code)."""
+
         @functools.wraps(fn)  # DuckDB reads the arity from the signature
         def call(*args: Any) -> Any:
             try:
@@ -92,6 +102,7 @@ class DuckSession:
             except KgqaError as exc:
                 self._udf_error = exc
                 raise
+
         return call
 
     def add_runs(self, paths: Sequence[str | Path]) -> None:
@@ -99,8 +110,10 @@ class DuckSession:
         missing = [str(p) for p in paths if not Path(p).is_file()]
         if missing:
             raise InputError(f"no such run file: {', '.join(missing)}")
-        rel = self.con.sql("SELECT * FROM read_json_auto($files, union_by_name = true, filename = true)",
-                           params={"files": [str(p) for p in paths]})
+        rel = self.con.sql(
+            "SELECT * FROM read_json_auto($files, union_by_name = true, filename = true)",
+            params={"files": [str(p) for p in paths]},
+        )
         rel.create_view("runs", replace=True)
 
     def execute(self, sql: str) -> tuple[list[str], list[tuple]]:
@@ -146,16 +159,23 @@ class PgAnswerLog:
             self._store.close()
 
 
-def open_sql_session(settings: Settings, params: RetrievalParams | None = None, *, llm: str = "offline",
-                     runs: Sequence[str | Path] = (), no_server: bool = False,
-                     note: Callable[[str], None] = lambda _: None) -> DuckSession:
+def open_sql_session(
+    settings: Settings,
+    params: RetrievalParams | None = None,
+    *,
+    llm: str = "offline",
+    runs: Sequence[str | Path] = (),
+    no_server: bool = False,
+    note: Callable[[str], None] = lambda _: None,
+) -> DuckSession:
     """A DuckDB session answering with the workspace of `settings` (opened on first question)."""
     from kgqa.api import Workspace
     from kgqa.frontends.connect import question_service
 
     # Questions go to a running `kgqa serve` of this database when there is one. Read-only: the session
     # never writes the graph, and so it runs beside the service or other readers.
-    service = question_service(settings, lambda: Workspace(settings, read_only=True), params, llm=llm,
-                               use_service=not no_server, note=note)
+    service = question_service(
+        settings, lambda: Workspace(settings, read_only=True), params, llm=llm, use_service=not no_server, note=note
+    )
     log = PgAnswerLog(settings) if settings.store == "pgvector" or settings.pg_dsn else None
     return DuckSession(service, answer_log=log, runs=runs)

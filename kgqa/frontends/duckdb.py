@@ -22,17 +22,25 @@ from kgqa.frontends.duck import PgAnswerLog, install_functions
 from kgqa.frontends.service import QuestionService
 
 
-def register(con: duckdb.DuckDBPyConnection, db: str | os.PathLike[str] | None = None, *,
-             store: str | None = None, pg_dsn: str | None = None, index: str | None = None,
-             params: RetrievalParams | None = None, llm: str = "offline", use_service: bool = True
-             ) -> QuestionService:
+def register(
+    con: duckdb.DuckDBPyConnection,
+    db: str | os.PathLike[str] | None = None,
+    *,
+    store: str | None = None,
+    pg_dsn: str | None = None,
+    index: str | None = None,
+    params: RetrievalParams | None = None,
+    llm: str = "offline",
+    use_service: bool = True,
+) -> QuestionService:
     """Add `kgqa_ask`, `kgqa_retrieve`, `kgqa_hubs`, `kgqa_answers` (table macros) and the UDFs behind
     them to `con`. Returns the question service (close it to release an in-process workspace)."""
     from kgqa.api import Workspace
 
     settings = front_end_settings(db, store=store, pg_dsn=pg_dsn, index=index)
-    service = question_service(settings, lambda: Workspace(settings, read_only=True), params, llm=llm,
-                               use_service=use_service)
+    service = question_service(
+        settings, lambda: Workspace(settings, read_only=True), params, llm=llm, use_service=use_service
+    )
     log: Any = PgAnswerLog(settings) if settings.store == "pgvector" else None
     install_functions(con, service, log)
     return service

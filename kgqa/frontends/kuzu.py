@@ -42,10 +42,17 @@ class _UserConnection:
             raise StoreError(f"cannot register UDF {name}: {exc}") from exc
 
 
-def register(conn: kuzu.Connection, db: str | os.PathLike[str] | None = None, *,
-             store: str | None = None, pg_dsn: str | None = None, index: str | None = None,
-             params: RetrievalParams | None = None, llm: str = "offline", use_service: bool = True
-             ) -> QuestionService:
+def register(
+    conn: kuzu.Connection,
+    db: str | os.PathLike[str] | None = None,
+    *,
+    store: str | None = None,
+    pg_dsn: str | None = None,
+    index: str | None = None,
+    params: RetrievalParams | None = None,
+    llm: str = "offline",
+    use_service: bool = True,
+) -> QuestionService:
     """Add kgqa_answer, kgqa_result, kgqa_sources, kgqa_retrieve (triples), kgqa_hubs and the older
     names to `conn`. `db` defaults to the connection's own database path. Returns the question service."""
     from kgqa.api import Workspace

@@ -31,9 +31,16 @@ class QuestionService:
     running `kgqa serve` when `client` is given; a service that cannot take a question now (busy, gone)
     leaves that question to the workspace, with a note."""
 
-    def __init__(self, open_workspace: Callable[[], Workspace], params: RetrievalParams | None = None, *,
-                 llm: str = "offline", retriever: str = "hublink", client: ServiceClient | None = None,
-                 note: Callable[[str], None] = lambda _: None) -> None:
+    def __init__(
+        self,
+        open_workspace: Callable[[], Workspace],
+        params: RetrievalParams | None = None,
+        *,
+        llm: str = "offline",
+        retriever: str = "hublink",
+        client: ServiceClient | None = None,
+        note: Callable[[str], None] = lambda _: None,
+    ) -> None:
         self._open = open_workspace
         self.client = client
         self._note = note
@@ -83,11 +90,17 @@ class QuestionService:
         """The answer as one record: answer text, sources, triples, hubs, strategy, mode, seconds and
         the structured result as JSON text (docs/answers.md)."""
         a = self.answer(question)
-        return {"question": a.question, "answer": a.answer,
-                "sources": [s.as_dict() for s in a.sources],
-                "triples": list(a.triples), "hubs": _hubs(a, len(a.hubs)), "strategy": a.strategy,
-                "mode": a.mode, "seconds": round(float(a.timings.get("total", 0.0)), 4),
-                "result": json.dumps(a.result, ensure_ascii=False) if a.result is not None else None}
+        return {
+            "question": a.question,
+            "answer": a.answer,
+            "sources": [s.as_dict() for s in a.sources],
+            "triples": list(a.triples),
+            "hubs": _hubs(a, len(a.hubs)),
+            "strategy": a.strategy,
+            "mode": a.mode,
+            "seconds": round(float(a.timings.get("total", 0.0)), 4),
+            "result": json.dumps(a.result, ensure_ascii=False) if a.result is not None else None,
+        }
 
     def triples(self, question: Any, k: Any) -> list[dict[str, Any]]:
         """The top-k supporting triples, most relevant first, as (rank, triple)."""
@@ -106,5 +119,7 @@ class QuestionService:
 
 
 def _hubs(a: Answer, k: int) -> list[dict[str, Any]]:
-    return [{"rank": i, "hub_id": h.hub_id, "label": h.label, "score": float(h.score), "cited": h.cited}
-            for i, h in enumerate(a.hubs[:k], start=1)]
+    return [
+        {"rank": i, "hub_id": h.hub_id, "label": h.label, "score": float(h.score), "cited": h.cited}
+        for i, h in enumerate(a.hubs[:k], start=1)
+    ]

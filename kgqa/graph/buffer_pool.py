@@ -53,8 +53,9 @@ def available_bytes() -> int:
         return 4096 * MIB
 
 
-def buffer_pool_bytes(path: str | Path, *, read_only: bool = False, override_mib: int | None = None,
-                      available: int | None = None) -> int:
+def buffer_pool_bytes(
+    path: str | Path, *, read_only: bool = False, override_mib: int | None = None, available: int | None = None
+) -> int:
     """The buffer pool size for opening the database at `path`: `override_mib` when given, else
     DB_FACTOR × its size on disk + headroom (more when writable), between FLOOR and
     AVAILABLE_SHARE of `available` (default: the memory available now)."""

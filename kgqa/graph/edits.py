@@ -12,8 +12,7 @@ from kgqa.errors import EntityNotFoundError, InputError
 from kgqa.graph.loaders.base import EntityRecord, TripleRecord
 from kgqa.graph.reader import entities_by_ids, stored_triples
 from kgqa.graph.store import GraphStore
-from kgqa.graph.writer import (MAX_TEXT_CHARS, ChangeObserver, LoadReport, checked, control_character,
-                               write_records)
+from kgqa.graph.writer import MAX_TEXT_CHARS, ChangeObserver, LoadReport, checked, control_character, write_records
 from kgqa.types import synthetic_literal_id
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
@@ -33,16 +32,18 @@ class DeleteReport:
     hubs_marked: int = 0
 
 
-def checked_text(value: str | None, field: str, *, source: str = SOURCE, line: int | None = None,
-                 literal: bool = False) -> str:
+def checked_text(
+    value: str | None, field: str, *, source: str = SOURCE, line: int | None = None, literal: bool = False
+) -> str:
     """A non-empty id, label or predicate without control characters (a `literal` value may hold
     tabs and newlines), within the length limit."""
     text = (value or "").strip()
     if not text:
         raise InputError(f"empty {field}", source=source, line=line, field=field)
     if len(text) > MAX_TEXT_CHARS:
-        raise InputError(f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}", source=source,
-                         line=line, field=field)
+        raise InputError(
+            f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}", source=source, line=line, field=field
+        )
     bad = control_character(text, literal)
     if bad is not None:
         raise InputError(f"control character {bad!r} is not allowed", source=source, line=line, field=field)
@@ -61,18 +62,28 @@ def checked_id(value: str | None, field: str, *, source: str = SOURCE, line: int
     if bracketed or _SCHEME.match(text):
         bad = _IRI_BAD.search(text)
         if bad:
-            raise InputError(f"invalid IRI <{text}>: character {bad.group()!r} is not allowed", source=source,
-                             line=line, field=field)
+            raise InputError(
+                f"invalid IRI <{text}>: character {bad.group()!r} is not allowed", source=source, line=line, field=field
+            )
         if not _IRI_SCHEME.match(text):
-            raise InputError(f"invalid IRI <{text}>: it has no scheme (e.g. 'http:')", source=source,
-                             line=line, field=field)
+            raise InputError(
+                f"invalid IRI <{text}>: it has no scheme (e.g. 'http:')", source=source, line=line, field=field
+            )
     return text
 
 
-def triple_record(subject: str | None, predicate: str | None, obj: str | None, *, literal: bool = False,
-                  subject_label: str | None = None, subject_types: Iterable[str] = (),
-                  object_label: str | None = None, object_types: Iterable[str] = (),
-                  predicate_id: str = "") -> TripleRecord:
+def triple_record(
+    subject: str | None,
+    predicate: str | None,
+    obj: str | None,
+    *,
+    literal: bool = False,
+    subject_label: str | None = None,
+    subject_types: Iterable[str] = (),
+    object_label: str | None = None,
+    object_types: Iterable[str] = (),
+    predicate_id: str = "",
+) -> TripleRecord:
     """One checked triple from command-line values. With `literal`, `obj` is the literal's value
     (stored under a synthetic id, as the CSV loader does) unless `object_label` is given, which
     makes `obj` the literal's own id and the label its value."""
@@ -90,8 +101,9 @@ def triple_record(subject: str | None, predicate: str | None, obj: str | None, *
     return TripleRecord(EntityRecord(sid, slabel, stypes), pred, ob, 1, predicate_id)
 
 
-def delete_triples(store: GraphStore, triples: list[tuple[str, str, str]],
-                   observer: ChangeObserver | None = None) -> DeleteReport:
+def delete_triples(
+    store: GraphStore, triples: list[tuple[str, str, str]], observer: ChangeObserver | None = None
+) -> DeleteReport:
     """Delete these (subject id, predicate, object id) triples in one transaction; entities stay.
     An unknown subject or object entity is an error and nothing is deleted; a triple that is not
     in the graph (between known entities) is counted as not found."""
@@ -99,12 +111,13 @@ def delete_triples(store: GraphStore, triples: list[tuple[str, str, str]],
     ids = list(dict.fromkeys(i for s, _, o in keys for i in (s, o)))
     known = set()
     for k in range(0, len(ids), 5000):
-        known |= set(entities_by_ids(store, ids[k:k + 5000]))
+        known |= set(entities_by_ids(store, ids[k : k + 5000]))
     missing = [i for i in ids if i not in known]
     if missing:
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-        raise EntityNotFoundError(f"no entit{'y' if len(missing) == 1 else 'ies'} {shown} in the graph; "
-                                  "nothing was deleted")
+        raise EntityNotFoundError(
+            f"no entit{'y' if len(missing) == 1 else 'ies'} {shown} in the graph; nothing was deleted"
+        )
     with store.transaction():
         if observer is None:
             present = _present(store, keys)
@@ -112,7 +125,7 @@ def delete_triples(store: GraphStore, triples: list[tuple[str, str, str]],
             observer.entities(s for s, _, _ in keys)
             present = observer.triples(keys, deleting=True)
         for k in range(0, len(present), 5000):
-            rows = [{"s": s, "p": p, "o": o} for s, p, o in present[k:k + 5000]]
+            rows = [{"s": s, "p": p, "o": o} for s, p, o in present[k : k + 5000]]
             store.run("update/delete_triples", {"rows": rows})
         if observer is not None:
             observer.finish()
@@ -126,14 +139,23 @@ def _present(store: GraphStore, keys: list[tuple[str, str, str]]) -> list[tuple[
     return [t for t in keys if t in found]
 
 
-def add_triples(store: GraphStore, records: list[TripleRecord], observer: ChangeObserver | None = None,
-                source: str = SOURCE) -> LoadReport:
+def add_triples(
+    store: GraphStore, records: list[TripleRecord], observer: ChangeObserver | None = None, source: str = SOURCE
+) -> LoadReport:
     """Add checked triples (e.g. from `triple_record`) in one transaction, like a load."""
     before_e, before_t = store.run("graph/count_entities")[0][0], store.run("graph/count_triples")[0][0]
     n = write_records(store, records, observer=observer)
     after_e, after_t = store.run("graph/count_entities")[0][0], store.run("graph/count_triples")[0][0]
-    return LoadReport(source, "triples", n, after_e - before_e, after_t - before_t, after_e, after_t,
-                      len(getattr(observer, "marked", ())))
+    return LoadReport(
+        source,
+        "triples",
+        n,
+        after_e - before_e,
+        after_t - before_t,
+        after_e,
+        after_t,
+        len(getattr(observer, "marked", ())),
+    )
 
 
 def triples_in_file(path: str | Path, fmt: str | None = None) -> list[tuple[str, str, str]]:
@@ -143,5 +165,8 @@ def triples_in_file(path: str | Path, fmt: str | None = None) -> list[tuple[str,
 
     path = Path(path)
     loader = get_loader(fmt or detect_format(path))
-    return [(r.subject.id, r.predicate, r.object.id) for r in checked(loader.records(path), str(path))
-            if isinstance(r, TripleRecord)]
+    return [
+        (r.subject.id, r.predicate, r.object.id)
+        for r in checked(loader.records(path), str(path))
+        if isinstance(r, TripleRecord)
+    ]

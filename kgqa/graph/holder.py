@@ -49,11 +49,15 @@ def describe_holder(path: str | os.PathLike[str]) -> str:
 
     state = read_state(path)
     if state is not None and pid_alive(state.pid):
-        return (f"`kgqa serve` (pid {state.pid}, {state.url}) holds it: `kgqa ask` goes through it; "
-                "other writers wait until it stops")
+        return (
+            f"`kgqa serve` (pid {state.pid}, {state.url}) holds it: `kgqa ask` goes through it; "
+            "other writers wait until it stops"
+        )
     pid = _lock_holder(Path(path))
     if pid is not None:
         command = _command(pid)
         return f"process {pid} holds it" + (f": `{command}`" if command else "")
-    return ("another process holds it (e.g. a `kgqa cypher`, `kgqa sql` or `kgqa serve` session, an index "
-            "build or update, or a load)")
+    return (
+        "another process holds it (e.g. a `kgqa cypher`, `kgqa sql` or `kgqa serve` session, an index "
+        "build or update, or a load)"
+    )

@@ -62,8 +62,9 @@ def resolve_entity(store: GraphStore, ref: str) -> Entity:
 
 
 def _triple(row: list) -> Triple:
-    return Triple(Entity(row[0], row[1] or "", (), bool(row[2])), row[3],
-                  Entity(row[4], row[5] or "", (), bool(row[6])))
+    return Triple(
+        Entity(row[0], row[1] or "", (), bool(row[2])), row[3], Entity(row[4], row[5] or "", (), bool(row[6]))
+    )
 
 
 def out_edges(store: GraphStore, ids: Iterable[str]) -> list[Triple]:
@@ -82,6 +83,8 @@ def stored_triples(store: GraphStore, keys: list[tuple[str, str, str]]) -> set[t
     """Which of these (subject id, predicate, object id) triples are in the graph (one bulk lookup)."""
     if not keys:
         return set()
-    rows = store.run_with_table("graph/stored_triples", pa.table({
-        "sid": [k[0] for k in keys], "pred": [k[1] for k in keys], "oid": [k[2] for k in keys]}))
+    rows = store.run_with_table(
+        "graph/stored_triples",
+        pa.table({"sid": [k[0] for k in keys], "pred": [k[1] for k in keys], "oid": [k[2] for k in keys]}),
+    )
     return {(r[0], r[1], r[2]) for r in rows}

@@ -42,8 +42,15 @@ def _short(value: Any) -> Any:
 class GraphStore:
     """An open HubLink database in embedded Kùzu: named queries, transactions, UDFs, metadata."""
 
-    def __init__(self, path: str | Path, *, create: bool = False, read_only: bool = False,
-                 tracer: Tracer | None = None, buffer_pool_mib: int | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        create: bool = False,
+        read_only: bool = False,
+        tracer: Tracer | None = None,
+        buffer_pool_mib: int | None = None,
+    ) -> None:
         """Open (or with `create`, create) the database. Kùzu's page cache is sized from the
         database and the machine (kgqa/graph/buffer_pool.py); `buffer_pool_mib` sets it instead."""
         self.path = Path(path)
@@ -51,13 +58,14 @@ class GraphStore:
         self.read_only = read_only
         if not self.path.exists():
             if not create:
-                raise NotInitialisedError(
-                    f"no HubLink database at {self.path}; run `kgqa init --db {self.path}` first")
+                raise NotInitialisedError(f"no HubLink database at {self.path}; run `kgqa init --db {self.path}` first")
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"cannot create the database {self.path}: {exc.strerror or exc} "
-                                 f"({exc.filename or self.path.parent})") from None
+                raise StoreError(
+                    f"cannot create the database {self.path}: {exc.strerror or exc} "
+                    f"({exc.filename or self.path.parent})"
+                ) from None
         try:
             pool = buffer_pool_bytes(self.path, read_only=read_only, override_mib=buffer_pool_mib)
             self._db = kuzu.Database(str(self.path), read_only=read_only, buffer_pool_size=pool)
@@ -68,7 +76,8 @@ class GraphStore:
 
                 raise StoreBusyError(
                     f"database busy: {self.path} is open in another process ({describe_holder(self.path)}; "
-                    "Kùzu lets one process at a time open it for writing); try again when it has finished") from exc
+                    "Kùzu lets one process at a time open it for writing); try again when it has finished"
+                ) from exc
             raise StoreError(f"cannot open database {self.path}: {exc}") from exc
         self._in_tx = False
         self._extensions: set[str] = set()
@@ -77,8 +86,9 @@ class GraphStore:
         if create and not read_only:
             self.apply_migrations("graph")
         elif not self.has_table("Entity"):
-            raise NotInitialisedError(f"{self.path} is not a HubLink database (no Entity table); "
-                                      f"run `kgqa init --db {self.path}`")
+            raise NotInitialisedError(
+                f"{self.path} is not a HubLink database (no Entity table); run `kgqa init --db {self.path}`"
+            )
 
     # -- queries ---------------------------------------------------------------------------
     def run(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> list[list[Any]]:
@@ -131,8 +141,9 @@ class GraphStore:
         store._in_tx, store._extensions, store._udfs, store._owns_db = False, set(), set(), False
         if not store.has_table("Entity"):
             store._conn.close()
-            raise NotInitialisedError(f"{store.path} is not a HubLink database (no Entity table); "
-                                      f"run `kgqa init --db {store.path}`")
+            raise NotInitialisedError(
+                f"{store.path} is not a HubLink database (no Entity table); run `kgqa init --db {store.path}`"
+            )
         return store
 
     def sibling(self) -> GraphStore:
@@ -155,8 +166,14 @@ class GraphStore:
         except RuntimeError as exc:
             if any(m in str(exc) for m in _LOCK_MARKERS):
                 raise StoreBusyError(f"{name}: database busy: {exc}") from exc
-            hint = ("; Kùzu's page cache is too small for this database: set KGQA_BUFFER_POOL_MIB higher "
-                    "(an interrupted index build resumes where it stopped)") if "buffer pool is full" in str(exc) else ""
+            hint = (
+                (
+                    "; Kùzu's page cache is too small for this database: set KGQA_BUFFER_POOL_MIB higher "
+                    "(an interrupted index build resumes where it stopped)"
+                )
+                if "buffer pool is full" in str(exc)
+                else ""
+            )
             raise StoreError(f"query {name} failed: {exc}{hint}") from exc
         if self.tracer:
             self.tracer(name, params, time.perf_counter() - start)

@@ -20,8 +20,7 @@ class HubRootSearch:
     max_frontier_steps: int = 64
     visited: set[tuple[str, Direction]] = field(default_factory=set)
 
-    def find(self, start: Iterable[EntityWithDirection]) -> tuple[list[EntityWithDirection],
-                                                                   list[EntityWithDirection]]:
+    def find(self, start: Iterable[EntityWithDirection]) -> tuple[list[EntityWithDirection], list[EntityWithDirection]]:
         """Return (hub roots found, entities to continue from at the next level).
 
         An entity reached forward (as an object) that is a hub root ends its branch: its outbound
@@ -90,8 +89,9 @@ class RootLevels:
         self.store, self.is_root, self.remember = store, is_root, remember
         self._memo: dict[tuple[str, bool, int], tuple[list, list, frozenset]] = {}
 
-    def levels(self, topic_id: str, uniform_hop_count: bool, max_levels: int,
-               check: Callable[[], None] = lambda: None) -> Iterator[list[EntityWithDirection]]:
+    def levels(
+        self, topic_id: str, uniform_hop_count: bool, max_levels: int, check: Callable[[], None] = lambda: None
+    ) -> Iterator[list[EntityWithDirection]]:
         """The hub roots found at each level (possibly none), until the frontier is empty or
         `max_levels` is reached; `check` runs before each level's search (a deadline)."""
         frontier = both_directions([topic_id])

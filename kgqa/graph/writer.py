@@ -29,7 +29,7 @@ class LoadReport:
     triples_added: int
     entities_total: int
     triples_total: int
-    hubs_marked: int = 0   # hubs marked dirty by this load (see kgqa/indexing/dirty.py)
+    hubs_marked: int = 0  # hubs marked dirty by this load (see kgqa/indexing/dirty.py)
 
 
 class ChangeObserver(Protocol):
@@ -71,9 +71,14 @@ def _merge(into: dict[str, EntityRecord], rec: EntityRecord) -> None:
 
 
 def _entity_table(entities: list[EntityRecord]) -> pa.Table:
-    return pa.table({"eid": [e.id for e in entities], "label": pa.array([e.label for e in entities], pa.string()),
-                     "types": pa.array([list(e.types or ()) for e in entities], pa.list_(pa.string())),
-                     "is_literal": pa.array([e.is_literal for e in entities], pa.bool_())})
+    return pa.table(
+        {
+            "eid": [e.id for e in entities],
+            "label": pa.array([e.label for e in entities], pa.string()),
+            "types": pa.array([list(e.types or ()) for e in entities], pa.list_(pa.string())),
+            "is_literal": pa.array([e.is_literal for e in entities], pa.bool_()),
+        }
+    )
 
 
 def _upsert_entities(store: GraphStore, entities: dict[str, EntityRecord]) -> None:
@@ -98,8 +103,11 @@ def checked(records: Iterable[Record], source: str) -> Iterator[Record]:
     for rec in records:
         n += 1
         entities = (rec.subject, rec.object) if isinstance(rec, TripleRecord) else (rec.entity,)
-        fields = [("subject", entities[0]), ("object", entities[-1])] if isinstance(rec, TripleRecord) \
+        fields = (
+            [("subject", entities[0]), ("object", entities[-1])]
+            if isinstance(rec, TripleRecord)
             else [("entity", entities[0])]
+        )
         for name, ent in fields:
             texts = [(f"{name} id", ent.id, False), (f"{name} label", ent.label or "", ent.is_literal)]
             texts += [(f"{name} type", t, False) for t in ent.types or ()]
@@ -126,16 +134,23 @@ def control_character(text: str, literal: bool = False) -> str | None:
 
 def _check_text(text: str, field: str, literal: bool, source: str, line: int) -> None:
     if len(text) > MAX_TEXT_CHARS:
-        raise InputError(f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}",
-                         source=source, line=line, field=field)
+        raise InputError(
+            f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}", source=source, line=line, field=field
+        )
     bad = control_character(text, literal)
     if bad is not None:
         raise InputError(f"control character {bad!r} is not allowed", source=source, line=line, field=field)
 
 
-def write_records(store: GraphStore, records: Iterable[Record], *, batch_size: int = 5000,
-                  on_progress: ProgressFn = no_progress, phase: str = "load",
-                  observer: ChangeObserver | None = None) -> int:
+def write_records(
+    store: GraphStore,
+    records: Iterable[Record],
+    *,
+    batch_size: int = 5000,
+    on_progress: ProgressFn = no_progress,
+    phase: str = "load",
+    observer: ChangeObserver | None = None,
+) -> int:
     """Write records in batches inside one transaction; return the number of records read.
     Any error (from the loader or the database) rolls the whole load back. An `observer` sees each
     batch before it is written and marks the affected hubs in the same transaction."""
@@ -165,8 +180,15 @@ def write_records(store: GraphStore, records: Iterable[Record], *, batch_size: i
     return count
 
 
-def load_file(store: GraphStore, path: str | Path, fmt: str | None = None, *, batch_size: int = 5000,
-              on_progress: ProgressFn = no_progress, observer: ChangeObserver | None = None) -> LoadReport:
+def load_file(
+    store: GraphStore,
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    batch_size: int = 5000,
+    on_progress: ProgressFn = no_progress,
+    observer: ChangeObserver | None = None,
+) -> LoadReport:
     """Load one file (format from `fmt` or the extension) into the graph, atomically (with the
     `observer`'s dirty-hub marks)."""
     from kgqa.graph.loaders import detect_format, get_loader  # rdflib only when a file is loaded
@@ -176,8 +198,13 @@ def load_file(store: GraphStore, path: str | Path, fmt: str | None = None, *, ba
     loader = get_loader(fmt)
     before_e = store.run("graph/count_entities")[0][0]
     before_t = store.run("graph/count_triples")[0][0]
-    n = write_records(store, checked(loader.records(path), str(path)), batch_size=batch_size,
-                      on_progress=on_progress, observer=observer)
+    n = write_records(
+        store,
+        checked(loader.records(path), str(path)),
+        batch_size=batch_size,
+        on_progress=on_progress,
+        observer=observer,
+    )
     after_e = store.run("graph/count_entities")[0][0]
     after_t = store.run("graph/count_triples")[0][0]
     marked = len(getattr(observer, "marked", ()))
@@ -189,6 +216,14 @@ def _insert_new_triples(store: GraphStore, triples: dict[tuple[str, str, str], s
     have = stored_triples(store, list(triples))
     keys = [k for k in triples if k not in have]
     if keys:
-        store.run_with_table("graph/insert_triples", pa.table({
-            "sid": [k[0] for k in keys], "pred": [k[1] for k in keys],
-            "pid": pa.array([triples[k] for k in keys], pa.string()), "oid": [k[2] for k in keys]}))
+        store.run_with_table(
+            "graph/insert_triples",
+            pa.table(
+                {
+                    "sid": [k[0] for k in keys],
+                    "pred": [k[1] for k in keys],
+                    "pid": pa.array([triples[k] for k in keys], pa.string()),
+                    "oid": [k[2] for k in keys],
+                }
+            ),
+        )

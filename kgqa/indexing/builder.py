@@ -45,11 +45,11 @@ class BuildReport:
     counts: IndexCounts = field(default_factory=lambda: IndexCounts(0, 0, 0, 0))
     timings: dict[str, float] = field(default_factory=dict)
     verbaliser: str = TEMPLATE_VERBALISER
-    dry_run: bool = False           # counts say what a build would do; nothing was written or sent
+    dry_run: bool = False  # counts say what a build would do; nothing was written or sent
     llm: dict[str, Any] = field(default_factory=dict)  # verbaliser usage, or its estimate in a dry run
-    mode: str = "full"              # full: every hub's path hashes compared; dirty: only marked hubs
-    hubs_added: int = 0             # of hubs_rebuilt, those not in the index before (new roots)
-    vectors_deleted: int = 0        # stale HubVectors of rebuilt and removed hubs
+    mode: str = "full"  # full: every hub's path hashes compared; dirty: only marked hubs
+    hubs_added: int = 0  # of hubs_rebuilt, those not in the index before (new roots)
+    vectors_deleted: int = 0  # stale HubVectors of rebuilt and removed hubs
     rebuilt_ids: list[str] = field(default_factory=list)
     removed_ids: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -75,13 +75,30 @@ def _context(params: IndexParams) -> UdfContext:
     return UdfContext(frozenset(params.hub_types), params.min_out_degree, params.criteria_mode)
 
 
-def build_index(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, params: IndexParams, *,
-                rebuild: bool = False, on_progress: ProgressFn = no_progress,
-                verbaliser: PathVerbaliser | None = None, dry_run: bool = False,
-                dirty: set[str] | None = None) -> BuildReport:
+def build_index(
+    store: GraphStore,
+    vstore: HubVectorStore,
+    embedder: Embedder,
+    params: IndexParams,
+    *,
+    rebuild: bool = False,
+    on_progress: ProgressFn = no_progress,
+    verbaliser: PathVerbaliser | None = None,
+    dry_run: bool = False,
+    dirty: set[str] | None = None,
+) -> BuildReport:
     """Build or bring up to date the HubLink index of the graph in `store` (see `IndexBuild`)."""
-    return IndexBuild(store, vstore, embedder, params, rebuild=rebuild, on_progress=on_progress,
-                      verbaliser=verbaliser, dry_run=dry_run, dirty=dirty).run()
+    return IndexBuild(
+        store,
+        vstore,
+        embedder,
+        params,
+        rebuild=rebuild,
+        on_progress=on_progress,
+        verbaliser=verbaliser,
+        dry_run=dry_run,
+        dirty=dirty,
+    ).run()
 
 
 class IndexBuild:
@@ -99,10 +116,19 @@ class IndexBuild:
     roots are still found in full, so hubs whose root disappeared are removed. An index whose last
     build did not complete is checked in full instead."""
 
-    def __init__(self, store: GraphStore, vstore: HubVectorStore, embedder: Embedder, params: IndexParams, *,
-                 rebuild: bool = False, on_progress: ProgressFn = no_progress,
-                 verbaliser: PathVerbaliser | None = None, dry_run: bool = False,
-                 dirty: set[str] | None = None) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        vstore: HubVectorStore,
+        embedder: Embedder,
+        params: IndexParams,
+        *,
+        rebuild: bool = False,
+        on_progress: ProgressFn = no_progress,
+        verbaliser: PathVerbaliser | None = None,
+        dry_run: bool = False,
+        dirty: set[str] | None = None,
+    ) -> None:
         self.store, self.vstore, self.embedder, self.params = store, vstore, embedder, params
         self.rebuild, self.on_progress, self.verbaliser, self.dry_run = rebuild, on_progress, verbaliser, dry_run
         self.dirty = dirty
@@ -115,11 +141,11 @@ class IndexBuild:
         self.before = IndexCounts(0, 0, 0, 0)
         self.ctx = _context(params)
         self.candidates: dict[str, str] = {}  # hub root id -> label
-        self.readable = False                  # the store's tables exist (stored texts can be reused)
-        self.stored: dict[str, str] = {}       # hub id -> stored signature ("" forces a rebuild)
-        self.known: set[str] = set()           # hubs in the index before this build
-        self.indexed: set[str] = set()         # hubs this build has dealt with
-        self.pathless: set[str] = set()        # roots without any path: not (or no longer) hubs
+        self.readable = False  # the store's tables exist (stored texts can be reused)
+        self.stored: dict[str, str] = {}  # hub id -> stored signature ("" forces a rebuild)
+        self.known: set[str] = set()  # hubs in the index before this build
+        self.indexed: set[str] = set()  # hubs this build has dealt with
+        self.pathless: set[str] = set()  # roots without any path: not (or no longer) hubs
         self.total_hint: int | None = None
         self._started = time.perf_counter()
 
@@ -162,8 +188,12 @@ class IndexBuild:
                 vstore.drop()
             vstore.ensure_schema(self.dim)
             self.writers = embedder_labels(None if self.rebuild else info, embedder)
-            write_info(vstore, IndexInfo(embedder.name, self.dim, self.fingerprint, "building",
-                                         info.stats if info else {}, self.writers))
+            write_info(
+                vstore,
+                IndexInfo(
+                    embedder.name, self.dim, self.fingerprint, "building", info.stats if info else {}, self.writers
+                ),
+            )
         return True
 
     def find_roots(self, *, read_stored: bool = True) -> None:
@@ -179,7 +209,9 @@ class IndexBuild:
         stored = self.vstore.signatures() if self.readable else {}
         self.known = set(stored)
         info = self.info
-        if self.rebuild or (info is not None and info.params.get("verbaliser", TEMPLATE_VERBALISER) != self.report.verbaliser):
+        if self.rebuild or (
+            info is not None and info.params.get("verbaliser", TEMPLATE_VERBALISER) != self.report.verbaliser
+        ):
             stored = dict.fromkeys(stored, "")  # every hub gets new path texts (and stale ones still go)
         self.stored = stored
 
@@ -207,7 +239,7 @@ class IndexBuild:
         params, dirty = self.params, self.dirty
         boundary: set[str] = set()
         for i in range(0, len(roots), params.hubs_per_batch):
-            batch = roots[i:i + params.hubs_per_batch]
+            batch = roots[i : i + params.hubs_per_batch]
             if dirty is not None:  # indexed hubs that no change touched keep their stored paths
                 kept = [r for r in batch if r in self.known and r not in dirty]
                 batch = [r for r in batch if r not in kept]
@@ -276,8 +308,10 @@ class IndexBuild:
         with _Timer(self.report.timings, "embed"):
             vecs = self.embedder.embed([texts[th] for th in todo])
         if vecs.shape[1] != self.vstore.dim:
-            raise IndexMismatchError(f"the model '{self.embedder.name}' produces dimension {vecs.shape[1]} but the "
-                                     f"index stores dimension {self.vstore.dim}; rebuild with `kgqa index build --rebuild`")
+            raise IndexMismatchError(
+                f"the model '{self.embedder.name}' produces dimension {vecs.shape[1]} but the "
+                f"index stores dimension {self.vstore.dim}; rebuild with `kgqa index build --rebuild`"
+            )
         return {th: (texts[th], v) for th, v in zip(todo, vecs)}
 
     def write(self, changed: list[HubRecord], new_texts: dict[str, tuple[str, np.ndarray]]) -> None:
@@ -305,10 +339,24 @@ class IndexBuild:
         report.hubs_added = sum(1 for h in report.rebuilt_ids if h not in self.known)
         self._done()
         report.vectors_deleted = self.before.vectors + report.vectors_written - report.counts.vectors
-        write_info(vstore, IndexInfo(self.embedder.name, self.dim, self.fingerprint, "complete", {
-            "hubs": report.counts.hubs, "paths": report.counts.paths, "vectors": report.counts.vectors,
-            "texts": report.counts.texts, "last_build_seconds": round(report.timings["total"], 3),
-            "last_build_rebuilt": report.hubs_rebuilt}, self.writers))
+        write_info(
+            vstore,
+            IndexInfo(
+                self.embedder.name,
+                self.dim,
+                self.fingerprint,
+                "complete",
+                {
+                    "hubs": report.counts.hubs,
+                    "paths": report.counts.paths,
+                    "vectors": report.counts.vectors,
+                    "texts": report.counts.texts,
+                    "last_build_seconds": round(report.timings["total"], 3),
+                    "last_build_rebuilt": report.hubs_rebuilt,
+                },
+                self.writers,
+            ),
+        )
         return report
 
     def _done(self) -> BuildReport:
@@ -330,8 +378,9 @@ def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) 
     empty graph, or (for a first build) hub-root criteria that no entity meets."""
     missing = set(params.start_ids) - set(entities_by_ids(store, params.start_ids))
     if missing:
-        raise EntityNotFoundError(f"start entit{'y' if len(missing) == 1 else 'ies'} not in the graph: "
-                                  f"{', '.join(sorted(missing))}")
+        raise EntityNotFoundError(
+            f"start entit{'y' if len(missing) == 1 else 'ies'} not in the graph: {', '.join(sorted(missing))}"
+        )
     if not first_build:
         return
     if not store.scalar("graph/count_triples"):
@@ -344,11 +393,17 @@ def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) 
             criteria.append(f"--min-out-degree {params.min_out_degree}")
         types = graph_stats(store, top=10).top_types
         listed = ", ".join(f"{t} ({n:,})" for t, n in types) or "none (no entity has a type)"
-        what = ("no entity matches the hub-root criteria" if not roots else
-                f"the {len(roots):,} entities matching the hub-root criteria have no outgoing triple (so no path), "
-                "criteria")
-        raise InputError(f"{what} ({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
-                         f"the graph's top types by count: {listed}", field="hub-root criteria")
+        what = (
+            "no entity matches the hub-root criteria"
+            if not roots
+            else f"the {len(roots):,} entities matching the hub-root criteria have no outgoing triple (so no path), "
+            "criteria"
+        )
+        raise InputError(
+            f"{what} ({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
+            f"the graph's top types by count: {listed}",
+            field="hub-root criteria",
+        )
 
 
 def refuse_other_params(info: IndexInfo, params: IndexParams, vstore: HubVectorStore) -> None:
@@ -367,7 +422,8 @@ def refuse_other_params(info: IndexInfo, params: IndexParams, vstore: HubVectorS
         f"building with the given parameters replaces the index: its {c.hubs:,} hubs, {c.paths:,} paths and "
         f"{c.vectors:,} vectors are removed and the hubs the given parameters select are built anew.\n"
         "To bring the index up to date with its own parameters run `kgqa index update`; "
-        "to replace it, add --rebuild (or --replace)")
+        "to replace it, add --rebuild (or --replace)"
+    )
 
 
 def _differing(info: IndexInfo, params: IndexParams) -> list[str]:

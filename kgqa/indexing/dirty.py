@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kgqa_procedures.udfs import UdfContext
+
 from kgqa.graph.reader import stored_triples
 from kgqa.graph.store import GraphStore
 from kgqa.indexing.metadata import read_info, stored_params
 from kgqa.vectorstores.base import HubVectorStore
-from kgqa_procedures.udfs import UdfContext
 
 #: The node table of the marks (schema/graph/002_dirty_hubs.cypher).
 DIRTY_TABLE = "DirtyHub"
@@ -166,4 +167,4 @@ def clear_dirty(store: GraphStore, hub_ids: list[str]) -> None:
 
 def _chunks(items: list, size: int = _CHUNK):
     for i in range(0, len(items), size):
-        yield items[i:i + size]
+        yield items[i : i + size]

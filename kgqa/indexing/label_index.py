@@ -36,8 +36,8 @@ MIGRATIONS = "labelindex"
 class Part:
     """One table of the label index and how its named queries are called."""
 
-    name: str       # triples | labels | predicates
-    kind: str       # query-name prefix: triple | label | predicate
+    name: str  # triples | labels | predicates
+    kind: str  # query-name prefix: triple | label | predicate
     table: str
 
 
@@ -53,11 +53,11 @@ class PartReport:
     """What one build did to one part."""
 
     part: str
-    texts: int = 0          # unique texts stored after the build
-    links: int = 0          # triple or entity links (0 for predicates)
-    embedded: int = 0       # texts embedded by the model in this build
-    reused: int = 0         # texts copied from an identical text already embedded elsewhere
-    removed: int = 0        # texts no longer in the graph
+    texts: int = 0  # unique texts stored after the build
+    links: int = 0  # triple or entity links (0 for predicates)
+    embedded: int = 0  # texts embedded by the model in this build
+    reused: int = 0  # texts copied from an identical text already embedded elsewhere
+    removed: int = 0  # texts no longer in the graph
     unchanged: bool = False
 
 
@@ -77,8 +77,8 @@ class LabelIndexReport:
 
 @dataclass(frozen=True)
 class _Content:
-    texts: dict[str, str]                 # hash -> text
-    links: list[dict[str, str]]           # rows for the link table (empty for predicates)
+    texts: dict[str, str]  # hash -> text
+    links: list[dict[str, str]]  # rows for the link table (empty for predicates)
     signature: str
 
 
@@ -93,17 +93,28 @@ def check_ready(store: GraphStore, embedder_name: str, parts: tuple[str, ...], r
     built = (meta or {}).get("parts", {})
     missing = [p for p in parts if p not in built]
     if meta is None or missing:
-        raise IndexMissingError(f"no {retriever} index yet (label index parts {', '.join(missing or parts)}); "
-                                f"run `kgqa index build --retriever {retriever}` first")
+        raise IndexMissingError(
+            f"no {retriever} index yet (label index parts {', '.join(missing or parts)}); "
+            f"run `kgqa index build --retriever {retriever}` first"
+        )
     if meta["embedding_model"] != embedder_name:
-        raise IndexMismatchError(f"the {retriever} index was built with embedding model '{meta['embedding_model']}' "
-                                 f"but the current model is '{embedder_name}'; run "
-                                 f"`kgqa index build --retriever {retriever} --rebuild`")
+        raise IndexMismatchError(
+            f"the {retriever} index was built with embedding model '{meta['embedding_model']}' "
+            f"but the current model is '{embedder_name}'; run "
+            f"`kgqa index build --retriever {retriever} --rebuild`"
+        )
     return meta
 
 
-def build_label_index(store: GraphStore, embedder: Embedder, retriever: str, parts: tuple[str, ...], *,
-                      rebuild: bool = False, on_progress: ProgressFn = no_progress) -> LabelIndexReport:
+def build_label_index(
+    store: GraphStore,
+    embedder: Embedder,
+    retriever: str,
+    parts: tuple[str, ...],
+    *,
+    rebuild: bool = False,
+    on_progress: ProgressFn = no_progress,
+) -> LabelIndexReport:
     """Build or update the parts of the label index that `retriever` reads (its registry entry's)."""
     start = time.perf_counter()
     unknown = [p for p in parts if p not in PARTS]
@@ -118,7 +129,8 @@ def build_label_index(store: GraphStore, embedder: Embedder, retriever: str, par
             raise IndexMismatchError(
                 f"the label index was built with embedding model '{meta.get('embedding_model')}' (dimension "
                 f"{meta.get('dim')}) but the current model is '{embedder.name}' (dimension {dim}); "
-                f"run `kgqa index build --retriever {retriever} --rebuild`")
+                f"run `kgqa index build --retriever {retriever} --rebuild`"
+            )
     if rebuild:
         drop_label_index(store)
         meta = None
@@ -134,8 +146,12 @@ def build_label_index(store: GraphStore, embedder: Embedder, retriever: str, par
             report.parts.append(PartReport(name, old.get("texts", 0), old.get("links", 0), unchanged=True))
             continue
         rep = _write_part(store, embedder, part, content, dim, on_progress)
-        meta["parts"][name] = {"texts": rep.texts, "links": rep.links, "signature": content.signature,
-                               "built_at": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        meta["parts"][name] = {
+            "texts": rep.texts,
+            "links": rep.links,
+            "signature": content.signature,
+            "built_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        }
         store.meta_set(META_KEY, meta)
         report.parts.append(rep)
     report.seconds = time.perf_counter() - start
@@ -203,8 +219,9 @@ def _content(store: GraphStore, part: Part) -> _Content:
     return _Content(texts, links, digest.hexdigest()[:32])
 
 
-def _write_part(store: GraphStore, embedder: Embedder, part: Part, content: _Content, dim: int,
-                on_progress: ProgressFn) -> PartReport:
+def _write_part(
+    store: GraphStore, embedder: Embedder, part: Part, content: _Content, dim: int, on_progress: ProgressFn
+) -> PartReport:
     """Embed what is new, then in one transaction: drop stale texts, add new ones, rewrite the links."""
     stored = {r[0] for r in store.run(f"labelindex/{part.kind}_text_hashes")}
     new = [h for h in content.texts if h not in stored]
@@ -213,7 +230,7 @@ def _write_part(store: GraphStore, embedder: Embedder, part: Part, content: _Con
     reused = len(vectors)
     todo = [h for h in new if h not in vectors]
     for i in range(0, len(todo), 512):
-        chunk = todo[i:i + 512]
+        chunk = todo[i : i + 512]
         for h, v in zip(chunk, embedder.embed([content.texts[h] for h in chunk])):
             vectors[h] = v
         on_progress(f"embedding {part.name}", min(i + 512, len(todo)), len(todo))
@@ -254,11 +271,16 @@ def _reuse(store: GraphStore, embedder: Embedder, part: Part, hashes: list[str])
 
 def _text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
     matrix = np.stack([v for _, v in texts.values()]).astype(np.float32)
-    return pa.table({"hash": list(texts), "text": [t for t, _ in texts.values()],
-                     "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim),
-                     "raw": pa.array([row.astype("<f4").tobytes() for row in matrix], type=pa.binary())})
+    return pa.table(
+        {
+            "hash": list(texts),
+            "text": [t for t, _ in texts.values()],
+            "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim),
+            "raw": pa.array([row.astype("<f4").tobytes() for row in matrix], type=pa.binary()),
+        }
+    )
 
 
 def _chunks(rows: list, size: int) -> Iterator[list]:
     for i in range(0, len(rows), size):
-        yield rows[i:i + size]
+        yield rows[i : i + size]

@@ -32,7 +32,7 @@ class IndexInfo:
     params: dict[str, Any]
     status: str
     stats: dict[str, Any]
-    embedder: str | None = None   # backend and precision that wrote it ("torch-fp32", "onnx-fp32"); None: torch
+    embedder: str | None = None  # backend and precision that wrote it ("torch-fp32", "onnx-fp32"); None: torch
 
 
 def read_info(store: MetaStore) -> IndexInfo | None:
@@ -40,15 +40,29 @@ def read_info(store: MetaStore) -> IndexInfo | None:
     meta = store.meta_get(META_KEY)
     if not meta:
         return None
-    return IndexInfo(meta["embedding_model"], int(meta["dim"]), meta.get("params", {}),
-                     meta.get("status", "unknown"), meta.get("stats", {}), meta.get("embedder"))
+    return IndexInfo(
+        meta["embedding_model"],
+        int(meta["dim"]),
+        meta.get("params", {}),
+        meta.get("status", "unknown"),
+        meta.get("stats", {}),
+        meta.get("embedder"),
+    )
 
 
 def write_info(store: MetaStore, info: IndexInfo) -> None:
     """Store the index metadata."""
-    store.meta_set(META_KEY, {"embedding_model": info.embedding_model, "dim": info.dim,
-                              "params": info.params, "status": info.status, "stats": info.stats,
-                              "embedder": info.embedder or "torch-fp32"})
+    store.meta_set(
+        META_KEY,
+        {
+            "embedding_model": info.embedding_model,
+            "dim": info.dim,
+            "params": info.params,
+            "status": info.status,
+            "stats": info.stats,
+            "embedder": info.embedder or "torch-fp32",
+        },
+    )
 
 
 def embedder_labels(info: IndexInfo | None, embedder: Any) -> str:
@@ -68,10 +82,13 @@ def check_compatible(info: IndexInfo | None, model: str, dim: int | None = None)
         raise IndexMismatchError(
             f"the index was built with embedding model '{info.embedding_model}' (dimension {info.dim}) "
             f"but the current model is '{model}'{'' if dim is None else f' (dimension {dim})'}; "
-            "use the same model or rebuild with `kgqa index build --rebuild`")
+            "use the same model or rebuild with `kgqa index build --rebuild`"
+        )
     if dim is not None and dim != info.dim:
-        raise IndexMismatchError(f"the index has dimension {info.dim} but the model '{model}' "
-                                 f"produces dimension {dim}; rebuild with `kgqa index build --rebuild`")
+        raise IndexMismatchError(
+            f"the index has dimension {info.dim} but the model '{model}' "
+            f"produces dimension {dim}; rebuild with `kgqa index build --rebuild`"
+        )
     if info.status not in ("complete", "building"):
         raise HubIndexError(f"the index is in state '{info.status}'")
     return info
@@ -83,12 +100,17 @@ def stored_params(info: IndexInfo, *, hubs_per_batch: int | None = None) -> Inde
     p = info.params
     try:
         params = IndexParams(
-            hub_types=tuple(p.get("hub_types") or ()), min_out_degree=p.get("min_out_degree"),
-            criteria_mode=p.get("criteria_mode", "any"), start_ids=tuple(p.get("start_ids") or ()),
-            max_path_length=p.get("max_path_length"), max_indexing_depth=p.get("max_indexing_depth", 10),
+            hub_types=tuple(p.get("hub_types") or ()),
+            min_out_degree=p.get("min_out_degree"),
+            criteria_mode=p.get("criteria_mode", "any"),
+            start_ids=tuple(p.get("start_ids") or ()),
+            max_path_length=p.get("max_path_length"),
+            max_indexing_depth=p.get("max_indexing_depth", 10),
             uniform_hop_count=bool(p.get("uniform_hop_count", False)),
-            boundary_triples=bool(p.get("boundary_triples", True)))
+            boundary_triples=bool(p.get("boundary_triples", True)),
+        )
     except ConfigError as exc:
-        raise HubIndexError(f"the stored index parameters are unusable ({exc}); "
-                            "rebuild with `kgqa index build --rebuild`") from None
+        raise HubIndexError(
+            f"the stored index parameters are unusable ({exc}); rebuild with `kgqa index build --rebuild`"
+        ) from None
     return params if hubs_per_batch is None else replace(params, hubs_per_batch=hubs_per_batch)

@@ -8,11 +8,12 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 
+from kgqa_procedures.udfs import triples_of
+
 from kgqa.config import IndexParams
 from kgqa.errors import ConfigError
 from kgqa.graph.store import GraphStore
 from kgqa.types import Triple, VectorLevel, text_hash
-from kgqa_procedures.udfs import triples_of
 from kgqa.vectorstores.base import HubRecord, PathRecord
 
 
@@ -36,8 +37,9 @@ def signature(path_hashes: Iterable[str]) -> str:
     return h.hexdigest()[:32]
 
 
-def enumerate_paths(store: GraphStore, roots: list[str], params: IndexParams, timings: dict[str, float] | None = None
-                    ) -> tuple[dict[str, list[PathRecord]], dict[str, str], set[str]]:
+def enumerate_paths(
+    store: GraphStore, roots: list[str], params: IndexParams, timings: dict[str, float] | None = None
+) -> tuple[dict[str, list[PathRecord]], dict[str, str], set[str]]:
     """All hub paths of `roots` with one query. Returns (paths by root, text by text hash,
     boundary entities = other hub roots that paths end at). The time spent making the HubVector
     texts is added to `timings["verbalise"]`, the rest to `timings["enumerate_paths"]`."""
@@ -46,8 +48,11 @@ def enumerate_paths(store: GraphStore, roots: list[str], params: IndexParams, ti
     texts: dict[str, str] = {}
     boundary: set[str] = set()
     seen: set[str] = set()
-    rows = store.run_iter("indexing/enumerate_hub_paths", {"roots": roots, "boundary": params.boundary_triples},
-                          max_path_length=params.effective_max_path_length)
+    rows = store.run_iter(
+        "indexing/enumerate_hub_paths",
+        {"roots": roots, "boundary": params.boundary_triples},
+        max_path_length=params.effective_max_path_length,
+    )
     for root, ids, labels, preds, phash, ptext in rows:
         if phash in seen:
             continue
@@ -62,8 +67,10 @@ def enumerate_paths(store: GraphStore, roots: list[str], params: IndexParams, ti
         by_root[root].append(PathRecord(phash, root, ptext, triples, tuple(vectors)))
         spent += time.perf_counter() - start
         if len(by_root[root]) > params.max_paths_per_hub:
-            raise ConfigError(f"hub {root} has more than {params.max_paths_per_hub} paths; "
-                              "lower --max-path-length or choose more specific hub roots")
+            raise ConfigError(
+                f"hub {root} has more than {params.max_paths_per_hub} paths; "
+                "lower --max-path-length or choose more specific hub roots"
+            )
         boundary.add(ids[-1])
     if timings is not None:
         timings["verbalise"] = timings.get("verbalise", 0.0) + spent

@@ -11,8 +11,9 @@ from kgqa.indexing.parts import HUB_INDEX, label_parts
 from kgqa.vectorstores.base import HubVectorStore
 
 
-def require_index(store: GraphStore, vstore: HubVectorStore, embedding_model: str, retriever: str,
-                  parts: tuple[str, ...]) -> IndexInfo | None:
+def require_index(
+    store: GraphStore, vstore: HubVectorStore, embedding_model: str, retriever: str, parts: tuple[str, ...]
+) -> IndexInfo | None:
     """IndexMissingError (exit 5) or a mismatch error unless the index `parts` that `retriever` reads
     are built with this model; returns the hub index's metadata when the hub index is one of them."""
     info = check_compatible(read_info(vstore), embedding_model) if HUB_INDEX in parts else None

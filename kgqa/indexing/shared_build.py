@@ -38,8 +38,16 @@ from kgqa.vectorstores.registry import open_vstore
 #: Seconds between looks at the queue (coordinator progress; a worker waiting for leases to run out).
 POLL_S = 0.5
 #: The report counts a batch adds up (BuildReport fields).
-_COUNTS = ("hubs_checked", "hubs_rebuilt", "hubs_unchanged", "hubs_without_paths", "paths_written",
-           "vectors_written", "texts_embedded", "texts_reused")
+_COUNTS = (
+    "hubs_checked",
+    "hubs_rebuilt",
+    "hubs_unchanged",
+    "hubs_without_paths",
+    "paths_written",
+    "vectors_written",
+    "texts_embedded",
+    "texts_reused",
+)
 
 
 @dataclass
@@ -49,7 +57,7 @@ class WorkerReport:
     worker: str
     batches: int = 0
     hubs: int = 0
-    reclaimed: int = 0   # batches it took over from a worker whose lease ran out
+    reclaimed: int = 0  # batches it took over from a worker whose lease ran out
 
 
 def check_shared(vstore: HubVectorStore, params: IndexParams, workers: int) -> PgVectorHubStore:
@@ -60,14 +68,24 @@ def check_shared(vstore: HubVectorStore, params: IndexParams, workers: int) -> P
     if not isinstance(vstore, PgVectorHubStore):
         raise ConfigError("a build with --workers needs the pgvector store (--store pgvector and a Postgres DSN)")
     if params.start_ids:
-        raise InputError("a build with --workers indexes every hub root; --start is not supported with it",
-                         field="start")
+        raise InputError(
+            "a build with --workers indexes every hub root; --start is not supported with it", field="start"
+        )
     return vstore
 
 
-def build_shared(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, params: IndexParams, *,
-                 settings: Settings, workers: int, rebuild: bool = False, on_progress: ProgressFn = no_progress,
-                 lease_s: float = LEASE_S) -> BuildReport:
+def build_shared(
+    store: GraphStore,
+    vstore: HubVectorStore,
+    embedder: Embedder,
+    params: IndexParams,
+    *,
+    settings: Settings,
+    workers: int,
+    rebuild: bool = False,
+    on_progress: ProgressFn = no_progress,
+    lease_s: float = LEASE_S,
+) -> BuildReport:
     """Build the index of the graph in `store` into the pgvector `vstore` with `workers` local worker
     processes (more may join with `kgqa index worker`); the graph may be open read-only. The report
     sums the batches' counts; its phase timings are the workers' summed times."""
@@ -75,20 +93,29 @@ def build_shared(store: GraphStore, vstore: HubVectorStore, embedder: Embedder, 
     info = read_info(pg)
     used = info.params.get("verbaliser", TEMPLATE_VERBALISER) if info is not None else TEMPLATE_VERBALISER
     if used != TEMPLATE_VERBALISER and not rebuild:
-        raise InputError(f"the index's path texts come from the verbaliser '{used}'; a build with --workers "
-                         "writes template texts: build without --workers, or replace the index with --rebuild")
+        raise InputError(
+            f"the index's path texts come from the verbaliser '{used}'; a build with --workers "
+            "writes template texts: build without --workers, or replace the index with --rebuild"
+        )
     build = IndexBuild(store, pg, embedder, params, rebuild=rebuild, on_progress=on_progress)
     build.prepare()
     build.find_roots()
     roots = sorted(build.candidates)
-    batches = [{"ids": chunk, "signatures": [build.stored.get(h, "") for h in chunk],
-                "labels": [build.candidates[h] for h in chunk]}
-               for chunk in (roots[i:i + params.hubs_per_batch] for i in range(0, len(roots), params.hubs_per_batch))]
+    batches = [
+        {
+            "ids": chunk,
+            "signatures": [build.stored.get(h, "") for h in chunk],
+            "labels": [build.candidates[h] for h in chunk],
+        }
+        for chunk in (roots[i : i + params.hubs_per_batch] for i in range(0, len(roots), params.hubs_per_batch))
+    ]
     build_id = uuid.uuid4().hex
     queue.enqueue(pg.db, build_id, batches)
     context = multiprocessing.get_context("spawn")
-    procs = [context.Process(target=_worker_process, args=(settings, lease_s), name=f"kgqa-build-worker-{i}")
-             for i in range(workers if batches else 0)]
+    procs = [
+        context.Process(target=_worker_process, args=(settings, lease_s), name=f"kgqa-build-worker-{i}")
+        for i in range(workers if batches else 0)
+    ]
     for p in procs:
         p.start()
     try:
@@ -132,7 +159,8 @@ def _wait(pg: PgVectorHubStore, procs: list[Any], total: int, on_progress: Progr
             codes = ", ".join(str(p.exitcode) for p in procs)
             raise SharedBuildError(
                 f"every local build worker exited (exit codes {codes}) with {state.open} of {state.batches} "
-                "batches left; the finished batches are kept: run the build again (it rebuilds only the rest)")
+                "batches left; the finished batches are kept: run the build again (it rebuilds only the rest)"
+            )
         time.sleep(POLL_S)
 
 
@@ -181,8 +209,13 @@ class _QueuedBatchBuild(IndexBuild):
             self.mark_done()
 
 
-def work(settings: Settings, *, lease_s: float = LEASE_S, embedder: Embedder | None = None,
-         on_batch: ProgressFn = no_progress) -> WorkerReport:
+def work(
+    settings: Settings,
+    *,
+    lease_s: float = LEASE_S,
+    embedder: Embedder | None = None,
+    on_batch: ProgressFn = no_progress,
+) -> WorkerReport:
     """Claim and build batches of the index's shared build until none is open (`kgqa index worker`).
     The graph is opened read-only. InputError when no build of the index waits for workers."""
     store = GraphStore(settings.db_path, read_only=True, buffer_pool_mib=settings.buffer_pool_mib)
@@ -196,17 +229,27 @@ def work(settings: Settings, *, lease_s: float = LEASE_S, embedder: Embedder | N
         store.close()
 
 
-def _work(store: GraphStore, vstore: HubVectorStore, settings: Settings, lease_s: float,
-          embedder: Embedder | None, on_batch: ProgressFn) -> WorkerReport:
+def _work(
+    store: GraphStore,
+    vstore: HubVectorStore,
+    settings: Settings,
+    lease_s: float,
+    embedder: Embedder | None,
+    on_batch: ProgressFn,
+) -> WorkerReport:
     assert isinstance(vstore, PgVectorHubStore)
     state = queue.progress(vstore.db) if queue.has_queue(vstore.db) else None
     info = read_info(vstore)
     if state is None or not state.open or info is None:
-        raise InputError(f"no index build of index '{vstore.index}' waits for workers: start one with "
-                         "`kgqa index build --store pgvector --workers N` (on the machine that coordinates it)")
+        raise InputError(
+            f"no index build of index '{vstore.index}' waits for workers: start one with "
+            "`kgqa index build --store pgvector --workers N` (on the machine that coordinates it)"
+        )
     if info.params.get("verbaliser", TEMPLATE_VERBALISER) != TEMPLATE_VERBALISER:
-        raise InputError("a shared build keeps the template path texts; this index uses the verbaliser "
-                         f"'{info.params['verbaliser']}'")
+        raise InputError(
+            "a shared build keeps the template path texts; this index uses the verbaliser "
+            f"'{info.params['verbaliser']}'"
+        )
     s = settings
     embedder = embedder or get_embedder(s.embedding_model, s.embedding_batch_size, s.embedder, s.cache_dir)
     check_compatible(info, embedder.name)

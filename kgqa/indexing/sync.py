@@ -37,9 +37,15 @@ class SyncReport:
         return self.hubs_copied == 0 and self.hubs_removed == 0
 
 
-def sync_index(source: HubVectorStore, target: HubVectorStore, *, rebuild: bool = False,
-               batch_size: int = 200, on_progress: ProgressFn = no_progress,
-               confirm: Callable[[IndexCounts, int], None] | None = None) -> SyncReport:
+def sync_index(
+    source: HubVectorStore,
+    target: HubVectorStore,
+    *,
+    rebuild: bool = False,
+    batch_size: int = 200,
+    on_progress: ProgressFn = no_progress,
+    confirm: Callable[[IndexCounts, int], None] | None = None,
+) -> SyncReport:
     """Make `target` hold the same hubs, paths, HubVectors and embeddings as `source`. Before
     anything is written, `confirm(target counts, hubs to remove)` is called when the sync would
     remove hubs from the target (all of them with `rebuild`); it raises to stop the sync."""
@@ -54,8 +60,10 @@ def sync_index(source: HubVectorStore, target: HubVectorStore, *, rebuild: bool 
         try:
             check_compatible(replace(have, status="complete"), info.embedding_model, info.dim)
         except IndexMismatchError as exc:
-            raise IndexMismatchError(f"the {target.name} store holds another index: {exc}; "
-                                     "to replace it, run `kgqa index sync` with --rebuild") from None
+            raise IndexMismatchError(
+                f"the {target.name} store holds another index: {exc}; "
+                "to replace it, run `kgqa index sync` with --rebuild"
+            ) from None
     if confirm is not None and have is not None and target.ready():
         held = target.signatures()
         removing = len(held) if rebuild else len(set(held) - set(source.signatures()))
@@ -72,7 +80,7 @@ def sync_index(source: HubVectorStore, target: HubVectorStore, *, rebuild: bool 
     todo = sorted(h for h, sig in wanted.items() if stored.get(h) != sig)
     report.hubs_unchanged = len(wanted) - len(todo)
     for i in range(0, len(todo), batch_size):
-        hubs = source.hub_records(todo[i:i + batch_size])
+        hubs = source.hub_records(todo[i : i + batch_size])
         needed = list(dict.fromkeys(th for h in hubs for p in h.paths for _, th in p.vectors))
         present = target.existing_texts(needed)
         texts = source.embeddings([th for th in needed if th not in present])  # normally none left
@@ -89,9 +97,23 @@ def sync_index(source: HubVectorStore, target: HubVectorStore, *, rebuild: bool 
     report.counts = target.counts()
     report.seconds = time.perf_counter() - started
     c = report.counts
-    write_info(target, replace(info, status="complete", stats=dict(
-        info.stats, hubs=c.hubs, paths=c.paths, vectors=c.vectors, texts=c.texts, synced_from=source.name,
-        last_sync_seconds=round(report.seconds, 3), last_sync_copied=report.hubs_copied)))
+    write_info(
+        target,
+        replace(
+            info,
+            status="complete",
+            stats=dict(
+                info.stats,
+                hubs=c.hubs,
+                paths=c.paths,
+                vectors=c.vectors,
+                texts=c.texts,
+                synced_from=source.name,
+                last_sync_seconds=round(report.seconds, 3),
+                last_sync_copied=report.hubs_copied,
+            ),
+        ),
+    )
     return report
 
 
@@ -100,7 +122,7 @@ def _copy_texts(source: HubVectorStore, target: HubVectorStore, report: SyncRepo
     between a path's vectors resolve alike in both stores)."""
     hashes = source.text_hashes()
     for i in range(0, len(hashes), chunk):
-        part = hashes[i:i + chunk]
+        part = hashes[i : i + chunk]
         present = target.existing_texts(part)
         missing = [th for th in part if th not in present]
         fetched = source.embeddings(missing)

@@ -9,8 +9,22 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from kgqa.vectorstores.base import PathRecord
 
-_VERB_PREFIXES = ("has ", "is ", "was ", "uses ", "used ", "provides ", "addresses ", "cites ",
-                  "belongs ", "located ", "published ", "contains ", "includes ", "refers ")
+_VERB_PREFIXES = (
+    "has ",
+    "is ",
+    "was ",
+    "uses ",
+    "used ",
+    "provides ",
+    "addresses ",
+    "cites ",
+    "belongs ",
+    "located ",
+    "published ",
+    "contains ",
+    "includes ",
+    "refers ",
+)
 
 
 def _phrase(predicate: str) -> str:

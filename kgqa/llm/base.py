@@ -26,7 +26,7 @@ class TokenUsage:
     input_tokens: int = 0
     output_tokens: int = 0
     cache_hits: int = 0
-    cost_usd: float = 0.0          # estimated from a static price table; NaN when the model's price is unknown
+    cost_usd: float = 0.0  # estimated from a static price table; NaN when the model's price is unknown
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
@@ -34,8 +34,15 @@ class TokenUsage:
         """Input plus output tokens."""
         return self.input_tokens + self.output_tokens
 
-    def add(self, *, calls: int = 0, input_tokens: int = 0, output_tokens: int = 0, cache_hits: int = 0,
-            cost_usd: float = 0.0) -> None:
+    def add(
+        self,
+        *,
+        calls: int = 0,
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        cache_hits: int = 0,
+        cost_usd: float = 0.0,
+    ) -> None:
         """Account for requests sent (or served from the cache)."""
         with self._lock:
             self.calls += calls
@@ -46,25 +53,36 @@ class TokenUsage:
 
     def merge(self, other: TokenUsage) -> None:
         """Add another usage record to this one."""
-        self.add(calls=other.calls, input_tokens=other.input_tokens, output_tokens=other.output_tokens,
-                 cache_hits=other.cache_hits, cost_usd=other.cost_usd)
+        self.add(
+            calls=other.calls,
+            input_tokens=other.input_tokens,
+            output_tokens=other.output_tokens,
+            cache_hits=other.cache_hits,
+            cost_usd=other.cost_usd,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """For JSON output."""
         cost = None if math.isnan(self.cost_usd) else round(self.cost_usd, 6)
-        return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-                "total_tokens": self.total, "cache_hits": self.cache_hits, "estimated_cost_usd": cost}
+        return {
+            "calls": self.calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "total_tokens": self.total,
+            "cache_hits": self.cache_hits,
+            "estimated_cost_usd": cost,
+        }
 
 
 @dataclass(frozen=True)
 class LLMRequest:
     """One chat request: a system prompt and alternating turns, ending with the user's."""
 
-    kind: str                                   # which prompt (for the cache and for reports)
+    kind: str  # which prompt (for the cache and for reports)
     system: str
-    turns: tuple[tuple[str, str], ...]          # (role, text)
+    turns: tuple[tuple[str, str], ...]  # (role, text)
     max_tokens: int
-    temperature: float | None = None            # None: the model's default (not sent)
+    temperature: float | None = None  # None: the model's default (not sent)
 
     @classmethod
     def single(cls, kind: str, system: str, user: str, max_tokens: int) -> LLMRequest:
@@ -80,8 +98,13 @@ class LLMRequest:
         """The follow-up request after an unusable reply: the reply, then a correction."""
         shown = (bad_reply.strip() or "(empty reply)")[:2000]
         fix = REPAIR.render(problem=problem)
-        return LLMRequest(self.kind, self.system, self.turns + (("assistant", shown), ("user", fix)),
-                          self.max_tokens, self.temperature)
+        return LLMRequest(
+            self.kind,
+            self.system,
+            self.turns + (("assistant", shown), ("user", fix)),
+            self.max_tokens,
+            self.temperature,
+        )
 
     def estimated_input_tokens(self) -> int:
         """Tokens the prompt is expected to take (characters / 4, plus a little per turn)."""
@@ -103,7 +126,7 @@ class LLMClient(Protocol):
     in `usage` and against `budget`, and parses replies. `kgqa.llm.cached_client.CachedClient`
     implements all of it but the one call to the provider."""
 
-    provider: str   # the registry name ("anthropic"); recorded with LLM path texts in the index metadata
+    provider: str  # the registry name ("anthropic"); recorded with LLM path texts in the index metadata
     model: str
 
     @property
@@ -115,13 +138,20 @@ class LLMClient(Protocol):
         """Whether a reply to `request` is stored (sending it would cost nothing)."""
         ...
 
-    def send(self, request: LLMRequest, *, usage: TokenUsage | None = None,
-             budget: TokenBudget | None = None) -> LLMReply:
+    def send(
+        self, request: LLMRequest, *, usage: TokenUsage | None = None, budget: TokenBudget | None = None
+    ) -> LLMReply:
         """The reply to `request`."""
         ...
 
-    def send_parsed(self, request: LLMRequest, parse: Callable[[str], T], *, usage: TokenUsage | None = None,
-                    budget: TokenBudget | None = None) -> T:
+    def send_parsed(
+        self,
+        request: LLMRequest,
+        parse: Callable[[str], T],
+        *,
+        usage: TokenUsage | None = None,
+        budget: TokenBudget | None = None,
+    ) -> T:
         """`parse(reply)`; an unparsable reply is answered once with a correction turn, then LLMReplyError."""
         ...
 
@@ -189,7 +219,8 @@ class AnswerRoles(Protocol):
         """Combine partial answers into one answer whose claims cite their hub as [i]."""
         ...
 
-    def select_triples(self, question: str, answer: FinalAnswer, partials: list[PartialAnswer],
-                       candidates: list[ScoredTriple]) -> list[ScoredTriple]:
+    def select_triples(
+        self, question: str, answer: FinalAnswer, partials: list[PartialAnswer], candidates: list[ScoredTriple]
+    ) -> list[ScoredTriple]:
         """The supporting triples, most relevant first."""
         ...

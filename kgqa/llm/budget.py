@@ -30,8 +30,10 @@ class TokenBudget:
         with self._lock:
             if self.limit is not None and self.spent + self.reserved + tokens > self.limit:
                 self.refused += 1
-                raise TokenBudgetExceeded(f"the token budget of {self.limit} per question is used up "
-                                          f"({self.spent} spent, {self.reserved} in flight, {tokens} needed)")
+                raise TokenBudgetExceeded(
+                    f"the token budget of {self.limit} per question is used up "
+                    f"({self.spent} spent, {self.reserved} in flight, {tokens} needed)"
+                )
             self.reserved += tokens
 
     def settle(self, reserved: int, actual: int) -> None:

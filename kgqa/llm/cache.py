@@ -18,11 +18,13 @@ _SCHEMA = """CREATE TABLE IF NOT EXISTS llm_responses (
     created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)"""
 
 
-def request_key(model: str, system: str, messages: list[dict[str, Any]], max_tokens: int,
-                temperature: float | None) -> str:
+def request_key(
+    model: str, system: str, messages: list[dict[str, Any]], max_tokens: int, temperature: float | None
+) -> str:
     """The cache key of a request: SHA-256 over (model, system, messages, max_tokens, temperature)."""
-    blob = json.dumps([model, system, messages, max_tokens, temperature], ensure_ascii=False,
-                      sort_keys=True, separators=(",", ":"))
+    blob = json.dumps(
+        [model, system, messages, max_tokens, temperature], ensure_ascii=False, sort_keys=True, separators=(",", ":")
+    )
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
@@ -52,8 +54,9 @@ class ResponseCache:
     def get(self, key: str) -> CachedReply | None:
         """The stored reply for `key`, if any."""
         with self._lock:
-            row = self._db.execute("SELECT text, input_tokens, output_tokens FROM llm_responses WHERE key = ?",
-                                   (key,)).fetchone()
+            row = self._db.execute(
+                "SELECT text, input_tokens, output_tokens FROM llm_responses WHERE key = ?", (key,)
+            ).fetchone()
         return CachedReply(*row) if row else None
 
     def __contains__(self, key: str) -> bool:
@@ -62,9 +65,11 @@ class ResponseCache:
     def put(self, key: str, model: str, kind: str, reply: CachedReply) -> None:
         """Store (or replace) the reply for `key`."""
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO llm_responses (key, model, kind, text, input_tokens, "
-                             "output_tokens) VALUES (?, ?, ?, ?, ?, ?)",
-                             (key, model, kind, reply.text, reply.input_tokens, reply.output_tokens))
+            self._db.execute(
+                "INSERT OR REPLACE INTO llm_responses (key, model, kind, text, input_tokens, "
+                "output_tokens) VALUES (?, ?, ?, ?, ?, ?)",
+                (key, model, kind, reply.text, reply.input_tokens, reply.output_tokens),
+            )
             self._db.commit()
 
     def __len__(self) -> int:

@@ -46,16 +46,23 @@ class CachedClient:
         return self.cache is not None and self.key(request) in self.cache
 
     # -- sending -------------------------------------------------------------------------------
-    def send(self, request: LLMRequest, *, usage: TokenUsage | None = None,
-             budget: TokenBudget | None = None) -> LLMReply:
+    def send(
+        self, request: LLMRequest, *, usage: TokenUsage | None = None, budget: TokenBudget | None = None
+    ) -> LLMReply:
         """The reply to `request` (from the cache if possible; stored in the cache otherwise)."""
         reply = self._fetch(request, usage, budget)
         if not reply.cached:
             self._store(request, reply)
         return reply
 
-    def send_parsed(self, request: LLMRequest, parse: Callable[[str], T], *, usage: TokenUsage | None = None,
-                    budget: TokenBudget | None = None) -> T:
+    def send_parsed(
+        self,
+        request: LLMRequest,
+        parse: Callable[[str], T],
+        *,
+        usage: TokenUsage | None = None,
+        budget: TokenBudget | None = None,
+    ) -> T:
         """`parse(reply)`; an unparsable reply is answered once with a correction turn, then
         LLMReplyError. Only a reply that parses is cached (under the original request)."""
         reply = self._fetch(request, usage, budget)
@@ -75,8 +82,9 @@ class CachedClient:
             try:
                 value = parse(retry.text)
             except ReplyFormatError as final:
-                raise LLMReplyError(f"unusable {request.kind} reply from {self.model} after one retry: "
-                                    f"{final}") from None
+                raise LLMReplyError(
+                    f"unusable {request.kind} reply from {self.model} after one retry: {final}"
+                ) from None
             self._store(request, retry)
             return value
         if not reply.cached:
@@ -85,11 +93,16 @@ class CachedClient:
 
     def _store(self, request: LLMRequest, reply: LLMReply) -> None:
         if self.cache is not None:
-            self.cache.put(self.key(request), self.model, request.kind,
-                           CachedReply(reply.text, reply.input_tokens, reply.output_tokens))
+            self.cache.put(
+                self.key(request),
+                self.model,
+                request.kind,
+                CachedReply(reply.text, reply.input_tokens, reply.output_tokens),
+            )
 
-    def _fetch(self, request: LLMRequest, usage: TokenUsage | None, budget: TokenBudget | None,
-               use_cache: bool = True) -> LLMReply:
+    def _fetch(
+        self, request: LLMRequest, usage: TokenUsage | None, budget: TokenBudget | None, use_cache: bool = True
+    ) -> LLMReply:
         usage = usage if usage is not None else TokenUsage()
         if use_cache and self.cache is not None:
             hit = self.cache.get(self.key(request))
@@ -108,8 +121,12 @@ class CachedClient:
         finally:
             if budget is not None:
                 budget.settle(reserve, spent)
-        usage.add(calls=1, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
-                  cost_usd=estimate_cost(self.model, reply.input_tokens, reply.output_tokens))
+        usage.add(
+            calls=1,
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
+            cost_usd=estimate_cost(self.model, reply.input_tokens, reply.output_tokens),
+        )
         return reply
 
     def close(self) -> None:

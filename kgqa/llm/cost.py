@@ -11,7 +11,7 @@ PRICES: dict[str, tuple[float, float]] = {
     "claude-opus-4-0": (15.0, 75.0),
     "claude-opus-4-2025": (15.0, 75.0),
     "claude-opus-4-1": (15.0, 75.0),
-    "claude-opus-4": (5.0, 25.0),          # 4.5 and later
+    "claude-opus-4": (5.0, 25.0),  # 4.5 and later
     "claude-sonnet-4": (3.0, 15.0),
     "claude-3-7-sonnet": (3.0, 15.0),
     "claude-haiku-4": (1.0, 5.0),
@@ -49,7 +49,7 @@ def estimate_tokens(text: str) -> int:
 
 
 def format_cost(usd: float) -> str:
-    """"$0.0123", or "unknown price" for NaN."""
+    """ "$0.0123", or "unknown price" for NaN."""
     if math.isnan(usd):
         return "cost unknown (model not in the price table)"
     return f"${usd:.4f}" if usd < 1 else f"${usd:,.2f}"

@@ -25,7 +25,7 @@ class OfflineRoles:
     per_hub: int = 25
     name: str = "offline"
     usage: TokenUsage = field(default_factory=TokenUsage)
-    client: LLMClient | None = None   # no LLM
+    client: LLMClient | None = None  # no LLM
     budget: TokenBudget = field(default_factory=lambda: TokenBudget(0))  # nothing is ever sent
 
     @property
@@ -46,8 +46,10 @@ class OfflineRoles:
         if not any(st.per_query for st in ranked):  # scores already say which facts the hub offers
             picked = {st.triple.canonical: st for st in ranked if st.score >= ranked[0].score - self.margin}
         for qi in range(max(len(st.per_query) for st in ranked)):
+
             def rel(st: ScoredTriple, qi: int = qi) -> float:
                 return st.per_query[qi] if qi < len(st.per_query) else 0.0
+
             best = max(rel(st) for st in ranked)
             if best < self.min_relevance:
                 continue
@@ -56,9 +58,12 @@ class OfflineRoles:
                     picked.setdefault(st.triple.canonical, st)
         chosen = sorted(picked.values(), key=lambda st: (-st.score, st.triple.canonical))[: self.per_hub]
         label = context.hub.root.text
-        facts = "; ".join(f"{st.triple.subject.text} — {st.triple.predicate}: {st.triple.object.text}"
-                          if st.triple.subject.id != context.hub.root.id
-                          else f"{st.triple.predicate}: {st.triple.object.text}" for st in chosen)
+        facts = "; ".join(
+            f"{st.triple.subject.text} — {st.triple.predicate}: {st.triple.object.text}"
+            if st.triple.subject.id != context.hub.root.id
+            else f"{st.triple.predicate}: {st.triple.object.text}"
+            for st in chosen
+        )
         return PartialAnswer(context.hub.root.id, label, f"{label}: {facts}", chosen, context.hub.root.types)
 
     def partial_answers(self, question: str, contexts: list[HubContext]) -> list[PartialAnswer | None]:
@@ -75,8 +80,9 @@ class OfflineRoles:
         sources = [(i, p.hub_id, p.hub_label) for i, p in enumerate(partials, start=1)]
         return FinalAnswer(text, sources, result.as_dict())
 
-    def select_triples(self, question: str, answer: FinalAnswer, partials: list[PartialAnswer],
-                       candidates: list[ScoredTriple]) -> list[ScoredTriple]:
+    def select_triples(
+        self, question: str, answer: FinalAnswer, partials: list[PartialAnswer], candidates: list[ScoredTriple]
+    ) -> list[ScoredTriple]:
         """The triples the partial answers used, by relevance (ties keep hub rank)."""
         chosen = [st for p in partials for st in p.triples]
         order = {id(st): i for i, st in enumerate(chosen)}

@@ -40,7 +40,8 @@ VERBALISE_PATHS = Prompt(
         "an entity and follows labelled edges, written `A --predicate--> B --predicate--> C`. For each path "
         "write one factual sentence that keeps every entity name exactly as given (titles, names, numbers) "
         "and states every relation in order. Add nothing that is not in the path. Reply with a JSON array "
-        "of strings only: one sentence per path, in the given order."),
+        "of strings only: one sentence per path, in the given order."
+    ),
     template="{count} paths:\n{paths}",
     inputs=("count", "paths"),
     max_tokens=4096,  # raised or lowered per batch by the verbaliser
@@ -52,7 +53,8 @@ COMPONENTS = Prompt(
         "You split a question into the parts that a knowledge-graph search has to match: named entities "
         "and titles (quoted exactly), the kind of thing asked for, properties, dates, numbers and "
         "constraints. Keep the question's own words and do not answer it. Reply with a JSON array of "
-        "short strings only."),
+        "short strings only."
+    ),
     template="Question: {question}",
     inputs=("question",),
     max_tokens=200,
@@ -67,7 +69,8 @@ PARTIAL_ANSWER = Prompt(
         "list, a count or a comparison, the facts about this single source are still a contribution. If no "
         "fact helps, the source is not relevant. Reply with JSON only: "
         '{"relevant": true or false, "answer": "what this source contributes, in one or two sentences", '
-        '"facts": [numbers of the facts used]}.'),
+        '"facts": [numbers of the facts used]}.'
+    ),
     template="Question: {question}\nSource: {source}\n{context}Facts:\n{facts}",
     inputs=("question", "source", "context", "facts"),
     max_tokens=300,
@@ -88,7 +91,8 @@ FINAL_ANSWER = Prompt(
         "partial answers show it is wrong. With several constraints, say which sources meet each. Use only "
         "the partial answers; if they do not answer the question, say so. Reply with the answer text only; "
         "only if the question asks for another operation than the one given, start the reply with a line "
-        "`Operation: NAME` naming it."),
+        "`Operation: NAME` naming it."
+    ),
     template="Question: {question}\nOperation: {operation}\nStructured result: {result}\nPartial answers:\n{partials}",
     inputs=("question", "operation", "result", "partials"),
     max_tokens=700,
@@ -100,7 +104,8 @@ SELECT_TRIPLES = Prompt(
         "You choose the knowledge-graph triples that support an answer. Given a question, its answer and "
         "numbered triples written `subject | predicate | object`, list the numbers of the triples that "
         "the answer relies on or that directly answer the question, most relevant first, and leave out "
-        "the rest. Reply with a JSON array of numbers only."),
+        "the rest. Reply with a JSON array of numbers only."
+    ),
     template="Question: {question}\nAnswer: {answer}\nTriples:\n{triples}",
     inputs=("question", "answer", "triples"),
     max_tokens=300,
@@ -115,5 +120,6 @@ REPAIR = Prompt(
 )
 
 #: The prompts that start a request, by name.
-PROMPTS: dict[str, Prompt] = {p.name: p for p in (VERBALISE_PATHS, COMPONENTS, PARTIAL_ANSWER, FINAL_ANSWER,
-                                                  SELECT_TRIPLES)}
+PROMPTS: dict[str, Prompt] = {
+    p.name: p for p in (VERBALISE_PATHS, COMPONENTS, PARTIAL_ANSWER, FINAL_ANSWER, SELECT_TRIPLES)
+}

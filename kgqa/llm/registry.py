@@ -64,8 +64,9 @@ def get_roles(name: str, settings: Settings | None = None, client: LLMClient | N
     return LLMRoles.from_settings(settings, client or make_client(name, settings), name=name)
 
 
-def get_verbaliser(name: str, settings: Settings | None = None,
-                   client: LLMClient | None = None) -> PathVerbaliser | None:
+def get_verbaliser(
+    name: str, settings: Settings | None = None, client: LLMClient | None = None
+) -> PathVerbaliser | None:
     """The path verbaliser for `name` (None: keep the template texts)."""
     if not needs_client(name):
         return None

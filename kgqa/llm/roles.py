@@ -113,8 +113,13 @@ class LLMRoles:
         """Roles for one question through `client` (shared, and so its cache); `name` defaults to the
         client's provider."""
         llm = settings.llm
-        return cls(client, concurrency=llm.concurrency, token_budget=llm.token_budget,
-                   offline_roles=llm.offline_roles, name=name or client.provider)
+        return cls(
+            client,
+            concurrency=llm.concurrency,
+            token_budget=llm.token_budget,
+            offline_roles=llm.offline_roles,
+            name=name or client.provider,
+        )
 
     # -- bookkeeping ---------------------------------------------------------------------------
     def _event(self, name: str) -> None:
@@ -129,15 +134,21 @@ class LLMRoles:
         """What happened that the answer's reader should know (budget, unusable replies, skips)."""
         e, out = self.events, []
         if e["over_budget"]:
-            out.append(f"token budget of {self.token_budget} per question reached: {e['over_budget']} LLM "
-                       "request(s) not sent (those hubs declined; other roles fell back to offline)")
+            out.append(
+                f"token budget of {self.token_budget} per question reached: {e['over_budget']} LLM "
+                "request(s) not sent (those hubs declined; other roles fell back to offline)"
+            )
         if e["malformed"]:
-            out.append(f"{e['malformed']} LLM repl{'y was' if e['malformed'] == 1 else 'ies were'} unusable "
-                       "after one retry (those hubs declined; other roles fell back to offline)")
+            out.append(
+                f"{e['malformed']} LLM repl{'y was' if e['malformed'] == 1 else 'ies were'} unusable "
+                "after one retry (those hubs declined; other roles fell back to offline)"
+            )
         out += [f"final answer vs structured result: {m}" for m in self.mismatches]
         if e["skipped"]:
-            out.append(f"{e['skipped']} hub(s) with no fact of relevance >= {self.min_relevance} declined "
-                       "without an LLM request")
+            out.append(
+                f"{e['skipped']} hub(s) with no fact of relevance >= {self.min_relevance} declined "
+                "without an LLM request"
+            )
         return out
 
     # -- roles ---------------------------------------------------------------------------------
@@ -165,12 +176,17 @@ class LLMRoles:
         if context.hub.via:
             via = render_path(context.hub.via[:3])
             if context.hub.via[0].subject.id == root.id:
-                via = "(this source)" + via[len(label(root)):]
+                via = "(this source)" + via[len(label(root)) :]
             extra += f"Reached from the question's topic via: {via}\n"
         if context.link_text:
             extra += f"Linked text: {' '.join(context.link_text.split())[:1000]}\n"
-        request = _request(PARTIAL_ANSWER, question=question, source=label(root), context=extra,
-                           facts=numbered([render_fact(st.triple, root.id) for st in facts]))
+        request = _request(
+            PARTIAL_ANSWER,
+            question=question,
+            source=label(root),
+            context=extra,
+            facts=numbered([render_fact(st.triple, root.id) for st in facts]),
+        )
         try:
             relevant, text, numbers = self._ask(request, parse_partial)
         except TokenBudgetExceeded:
@@ -209,13 +225,19 @@ class LLMRoles:
         lines = [f"[{i}] {p.hub_label[:150]}: {p.text}" for i, p in enumerate(partials, start=1)]
         _, structured = compose(question, partials)
         result = structured.as_dict()
-        request = _request(FINAL_ANSWER, question=question, operation=result["operation"],
-                           result=json.dumps(result, ensure_ascii=False)[:2000], partials="\n".join(lines))
+        request = _request(
+            FINAL_ANSWER,
+            question=question,
+            operation=result["operation"],
+            result=json.dumps(result, ensure_ascii=False)[:2000],
+            partials="\n".join(lines),
+        )
 
         def parse(text: str) -> str:
             if not text.strip():
                 raise ReplyFormatError("the reply is empty")
             return text.strip()
+
         try:
             text = self._ask(request, parse)
         except (TokenBudgetExceeded, LLMReplyError) as exc:
@@ -231,11 +253,13 @@ class LLMRoles:
         cited = [n for n in cited_numbers(text) if 1 <= n <= len(partials)]
         with self._lock:
             self.mismatches += mismatches(text, result)
-        return FinalAnswer(text, [(n, partials[n - 1].hub_id, partials[n - 1].hub_label) for n in sorted(cited)],
-                           result)
+        return FinalAnswer(
+            text, [(n, partials[n - 1].hub_id, partials[n - 1].hub_label) for n in sorted(cited)], result
+        )
 
-    def select_triples(self, question: str, answer: FinalAnswer, partials: list[PartialAnswer],
-                       candidates: list[ScoredTriple]) -> list[ScoredTriple]:
+    def select_triples(
+        self, question: str, answer: FinalAnswer, partials: list[PartialAnswer], candidates: list[ScoredTriple]
+    ) -> list[ScoredTriple]:
         """The candidates the LLM says support the answer, most relevant first. Candidates from
         cited hubs come first in the prompt; at most `max_candidates` are shown."""
         if "triples" in self.offline_roles:
@@ -247,8 +271,12 @@ class LLMRoles:
         shown = sorted(unique.values(), key=lambda st: (st.hub_id not in cited, -st.score))[: self.max_candidates]
         if len(shown) <= 1:
             return shown
-        request = _request(SELECT_TRIPLES, question=question, answer=answer.text[:1500],
-                           triples=numbered([render_triple(st.triple) for st in shown]))
+        request = _request(
+            SELECT_TRIPLES,
+            question=question,
+            answer=answer.text[:1500],
+            triples=numbered([render_triple(st.triple) for st in shown]),
+        )
         try:
             numbers = self._ask(request, parse_numbers)
         except (TokenBudgetExceeded, LLMReplyError) as exc:

@@ -40,10 +40,15 @@ class VerbalisePlan:
     def as_dict(self, model: str) -> dict[str, Any]:
         """For reports; tokens and cost cover the requests not already cached."""
         cost = estimate_cost(model, self.input_tokens, self.output_tokens)
-        return {"paths": self.paths, "unique_paths": self.unique_paths, "calls": self.calls,
-                "cached_calls": self.cached_calls, "estimated_input_tokens": self.input_tokens,
-                "estimated_output_tokens": self.output_tokens,
-                "estimated_cost_usd": None if math.isnan(cost) else round(cost, 4)}
+        return {
+            "paths": self.paths,
+            "unique_paths": self.unique_paths,
+            "calls": self.calls,
+            "cached_calls": self.cached_calls,
+            "estimated_input_tokens": self.input_tokens,
+            "estimated_output_tokens": self.output_tokens,
+            "estimated_cost_usd": None if math.isnan(cost) else round(cost, 4),
+        }
 
 
 def parse_sentences(text: str, count: int) -> list[str]:
@@ -80,13 +85,17 @@ class LLMPathVerbaliser:
     def _batches(self, paths: list[PathRecord]) -> tuple[dict[str, str], list[list[str]]]:
         rendering = {p.hash: render_path(p.triples) for p in paths if p.triples}
         unique = sorted(set(rendering.values()))
-        return rendering, [unique[i:i + self.batch_size] for i in range(0, len(unique), self.batch_size)]
+        return rendering, [unique[i : i + self.batch_size] for i in range(0, len(unique), self.batch_size)]
 
     @staticmethod
     def _request(batch: list[str]) -> LLMRequest:
         budget = min(MAX_OUTPUT_TOKENS, 32 + sum(2 * estimate_tokens(r) + 8 for r in batch))
-        return LLMRequest.single(VERBALISE_PATHS.name, VERBALISE_PATHS.system,
-                                 VERBALISE_PATHS.render(count=len(batch), paths=numbered(batch)), budget)
+        return LLMRequest.single(
+            VERBALISE_PATHS.name,
+            VERBALISE_PATHS.system,
+            VERBALISE_PATHS.render(count=len(batch), paths=numbered(batch)),
+            budget,
+        )
 
     def verbalise(self, paths: list[PathRecord]) -> dict[str, str]:
         """Path hash -> sentence for `paths` (paths of a batch that failed are left out)."""
@@ -95,8 +104,9 @@ class LLMPathVerbaliser:
 
         def run(batch: list[str]) -> dict[str, str]:
             try:
-                sentences = self.client.send_parsed(self._request(batch), lambda t: parse_sentences(t, len(batch)),
-                                                    usage=self.usage)
+                sentences = self.client.send_parsed(
+                    self._request(batch), lambda t: parse_sentences(t, len(batch)), usage=self.usage
+                )
             except LLMReplyError:
                 with self._lock:
                     self.fallback_paths += len(batch)
@@ -130,5 +140,9 @@ class LLMPathVerbaliser:
         """The build report's `llm` entry: the plan of a dry run, or the usage of a real build."""
         if dry_run:
             return {"verbaliser": self.name, "model": self.client.model, **self.planned.as_dict(self.client.model)}
-        return {"verbaliser": self.name, "model": self.client.model, **self.usage.as_dict(),
-                "template_fallback_paths": self.fallback_paths}
+        return {
+            "verbaliser": self.name,
+            "model": self.client.model,
+            **self.usage.as_dict(),
+            "template_fallback_paths": self.fallback_paths,
+        }

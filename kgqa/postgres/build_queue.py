@@ -32,7 +32,7 @@ class Batch:
     build_id: str
     number: int
     hub_ids: list[str]
-    signatures: list[str]   # stored signature per hub ('' = build anew)
+    signatures: list[str]  # stored signature per hub ('' = build anew)
     labels: list[str]
     attempts: int
 
@@ -46,7 +46,7 @@ class Progress:
     done: int
     hubs_done: int
     open: int
-    failed: str | None   # the first failed batch's error
+    failed: str | None  # the first failed batch's error
 
 
 def worker_id() -> str:
@@ -91,10 +91,13 @@ def claim(db: PgDatabase, worker: str, lease_s: float = LEASE_S) -> Batch | None
 def mark_done(db: PgDatabase, batch: Batch, worker: str, result: dict[str, Any]) -> None:
     """Mark `batch` done with its counts; LeaseLost when another worker holds it now (call it inside
     the transaction that wrote the batch, so that the writes roll back with it)."""
-    if not db.run("build_done", {"build_id": batch.build_id, "batch_no": batch.number, "worker": worker,
-                                 "result": json.dumps(result)}):
-        raise LeaseLost(f"batch {batch.number} of build {batch.build_id} was taken over by another worker "
-                        "(its lease ran out)")
+    if not db.run(
+        "build_done",
+        {"build_id": batch.build_id, "batch_no": batch.number, "worker": worker, "result": json.dumps(result)},
+    ):
+        raise LeaseLost(
+            f"batch {batch.number} of build {batch.build_id} was taken over by another worker (its lease ran out)"
+        )
 
 
 def mark_failed(db: PgDatabase, batch: Batch, worker: str, error: str) -> None:

@@ -44,17 +44,23 @@ def _shown(params: dict[str, Any] | None) -> dict[str, Any] | None:
     """Parameters for the tracer: vectors as their size only."""
     if params is None:
         return None
-    return {k: f"<vector {len(v)}>" if isinstance(v, np.ndarray) else
-            f"<{len(v)} vectors>" if isinstance(v, list) and v and isinstance(v[0], np.ndarray) else v
-            for k, v in params.items()}
+    return {
+        k: f"<vector {len(v)}>"
+        if isinstance(v, np.ndarray)
+        else f"<{len(v)} vectors>"
+        if isinstance(v, list) and v and isinstance(v[0], np.ndarray)
+        else v
+        for k, v in params.items()
+    }
 
 
 class PgDatabase:
     """A lazily opened connection to the Postgres database named by `dsn` (autocommit outside
     `transaction()`); on connect the `vector` extension is checked (created if allowed) and registered."""
 
-    def __init__(self, dsn: str, *, schema: str = "kgqa", tracer: Tracer | None = None,
-                 connect_timeout: int = 10) -> None:
+    def __init__(
+        self, dsn: str, *, schema: str = "kgqa", tracer: Tracer | None = None, connect_timeout: int = 10
+    ) -> None:
         if not dsn or not dsn.strip():
             raise ConfigError("no Postgres DSN given: pass --pg-dsn, set KGQA_PG_DSN or run `kgqa pg start`")
         try:
@@ -100,7 +106,8 @@ class PgDatabase:
                 raise SchemaError(
                     f"the Postgres database '{db}' has no `vector` extension (pgvector) and it cannot be "
                     f"created here: {_first_line(exc)}. Install pgvector on the server and run "
-                    f"`CREATE EXTENSION vector;` in '{db}' as a superuser, or use `kgqa pg start`") from None
+                    f"`CREATE EXTENSION vector;` in '{db}' as a superuser, or use `kgqa pg start`"
+                ) from None
         register_vector(conn)
 
     def close(self) -> None:

@@ -11,8 +11,21 @@ from kgqa.index_names import check_name, derived_name, index_name
 __all__ = ["check_name", "derived_name", "index_name", "qualify", "schema_of"]
 
 #: Objects of the shared `kgqa` schema; every other `kgqa.<object>` in a query belongs to one index.
-SHARED = ("answers", "indexes", "queue", "workers", "resolve_index", "submit", "worker_alive", "reply", "wait",
-          "ask", "ask_id", "check_k", "retrieve")
+SHARED = (
+    "answers",
+    "indexes",
+    "queue",
+    "workers",
+    "resolve_index",
+    "submit",
+    "worker_alive",
+    "reply",
+    "wait",
+    "ask",
+    "ask_id",
+    "check_k",
+    "retrieve",
+)
 #: `kgqa.hubs(` (a call, no space) is the shared text-in function; `kgqa.hubs` otherwise is an index's table.
 SHARED_CALLS = ("hubs",)
 _INDEX_OBJECT = re.compile(rf"\bkgqa\.(?!(?:{'|'.join(SHARED)})\b|(?:{'|'.join(SHARED_CALLS)})\()")

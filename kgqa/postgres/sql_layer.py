@@ -28,9 +28,11 @@ def install(db: PgDatabase) -> list[str]:
     """Apply every script of `sql/postgres/` in one transaction; returns their names."""
     if not db.scalar("index_tables_exist"):
         index = db.schema.removeprefix("kgqa_")
-        raise IndexMissingError(f"no HubLink index named '{index}' in this Postgres database (pick one with "
-                                "--index NAME, see `kgqa index list --store pgvector`), or build one with "
-                                "`kgqa index build --store pgvector` / `kgqa index sync --to pgvector`")
+        raise IndexMissingError(
+            f"no HubLink index named '{index}' in this Postgres database (pick one with "
+            "--index NAME, see `kgqa index list --store pgvector`), or build one with "
+            "`kgqa index build --store pgvector` / `kgqa index sync --to pgvector`"
+        )
     names = []
     with db.transaction():
         for name, text in assets.sql_scripts("postgres"):

@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a an the of in on at to for from by with about into over under and or not no nor but as is are was were be
 been being do does did has have had having this that these those there here which who whom whose what when
 where why how many much more most less least all any some each every other than then so such it its they
@@ -22,17 +23,59 @@ only just very paper's per please list give show tell find name names provide re
 ordered rank ranked descending ascending respect regarding based according among amongst between versus vs
 often frequent frequently comparison compared different distinct alphabetical alphabetically total average
 mean highest lowest maximum minimum respectively both either neither whether if without within while
-""".split())
+""".split()
+)
 
-QUESTION_WORDS = frozenset({"which", "who", "whom", "whose", "what", "when", "where", "why", "how", "is",
-                            "are", "was", "were", "do", "does", "did", "list", "give", "show", "name"})
+QUESTION_WORDS = frozenset(
+    {
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "list",
+        "give",
+        "show",
+        "name",
+    }
+)
 
 #: Verbs that carry no searchable content in a question ("papers that *apply* ..."), in all forms.
 _VERB_STEMS = """apply investigate evaluate publish indicate discuss compare distribute classify adhere propose
 describe consider examine analyse analyze employ contain include mention validate assess conduct perform
 introduce utilize utilise adopt address present provide appear belong occur exist""".split()
-_IRREGULAR = {"made", "makes", "make", "making", "used", "uses", "using", "written", "wrote", "writes",
-              "done", "doing", "shown", "showed", "gave", "given", "found", "taken", "took"}
+_IRREGULAR = {
+    "made",
+    "makes",
+    "make",
+    "making",
+    "used",
+    "uses",
+    "using",
+    "written",
+    "wrote",
+    "writes",
+    "done",
+    "doing",
+    "shown",
+    "showed",
+    "gave",
+    "given",
+    "found",
+    "taken",
+    "took",
+}
 
 
 def _inflections(verb: str) -> set[str]:
@@ -47,8 +90,9 @@ def _inflections(verb: str) -> set[str]:
 
 VERB_FORMS = frozenset(set().union(*(_inflections(v) for v in _VERB_STEMS)) | _IRREGULAR)
 #: Lower-case words that may join capitalised words into one name ("Freedom from Risk").
-_NAME_CONNECTORS = frozenset({"of", "from", "for", "in", "on", "the", "to", "with", "at", "de", "van", "von",
-                              "der", "du", "la", "le"})
+_NAME_CONNECTORS = frozenset(
+    {"of", "from", "for", "in", "on", "the", "to", "with", "at", "de", "van", "von", "der", "du", "la", "le"}
+)
 #: Lower-case words that may join two content words into one phrase.
 _PHRASE_CONNECTORS = frozenset({"to"})
 #: Lower-case words that may join two content words into one phrase.
@@ -59,11 +103,15 @@ _QUOTED = re.compile(r"""["“”‘’]([^"“”‘’]{2,})["“”‘’]|(?
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\b")
 _TOKEN = re.compile(r"[A-Za-z][\w\-/&+.]*\w|[A-Za-z]|[|?,;:!()]")
 _SENTENCE_END = frozenset("|?!.;:")
-_YEAR_RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:\w+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b",
-                         re.IGNORECASE)
+_YEAR_RANGE = re.compile(
+    r"\b(?:from|between)\s+(?:the\s+)?(?:\w+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b", re.IGNORECASE
+)
 MAX_RANGE = 30
-_TEMPORAL = re.compile(r"\b(?:earlier|later|older|newer|oldest|newest|latest|earliest|most recent|"
-                       r"chronological(?:ly)?|before|after)\b", re.IGNORECASE)
+_TEMPORAL = re.compile(
+    r"\b(?:earlier|later|older|newer|oldest|newest|latest|earliest|most recent|"
+    r"chronological(?:ly)?|before|after)\b",
+    re.IGNORECASE,
+)
 
 
 def _range_years(question: str) -> list[str]:
@@ -78,8 +126,7 @@ def _range_years(question: str) -> list[str]:
 
 def _is_filler(word: str) -> bool:
     low = word.lower()
-    return (low in STOP_WORDS or low in VERB_FORMS
-            or (low.endswith("ly") and len(low) > 5 and low not in _NOT_ADVERBS))
+    return low in STOP_WORDS or low in VERB_FORMS or (low.endswith("ly") and len(low) > 5 and low not in _NOT_ADVERBS)
 
 
 def _spans(text: str) -> tuple[list[str], list[str]]:
@@ -187,11 +234,12 @@ def _split_vocabulary(text: str, vocabulary: Iterable[str]) -> tuple[str, str] |
             best = p
     if not best:
         return None
-    return text[: len(best)], text[len(best) + 1:].strip()
+    return text[: len(best)], text[len(best) + 1 :].strip()
 
 
-def analyse_components(question: str, components: list[str], vocabulary: Iterable[str] = (),
-                       ignore: Iterable[str] = ()) -> list[Component]:
+def analyse_components(
+    question: str, components: list[str], vocabulary: Iterable[str] = (), ignore: Iterable[str] = ()
+) -> list[Component]:
     """Classify components as anchors or attributes, split "attribute value" phrases on the graph's
     predicate vocabulary, fold qualifying attributes into their anchors and drop ignored words
     (such as the hub type: "papers" when every hub is a paper)."""
@@ -217,13 +265,19 @@ def analyse_components(question: str, components: list[str], vocabulary: Iterabl
         out.append(c)
     kept = [c for c in out if c.anchor or (c.text.lower() not in qualifiers and not _ignored(c.text, ignored))]
     final = kept or out
-    return [Component(c.text, c.anchor, c.qualifier,
-                      not c.anchor and _negated(question, c.text) and not _contrasted(c.text, final))
-            for c in final]
+    return [
+        Component(
+            c.text,
+            c.anchor,
+            c.qualifier,
+            not c.anchor and _negated(question, c.text) and not _contrasted(c.text, final),
+        )
+        for c in final
+    ]
 
 
 def _contrasted(attribute: str, components: list[Component]) -> bool:
-    """"not used input data compared to ... made input data available": the attribute also occurs
+    """ "not used input data compared to ... made input data available": the attribute also occurs
     un-negated in another component, so the question contrasts both cases rather than filtering."""
     low = attribute.lower()
     return any(low in c.text.lower() and c.text.lower() != low for c in components)
@@ -234,8 +288,11 @@ _NEGATIONS = r"(?:no|not|without|never|none|neither|nor)"
 
 def _negated(question: str, attribute: str) -> bool:
     """Whether a negation word precedes the attribute with at most three filler words between."""
-    for m in re.finditer(r"\b" + _NEGATIONS + r"\b((?:\s+[\w'-]+){0,3}?)\s+" + re.escape(attribute) + r"\b",
-                         question, flags=re.IGNORECASE):
+    for m in re.finditer(
+        r"\b" + _NEGATIONS + r"\b((?:\s+[\w'-]+){0,3}?)\s+" + re.escape(attribute) + r"\b",
+        question,
+        flags=re.IGNORECASE,
+    ):
         if all(_is_filler(w) for w in m.group(1).split()):
             return True
     return False
@@ -245,8 +302,11 @@ def _qualifier_before(question: str, anchor: str, items: list[Component]) -> str
     """The attribute component written directly before `anchor` after an article ("the property
     Reliability", "the title 'X'"), if any."""
     for c in items:
-        if not c.anchor and re.search(r"\b(?:the|a|an)\s+" + re.escape(c.text) + r"\s+(?:['\"“‘])?"
-                                      + re.escape(anchor), question, flags=re.IGNORECASE):
+        if not c.anchor and re.search(
+            r"\b(?:the|a|an)\s+" + re.escape(c.text) + r"\s+(?:['\"“‘])?" + re.escape(anchor),
+            question,
+            flags=re.IGNORECASE,
+        ):
             return c.text
     return None
 

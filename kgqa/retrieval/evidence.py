@@ -18,7 +18,7 @@ class EvidenceGroup:
     source_id: str
     source_label: str
     triples: list[ScoredTriple] = field(default_factory=list)
-    text: str = ""          # a ready verbalisation (e.g. a SimGRAG subgraph); else the triples are listed
+    text: str = ""  # a ready verbalisation (e.g. a SimGRAG subgraph); else the triples are listed
 
     @property
     def score(self) -> float:
@@ -29,9 +29,12 @@ class EvidenceGroup:
         """`label: predicate: object; subject — predicate: object` (facts about the source are short)."""
         if self.text:
             return f"{self.source_label}: {self.text}"
-        facts = [f"{st.triple.predicate}: {st.triple.object.text}" if st.triple.subject.id == self.source_id
-                 else f"{st.triple.subject.text} — {st.triple.predicate}: {st.triple.object.text}"
-                 for st in self.triples]
+        facts = [
+            f"{st.triple.predicate}: {st.triple.object.text}"
+            if st.triple.subject.id == self.source_id
+            else f"{st.triple.subject.text} — {st.triple.predicate}: {st.triple.object.text}"
+            for st in self.triples
+        ]
         return f"{self.source_label}: {'; '.join(facts)}"
 
 
@@ -54,6 +57,7 @@ def sources_and_hubs(final: FinalAnswer, groups: list[EvidenceGroup]) -> tuple[l
     """The answer's `sources` and its `hubs` (the groups, with whether the answer cites them)."""
     sources = [Source(n, hid, label) for n, hid, label in final.sources]
     cited = {hid for _, hid, _ in final.sources}
-    hubs = [RankedHub(g.source_id, g.source_label, round(g.score, 4), g.source_id in cited, len(g.triples))
-            for g in groups]
+    hubs = [
+        RankedHub(g.source_id, g.source_label, round(g.score, 4), g.source_id in cited, len(g.triples)) for g in groups
+    ]
     return sources, hubs

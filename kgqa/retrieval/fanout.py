@@ -59,8 +59,9 @@ class TextHubCache:
         return found
 
 
-def rank_hubs(hit_sims: Mapping[str, Sequence[float]], text_hubs: Mapping[str, TextHubs], limit: int,
-              budget: int) -> list[str]:
+def rank_hubs(
+    hit_sims: Mapping[str, Sequence[float]], text_hubs: Mapping[str, TextHubs], limit: int, budget: int
+) -> list[str]:
     """The `budget` hubs to score exactly, best first: each hub's score is the sum over query vectors
     of its best hit, where a shared text's similarity (fan-out above `limit`) counts for every hub.
     Ties by hub id. Hubs reached only through shared texts fill what is left of the budget."""

@@ -112,8 +112,8 @@ class Match:
     """A subgraph isomorphic to the pattern, with its GSD."""
 
     gsd: float
-    nodes: tuple[str, ...]          # image of each pattern node
-    edges: tuple[GraphEdge, ...]    # image of each pattern edge
+    nodes: tuple[str, ...]  # image of each pattern node
+    edges: tuple[GraphEdge, ...]  # image of each pattern edge
 
     @property
     def key(self) -> tuple:
@@ -216,19 +216,25 @@ class _Reverse:
 class SearchStats:
     """How much work a search did (for the trace and the latency report)."""
 
-    considered: int = 0         # candidate extensions looked at (the work; what the budget counts)
-    expansions: int = 0         # partial mappings extended (branches entered)
-    pruned: int = 0             # branches cut by the bound (Eq. 11) or the look-ahead
+    considered: int = 0  # candidate extensions looked at (the work; what the budget counts)
+    expansions: int = 0  # partial mappings extended (branches entered)
+    pruned: int = 0  # branches cut by the bound (Eq. 11) or the look-ahead
     complete: int = 0
-    exhausted: bool = False     # stopped at the work budget: the result is the best found so far
+    exhausted: bool = False  # stopped at the work budget: the result is the best found so far
 
 
 class _Exhausted(Exception):
     """Unwinds the search when the work budget is spent."""
 
 
-def top_k_subgraphs(pattern: Pattern, cands: Candidates, adjacency: Callable[[str], Iterable[GraphEdge]],
-                    k: int, stats: SearchStats | None = None, max_considered: int | None = None) -> list[Match]:
+def top_k_subgraphs(
+    pattern: Pattern,
+    cands: Candidates,
+    adjacency: Callable[[str], Iterable[GraphEdge]],
+    k: int,
+    stats: SearchStats | None = None,
+    max_considered: int | None = None,
+) -> list[Match]:
     """The k matches with the smallest GSD: Algorithm 1 with the pruning bound of Eq. 11 and the greedy
     expansion order of §5.2 (start candidates and neighbours by ascending distance). Exact, unless
     `max_considered` is given and reached (then `stats.exhausted` is set and the best found are returned)."""
@@ -246,8 +252,15 @@ class _SubgraphSearch:
     """One top-k search: the fixed mapping order and its lower bounds, the partial mapping (`f`: pattern
     node -> graph node, `chosen`: pattern edge -> graph edge) and the k best matches so far."""
 
-    def __init__(self, pattern: Pattern, cands: Candidates, adjacency: Callable[[str], Iterable[GraphEdge]],
-                 k: int, stats: SearchStats, max_considered: int | None) -> None:
+    def __init__(
+        self,
+        pattern: Pattern,
+        cands: Candidates,
+        adjacency: Callable[[str], Iterable[GraphEdge]],
+        k: int,
+        stats: SearchStats,
+        max_considered: int | None,
+    ) -> None:
         self.cands, self.adjacency, self.stats, self.max_considered = cands, adjacency, stats, max_considered
         self.start = start_node(pattern, cands)
         self.order = dfs_order(pattern, self.start)
@@ -264,7 +277,7 @@ class _SubgraphSearch:
             mapped_after.append(set(seen))
         steps = range(len(self.order))
         self.remain_nodes = [sum(self.min_node[i] for i in range(n) if i not in mapped_after[s]) for s in steps]
-        self.remain_edges = [sum(self.min_rel[j] for j, _, _ in self.order[s + 1:]) for s in steps]
+        self.remain_edges = [sum(self.min_rel[j] for j, _, _ in self.order[s + 1 :]) for s in steps]
         self.best = _TopK(k)
         self.f: list[str | None] = [None] * n
         self.chosen: list[GraphEdge | None] = [None] * len(pattern.edges)
@@ -302,10 +315,19 @@ class _SubgraphSearch:
             if edges is None:
                 edges = list(self.adjacency(image))
             fx = f[x]
-            if not any(cands.relation_cost(j, e.predicate) is not None and (
-                    (e.other(image) == fx and e.subject != e.object) if fx is not None else
-                    (e.other(image) not in used and e.other(image) != image
-                     and cands.node_cost(x, e.other(image)) is not None)) for e in edges):
+            if not any(
+                cands.relation_cost(j, e.predicate) is not None
+                and (
+                    (e.other(image) == fx and e.subject != e.object)
+                    if fx is not None
+                    else (
+                        e.other(image) not in used
+                        and e.other(image) != image
+                        and cands.node_cost(x, e.other(image)) is not None
+                    )
+                )
+                for e in edges
+            ):
                 return False
         return True
 
@@ -371,8 +393,13 @@ class _SubgraphSearch:
                 used.discard(tg)
 
 
-def brute_force_subgraphs(pattern: Pattern, cands: Candidates, graph_nodes: Iterable[str],
-                          graph_edges: Iterable[GraphEdge], k: int | None = None) -> list[Match]:
+def brute_force_subgraphs(
+    pattern: Pattern,
+    cands: Candidates,
+    graph_nodes: Iterable[str],
+    graph_edges: Iterable[GraphEdge],
+    k: int | None = None,
+) -> list[Match]:
     """Every isomorphic subgraph, sorted by (GSD, key); the first k (the reference for small graphs)."""
     nodes = sorted(set(graph_nodes))
     between: dict[frozenset, list[GraphEdge]] = {}
@@ -385,8 +412,11 @@ def brute_force_subgraphs(pattern: Pattern, cands: Candidates, graph_nodes: Iter
             continue
         options = []
         for j, pe in enumerate(pattern.edges):
-            fitting = [e for e in between.get(frozenset((image[pe.head], image[pe.tail])), [])
-                       if cands.relation_cost(j, e.predicate) is not None]
+            fitting = [
+                e
+                for e in between.get(frozenset((image[pe.head], image[pe.tail])), [])
+                if cands.relation_cost(j, e.predicate) is not None
+            ]
             options.append(fitting)
         for edges in itertools.product(*options):
             found.append(Match(graph_semantic_distance(cands, image, edges), image, tuple(edges)))
@@ -397,9 +427,11 @@ def same_top_k(found: list[Match], every: list[Match], k: int) -> bool:
     """Whether `found` is a top-k of `every` (all matches, sorted): distinct valid matches with the k
     smallest GSDs (which of several matches tied at the k-th GSD is free)."""
     gsd_of = {m.key: m.gsd for m in every}
-    return (len({m.key for m in found}) == len(found)
-            and all(m.key in gsd_of and abs(gsd_of[m.key] - m.gsd) <= EPS for m in found)
-            and [round(m.gsd, 9) for m in found] == [round(m.gsd, 9) for m in every[:k]])
+    return (
+        len({m.key for m in found}) == len(found)
+        and all(m.key in gsd_of and abs(gsd_of[m.key] - m.gsd) <= EPS for m in found)
+        and [round(m.gsd, 9) for m in found] == [round(m.gsd, 9) for m in every[:k]]
+    )
 
 
 def _component(pattern: Pattern, start: int) -> set[int]:

@@ -19,10 +19,17 @@ class LabelIndexRetriever(BaseRetriever):
     """A retriever over the label index. `defaults`: its integer parameters and their defaults."""
 
     defaults: ClassVar[dict[str, int]] = {}
-    title: ClassVar[str] = ""   # the system's name in messages ("SimGRAG")
+    title: ClassVar[str] = ""  # the system's name in messages ("SimGRAG")
 
-    def __init__(self, store: Any, vstore: Any, embedder: Embedder, roles: AnswerRoles,
-                 params: RetrievalParams | None = None, facts: GraphFacts | None = None) -> None:
+    def __init__(
+        self,
+        store: Any,
+        vstore: Any,
+        embedder: Embedder,
+        roles: AnswerRoles,
+        params: RetrievalParams | None = None,
+        facts: GraphFacts | None = None,
+    ) -> None:
         self.store, self.embedder, self.roles = store, embedder, roles
         self.params = params or RetrievalParams()
         self._search: LabelSearch | None = None

@@ -39,7 +39,7 @@ class Edge:
     anchor: str
     predicate: str
     other: Entity
-    outgoing: bool   # True: anchor is the subject
+    outgoing: bool  # True: anchor is the subject
 
     def triple(self, anchor: Entity) -> Triple:
         """The stored triple, in its stored direction."""
@@ -66,8 +66,9 @@ class LabelSearch:
         """The k nearest texts of one table (`triple`, `label` or `predicate`), nearest first."""
         if not self._sizes.get(kind):  # an empty part has no HNSW index (an empty graph)
             return []
-        rows = self.store.run(f"seeds/ann_{kind}_texts", {"query": vector.astype(np.float32).tolist(), "k": k,
-                                                         "efs": max(MIN_EFS, 2 * k)})
+        rows = self.store.run(
+            f"seeds/ann_{kind}_texts", {"query": vector.astype(np.float32).tolist(), "k": k, "efs": max(MIN_EFS, 2 * k)}
+        )
         hits = [TextHit(r[0], r[1], 1.0 - float(r[2])) for r in rows]
         return sorted(hits, key=lambda h: (-h.similarity, h.text))
 
@@ -113,7 +114,7 @@ class LabelSearch:
         out: dict[str, np.ndarray] = {}
         keys = list(wanted)
         for i in range(0, len(keys), 5000):
-            for h, raw in self.store.run("labelindex/label_text_raw", {"hashes": keys[i:i + 5000]}):
+            for h, raw in self.store.run("labelindex/label_text_raw", {"hashes": keys[i : i + 5000]}):
                 out[wanted[h]] = np.frombuffer(raw, dtype="<f4")
         missing = [t for t in wanted.values() if t not in out]
         if missing:

@@ -19,8 +19,9 @@ def has_llm(roles: AnswerRoles) -> bool:
     return roles.client is not None
 
 
-def ask_llm(roles: AnswerRoles, prompt: Prompt, parse: Callable[[str], T], notes: list[str],
-            **values: object) -> T | None:
+def ask_llm(
+    roles: AnswerRoles, prompt: Prompt, parse: Callable[[str], T], notes: list[str], **values: object
+) -> T | None:
     """`parse(reply)` of one request, or None (with a note) when the offline rule must answer."""
     client = roles.client
     if client is None:

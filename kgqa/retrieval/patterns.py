@@ -24,8 +24,7 @@ from kgqa.question.components import STOP_WORDS, VERB_FORMS, Component
 from kgqa.retrieval.gsd import Pattern, PatternEdge, PatternNode
 
 _UNKNOWN = re.compile(r"^\s*unknown\b\s*(.*?)\s*(\d+)?\s*$", re.IGNORECASE)
-_ASKED = re.compile(r"^\s*(?:which|what|how\s+many|list(?:\s+all)?(?:\s+the)?|name(?:\s+the)?)\s+(.*)$",
-                    re.IGNORECASE)
+_ASKED = re.compile(r"^\s*(?:which|what|how\s+many|list(?:\s+all)?(?:\s+the)?|name(?:\s+the)?)\s+(.*)$", re.IGNORECASE)
 #: Qualifiers that name an entity rather than relate it ("the paper 'X'", "the title 'X'").
 NAMING = frozenset({"title", "paper", "name", "article", "publication", "paper title"})
 MAX_ANCHORS = 3
@@ -78,8 +77,9 @@ def parse_pattern_reply(text: str) -> Pattern:
         raise ReplyFormatError('"triples" must be a non-empty list')
     triples = []
     for item in raw:
-        if not (isinstance(item, (list, tuple)) and len(item) == 3 and all(isinstance(x, str) and x.strip()
-                                                                          for x in item)):
+        if not (
+            isinstance(item, (list, tuple)) and len(item) == 3 and all(isinstance(x, str) and x.strip() for x in item)
+        ):
             raise ReplyFormatError("each triple must be three non-empty strings")
         triples.append((item[0].strip(), item[1].strip(), item[2].strip()))
     return pattern_from_triples(triples)
@@ -101,16 +101,18 @@ def asked_type(question: str) -> str | None:
     return " ".join(words[:2])
 
 
-def offline_patterns(question: str, components: list[Component],
-                     node_score: Callable[[str], float]) -> list[PatternGroup]:
+def offline_patterns(
+    question: str, components: list[Component], node_score: Callable[[str], float]
+) -> list[PatternGroup]:
     """Pattern groups for a simple question (empty when the question names nothing to start from).
     `node_score(text)` is how well a text matches some entity label (it picks the start node of a
     question without anchors)."""
     asked = asked_type(question)
     anchors = [c for c in components if c.anchor]
     anchors = sorted(anchors, key=lambda c: (c.text.replace(".", "").isdigit(), anchors.index(c)))[:MAX_ANCHORS]
-    attributes = [c.text for c in components if not c.anchor and not _same_kind(c.text, asked)
-                  and c.text.lower() not in NAMING]
+    attributes = [
+        c.text for c in components if not c.anchor and not _same_kind(c.text, asked) and c.text.lower() not in NAMING
+    ]
     if not anchors:
         if not attributes:
             return []
@@ -153,8 +155,11 @@ def _single(anchor: Component, attributes: list[str], asked: str | None) -> Patt
             b.edge(mid, relation, a)
         else:
             b.edge(center, relation, a)
-        group.add(0 if use_type or not asked else 1, ("typed " if use_type else "") + ("two-hop" if via else "one-hop"),
-                  b.build())
+        group.add(
+            0 if use_type or not asked else 1,
+            ("typed " if use_type else "") + ("two-hop" if via else "one-hop"),
+            b.build(),
+        )
     return group
 
 
@@ -181,8 +186,9 @@ def _star(anchors: list[Component], attributes: list[str], asked: str | None) ->
             if with_attrs:
                 for j, attr in enumerate(attributes):
                     b.edge(center, attr, b.node(f"UNKNOWN {j + 20}"))
-            desc = (f"{'typed ' if use_type else ''}star, {len(via)} anchor(s) two-hop"
-                    + ("" if with_attrs else ", no attributes"))
+            desc = f"{'typed ' if use_type else ''}star, {len(via)} anchor(s) two-hop" + (
+                "" if with_attrs else ", no attributes"
+            )
             group.add(tier, desc, b.build())
             if sum(len(t) for t in group.tiers) >= MAX_VARIANTS:
                 return group
@@ -219,8 +225,9 @@ class _Builder:
             raise ReplyFormatError("the pattern names no known entity to start from")
         index = {old: new for new, old in enumerate(sorted(best))}
         nodes = tuple(self.nodes[i] for i in sorted(best))
-        edges = tuple(PatternEdge(index[e.head], e.relation, index[e.tail], e.known)
-                      for e in self.edges if e.head in index)
+        edges = tuple(
+            PatternEdge(index[e.head], e.relation, index[e.tail], e.known) for e in self.edges if e.head in index
+        )
         return Pattern(nodes, edges)
 
     def _components(self) -> list[set[int]]:
@@ -231,6 +238,7 @@ class _Builder:
                 parent[x] = parent[parent[x]]
                 x = parent[x]
             return x
+
         for e in self.edges:
             parent[find(e.head)] = find(e.tail)
         groups: dict[int, set[int]] = {}

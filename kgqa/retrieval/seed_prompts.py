@@ -15,7 +15,8 @@ SIMGRAG_PATTERN = Prompt(
         "relation the question does not name as 'UNKNOWN <kind> <n>', e.g. 'UNKNOWN paper 1' or "
         "'UNKNOWN relation 1'; reuse the same name for the same unknown node. Use at most 4 triples, all "
         'connected. Reply with JSON only: {"divided": ["segment", ...], "triples": [["head", "relation", '
-        '"tail"], ...]}.'),
+        '"tail"], ...]}.'
+    ),
     template="Question: {question}",
     inputs=("question",),
     max_tokens=400,
@@ -30,7 +31,8 @@ COE_PLAN = Prompt(
         "search text: for the first step the name, title or value to look up; for relation steps the "
         "relation or the kind of node to move to (e.g. 'authors', 'publication year', 'papers'); for check "
         "steps the value (e.g. '2019'). Use at most 5 steps. Reply with JSON only: "
-        '{"steps": [{"kind": "node" | "relation" | "check", "text": "..."}, ...]}.'),
+        '{"steps": [{"kind": "node" | "relation" | "check", "text": "..."}, ...]}.'
+    ),
     template="Question: {question}",
     inputs=("question",),
     max_tokens=300,
@@ -41,7 +43,8 @@ COE_SELECT = Prompt(
     system=(
         "You are exploring a knowledge graph step by step to answer a question. Given the question, the "
         "current step and numbered candidates ranked by similarity, choose the candidates that the "
-        "exploration should follow (all that fit, best first). Reply with a JSON array of numbers only."),
+        "exploration should follow (all that fit, best first). Reply with a JSON array of numbers only."
+    ),
     template="Question: {question}\nStep: {step}\nCandidates:\n{candidates}",
     inputs=("question", "step", "candidates"),
     max_tokens=200,
@@ -54,7 +57,8 @@ COE_EVALUATE = Prompt(
         "so far and the remaining steps, answer 'continue' to go on with the plan, 'respond' when the facts "
         "already answer the question, or 'refine' with a new plan when the exploration went astray. Reply "
         'with JSON only: {"decision": "continue" | "respond" | "refine", "steps": [{"kind": ..., "text": ...}]} '
-        "(steps only for refine)."),
+        "(steps only for refine)."
+    ),
     template="Question: {question}\nRemaining steps: {remaining}\nFacts found:\n{facts}",
     inputs=("question", "remaining", "facts"),
     max_tokens=300,

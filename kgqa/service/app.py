@@ -23,14 +23,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kgqa import __version__
 from kgqa.api import Workspace
 from kgqa.errors import EntityNotFoundError
-from kgqa.types import Answer
 from kgqa.retrieval.options import params_from_options
+from kgqa.serve_state import ServiceState, remove_state, write_state
 from kgqa.service.errors import error_reply, validation_reply
 from kgqa.service.graph_view import MAX_NEIGHBOURS, entity_view, evidence_graph, find_entities
 from kgqa.service.pool import PoolFullError, WorkspacePool
 from kgqa.service.schema import AskRequest
-from kgqa.serve_state import ServiceState, remove_state, write_state
 from kgqa.service.stats import ServiceStats
+from kgqa.types import Answer
 
 #: What the service answers, for the message of a 404 or 405.
 ENDPOINTS = "POST /v1/ask, POST /v1/retrieve, GET /v1/health, GET /v1/stats, GET /openapi.json"
@@ -71,10 +71,12 @@ class _Service:
             body = await self.pool.run(work)
         except PoolFullError as exc:
             self.stats.record_error(503)
-            return JSONResponse({"error": {"type": "Busy", "message": f"the service is busy ({exc}); "
-                                           f"retry after {RETRY_AFTER_S} s"}}, status_code=503,
-                                headers={"Retry-After": str(RETRY_AFTER_S)})
-        except Exception as exc:   # every failure becomes a JSON reply, never a crash
+            return JSONResponse(
+                {"error": {"type": "Busy", "message": f"the service is busy ({exc}); retry after {RETRY_AFTER_S} s"}},
+                status_code=503,
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+            )
+        except Exception as exc:  # every failure becomes a JSON reply, never a crash
             reply = error_reply(exc, question=endpoint in QUESTION_ENDPOINTS)
             self.stats.record_error(reply.status_code)
             return reply
@@ -84,8 +86,13 @@ class _Service:
         return JSONResponse({**body, "served_by": "service"})
 
 
-def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceState | None = None,
-               on_ready: Callable[[], None] | None = None) -> FastAPI:
+def create_app(
+    pool: WorkspacePool,
+    *,
+    token: str | None = None,
+    state: ServiceState | None = None,
+    on_ready: Callable[[], None] | None = None,
+) -> FastAPI:
     """The service over `pool`. `token`: bearer token required on every endpoint but /v1/health.
     `state`: written to the state file once serving starts and removed at shutdown (after the drain)."""
     svc = _Service(pool, state)
@@ -103,9 +110,14 @@ def create_app(pool: WorkspacePool, *, token: str | None = None, state: ServiceS
                 remove_state(state.db_path, state.pid)
             pool.close()
 
-    app = FastAPI(title="HubLink KGQA service", version=__version__, lifespan=lifespan,
-                  docs_url=None, redoc_url=None,   # their pages load scripts from a CDN; the schema is enough
-                  description="Sourced answers from a knowledge graph: the `kgqa ask` options as JSON fields.")
+    app = FastAPI(
+        title="HubLink KGQA service",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,  # their pages load scripts from a CDN; the schema is enough
+        description="Sourced answers from a knowledge graph: the `kgqa ask` options as JSON fields.",
+    )
 
     def authorise(request: Request) -> None:
         if token is None:
@@ -129,9 +141,16 @@ def _add_error_handlers(app: FastAPI, svc: _Service) -> None:
     @app.exception_handler(_Unauthorised)
     async def unauthorised(request: Request, exc: _Unauthorised) -> JSONResponse:
         svc.stats.record_error(401)
-        return JSONResponse({"error": {"type": "Unauthorised", "message": "a valid 'Authorization: Bearer "
-                                       "<token>' header is required"}}, status_code=401,
-                            headers={"WWW-Authenticate": "Bearer"})
+        return JSONResponse(
+            {
+                "error": {
+                    "type": "Unauthorised",
+                    "message": "a valid 'Authorization: Bearer <token>' header is required",
+                }
+            },
+            status_code=401,
+            headers={"WWW-Authenticate": "Bearer"},
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -139,12 +158,20 @@ def _add_error_handlers(app: FastAPI, svc: _Service) -> None:
         # same error shape as every other reply
         svc.stats.record_error(422 if exc.status_code == 400 else exc.status_code)
         if exc.status_code == 400:
-            return validation_reply([{"loc": ("body",), "msg": f"the request body is not valid UTF-8 JSON "
-                                                               f"({exc.detail})"}])
+            return validation_reply(
+                [{"loc": ("body",), "msg": f"the request body is not valid UTF-8 JSON ({exc.detail})"}]
+            )
         kind = HTTP_ERROR_TYPES.get(exc.status_code, "HTTPError")
-        return JSONResponse({"error": {"type": kind, "message": f"{request.method} {request.url.path}: {exc.detail}"
-                                       f"; the endpoints are {ENDPOINTS}"}},
-                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        return JSONResponse(
+            {
+                "error": {
+                    "type": kind,
+                    "message": f"{request.method} {request.url.path}: {exc.detail}; the endpoints are {ENDPOINTS}",
+                }
+            },
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -154,51 +181,68 @@ def _add_error_handlers(app: FastAPI, svc: _Service) -> None:
 
 def _ask_in(ws: Workspace, req: AskRequest) -> Answer:
     options = req.options()
-    return ws.ask(req.question, params_from_options(options), llm=options.llm, retriever=options.retriever,
-                  token_budget=options.token_budget)
+    return ws.ask(
+        req.question,
+        params_from_options(options),
+        llm=options.llm,
+        retriever=options.retriever,
+        token_budget=options.token_budget,
+    )
 
 
 def _add_question_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
     """POST /v1/ask and /v1/retrieve."""
 
-    @app.post("/v1/ask", dependencies=auth,
-              summary="Answer a question; the reply is `kgqa ask --json`'s output plus served_by.")
+    @app.post(
+        "/v1/ask",
+        dependencies=auth,
+        summary="Answer a question; the reply is `kgqa ask --json`'s output plus served_by.",
+    )
     async def ask(req: AskRequest) -> JSONResponse:
         reply = await svc.answer("ask", lambda ws: _ask_in(ws, req).as_dict())
         if reply.status_code == 200:
             svc.recent.appendleft({"question": req.question, "at": time.time()})
         return reply
 
-    @app.post("/v1/retrieve", dependencies=auth,
-              summary="Retrieve only: the supporting triples and the ranked hubs.")
+    @app.post("/v1/retrieve", dependencies=auth, summary="Retrieve only: the supporting triples and the ranked hubs.")
     async def retrieve(req: AskRequest) -> JSONResponse:
         def work(ws: Workspace) -> dict[str, Any]:
             a = _ask_in(ws, req)
             return {"question": a.question, "triples": a.triples, "hubs": [h.as_dict() for h in a.hubs]}
+
         return await svc.answer("retrieve", work)
 
 
 def _add_graph_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
     """The web page and what it draws: entities and the evidence graph of an answer."""
 
-    @app.get("/v1/entities/{entity_id}", dependencies=auth,
-             summary="An entity, its types and its outgoing and incoming triples (at most `limit` each).")
+    @app.get(
+        "/v1/entities/{entity_id}",
+        dependencies=auth,
+        summary="An entity, its types and its outgoing and incoming triples (at most `limit` each).",
+    )
     async def entity(entity_id: str, limit: int = Query(50, ge=1, le=MAX_NEIGHBOURS)) -> JSONResponse:
         def work(ws: Workspace) -> dict[str, Any]:
             view = entity_view(ws.store, entity_id, limit)
             if view is None:
                 raise EntityNotFoundError(f"no entity with id '{entity_id}'")
             return view
+
         return await svc.answer("entities", work)
 
-    @app.get("/v1/entities", dependencies=auth,
-             summary="Entities whose id is `q` or whose label contains it (autocomplete).")
-    async def entities(q: str = Query(min_length=1, max_length=200),
-                       limit: int = Query(10, ge=1, le=100)) -> JSONResponse:
+    @app.get(
+        "/v1/entities", dependencies=auth, summary="Entities whose id is `q` or whose label contains it (autocomplete)."
+    )
+    async def entities(
+        q: str = Query(min_length=1, max_length=200), limit: int = Query(10, ge=1, le=100)
+    ) -> JSONResponse:
         return await svc.answer("entities", lambda ws: find_entities(ws.store, q, limit))
 
-    @app.post("/v1/evidence", dependencies=auth,
-              summary="Nodes and edges of supporting triples (canonical strings), for drawing.")
+    @app.post(
+        "/v1/evidence",
+        dependencies=auth,
+        summary="Nodes and edges of supporting triples (canonical strings), for drawing.",
+    )
     async def evidence(req: EvidenceRequest) -> JSONResponse:
         return await svc.answer("evidence", lambda ws: evidence_graph(ws.store, req.triples))
 
@@ -215,24 +259,50 @@ def _add_status_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
 
     @app.get("/v1/health", summary="Liveness; open even when a token is set (it tells nothing about the graph).")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "pid": svc.state.pid if svc.state else None, "db_path": svc.db_path,
-                "store": ws0.settings.store, "index": index.info is not None, "in_flight": pool.in_flight}
+        return {
+            "status": "ok",
+            "pid": svc.state.pid if svc.state else None,
+            "db_path": svc.db_path,
+            "store": ws0.settings.store,
+            "index": index.info is not None,
+            "in_flight": pool.in_flight,
+        }
 
-    @app.get("/v1/stats", dependencies=auth,
-             summary="Index, model, uptime, questions answered and latency percentiles.")
+    @app.get(
+        "/v1/stats", dependencies=auth, summary="Index, model, uptime, questions answered and latency percentiles."
+    )
     async def service_stats() -> dict[str, Any]:
         info = index.info
-        return {"db_path": svc.db_path, "model": ws0.settings.embedding_model,
-                "embedder": ws0.embedder.label, "store": ws0.settings.store,
-                "graph": {"entities": graph.entities, "literals": graph.literals, "triples": graph.triples,
-                          "predicates": graph.predicates},
-                "recent": list(svc.recent),
-                "index": None if info is None else {
-                    "status": info.status, "params": info.params, "dim": info.dim,
-                    "hubs": index.counts.hubs, "paths": index.counts.paths, "vectors": index.counts.vectors,
-                    "ann_index": index.ann_index, "dirty_hubs": index.dirty_hubs},
-                "workers": pool.workers, "queue": pool.queue_size, "in_flight": pool.in_flight,
-                "model_load_s": round(pool.warm_up_s, 3), **svc.stats.as_dict()}
+        return {
+            "db_path": svc.db_path,
+            "model": ws0.settings.embedding_model,
+            "embedder": ws0.embedder.label,
+            "store": ws0.settings.store,
+            "graph": {
+                "entities": graph.entities,
+                "literals": graph.literals,
+                "triples": graph.triples,
+                "predicates": graph.predicates,
+            },
+            "recent": list(svc.recent),
+            "index": None
+            if info is None
+            else {
+                "status": info.status,
+                "params": info.params,
+                "dim": info.dim,
+                "hubs": index.counts.hubs,
+                "paths": index.counts.paths,
+                "vectors": index.counts.vectors,
+                "ann_index": index.ann_index,
+                "dirty_hubs": index.dirty_hubs,
+            },
+            "workers": pool.workers,
+            "queue": pool.queue_size,
+            "in_flight": pool.in_flight,
+            "model_load_s": round(pool.warm_up_s, 3),
+            **svc.stats.as_dict(),
+        }
 
 
 class _Unauthorised(Exception):

@@ -15,9 +15,8 @@ from kgqa import errors
 from kgqa.config import serve_token
 from kgqa.errors import KgqaError, ServiceUnavailableError
 from kgqa.processes import pid_alive
-from kgqa.types import Answer
 from kgqa.serve_state import ServiceState, read_state, token_hint
-from kgqa.types import RankedHub, Source
+from kgqa.types import Answer, RankedHub, Source
 
 #: Seconds a liveness check may take before the service is taken as absent.
 HEALTH_TIMEOUT_S = 0.5
@@ -62,7 +61,7 @@ class ServiceClient:
                 return json.loads(resp.read())
         except urllib.error.HTTPError as exc:
             raise _error_from_reply(exc.code, exc.read(), self.url) from None
-        except (OSError, ValueError) as exc:   # refused, reset, timed out, not JSON
+        except (OSError, ValueError) as exc:  # refused, reset, timed out, not JSON
             raise ServiceUnavailableError(f"the service at {self.url} did not answer: {exc}") from None
 
 
@@ -83,8 +82,9 @@ def _error_from_reply(status: int, raw: bytes, url: str) -> KgqaError:
     return KgqaError(f"the service at {url} answered {status}: {message}")
 
 
-def find_service(db_path: str | os.PathLike[str], token: str | None = None,
-                 store: str | None = None) -> ServiceClient | None:
+def find_service(
+    db_path: str | os.PathLike[str], token: str | None = None, store: str | None = None
+) -> ServiceClient | None:
     """A client of the live service for this database (and index store, when given), or None: no state
     file, its process gone, or no healthy answer within HEALTH_TIMEOUT_S from a service of this database."""
     state = read_state(db_path)
@@ -100,14 +100,21 @@ def find_service(db_path: str | os.PathLike[str], token: str | None = None,
     if store is not None and health.get("store") != store:
         return None
     if state.token_required and token_hint(token) != state.token_hint:
-        raise ServiceUnavailableError(f"the service at {state.url} needs a bearer token: set KGQA_SERVE_TOKEN "
-                                      "to its --token (or use --no-server)")
+        raise ServiceUnavailableError(
+            f"the service at {state.url} needs a bearer token: set KGQA_SERVE_TOKEN to its --token (or use --no-server)"
+        )
     return client
 
 
-def ask_running_service(db_path: str | os.PathLike[str], question: str, options: dict[str, Any],
-                        note: Callable[[str], None], *, store: str | None = None,
-                        endpoint: str = "ask") -> dict[str, Any] | None:
+def ask_running_service(
+    db_path: str | os.PathLike[str],
+    question: str,
+    options: dict[str, Any],
+    note: Callable[[str], None],
+    *,
+    store: str | None = None,
+    endpoint: str = "ask",
+) -> dict[str, Any] | None:
     """The reply of the live service for this database, or None when there is none or it cannot take the
     question now (`note` says why; the caller answers in-process). Library errors in the reply are raised."""
     try:
@@ -127,4 +134,3 @@ def answer_from_reply(reply: dict[str, Any]) -> Answer:
     values["sources"] = [Source.from_dict(s) for s in reply.get("sources", [])]
     values["hubs"] = [RankedHub.from_dict(h) for h in reply.get("hubs", [])]
     return Answer(**values)
-

@@ -16,7 +16,7 @@ log = logging.getLogger("kgqa.service")
 
 #: Most specific first: the first class the error is an instance of decides its status.
 STATUS: list[tuple[type[BaseException], int]] = [
-    (e.AmbiguousEntityError, 422),   # the caller must say which entity: a bad field value
+    (e.AmbiguousEntityError, 422),  # the caller must say which entity: a bad field value
     (e.EntityNotFoundError, 404),
     (e.IndexMissingError, 409),
     (e.IndexMismatchError, 409),
@@ -24,7 +24,7 @@ STATUS: list[tuple[type[BaseException], int]] = [
     (e.InputError, 422),
     (e.ConfigError, 422),
     (e.StoreBusyError, 503),
-    (e.QuestionTimeoutError, 504),   # the question's time budget (KGQA_QUESTION_TIMEOUT) ran out
+    (e.QuestionTimeoutError, 504),  # the question's time budget (KGQA_QUESTION_TIMEOUT) ran out
     (e.TokenBudgetExceeded, 422),
     (e.LLMError, 502),
     (e.KgqaError, 500),
@@ -48,8 +48,9 @@ def error_reply(exc: BaseException, *, question: bool = True) -> JSONResponse:
         body: dict[str, Any] = {"type": "InternalError", "message": f"{type(exc).__name__}: {exc}"}
     else:
         body = {"type": type(exc).__name__, "message": str(exc)}
-        field = getattr(exc, "field", None) or (next(
-            (f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), None) if question else None)
+        field = getattr(exc, "field", None) or (
+            next((f for cls, f in FIELD_OF.items() if isinstance(exc, cls)), None) if question else None
+        )
         if field:
             body["field"] = field
     headers = {"Retry-After": "1"} if status == 503 else None
@@ -58,9 +59,19 @@ def error_reply(exc: BaseException, *, question: bool = True) -> JSONResponse:
 
 def validation_reply(problems: Sequence[Any]) -> JSONResponse:
     """422 for a request body that fails validation, naming the first bad field."""
-    details = [{"field": ".".join(str(p) for p in pr.get("loc", ())[1:]) or "body", "message": pr.get("msg", "")}
-               for pr in problems]
+    details = [
+        {"field": ".".join(str(p) for p in pr.get("loc", ())[1:]) or "body", "message": pr.get("msg", "")}
+        for pr in problems
+    ]
     first = details[0] if details else {"field": "body", "message": "invalid request"}
-    return JSONResponse({"error": {"type": "ValidationError", "field": first["field"],
-                                   "message": f"field '{first['field']}': {first['message']}",
-                                   "details": details}}, status_code=422)
+    return JSONResponse(
+        {
+            "error": {
+                "type": "ValidationError",
+                "field": first["field"],
+                "message": f"field '{first['field']}': {first['message']}",
+                "details": details,
+            }
+        },
+        status_code=422,
+    )

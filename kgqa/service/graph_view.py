@@ -27,10 +27,13 @@ def entity_view(store: GraphStore, entity_id: str, limit: int = 50) -> dict[str,
     if found is None:
         return None
     outgoing, incoming = out_edges(store, [entity_id]), in_edges(store, [entity_id])
-    return {**_node(found), "types": list(found.types),
-            "out": [_edge(t) | {"node": _node(t.object)} for t in outgoing[:limit]],
-            "in": [_edge(t) | {"node": _node(t.subject)} for t in incoming[:limit]],
-            "truncated": len(outgoing) > limit or len(incoming) > limit}
+    return {
+        **_node(found),
+        "types": list(found.types),
+        "out": [_edge(t) | {"node": _node(t.object)} for t in outgoing[:limit]],
+        "in": [_edge(t) | {"node": _node(t.subject)} for t in incoming[:limit]],
+        "truncated": len(outgoing) > limit or len(incoming) > limit,
+    }
 
 
 def evidence_graph(store: GraphStore, triples: list[str]) -> dict[str, Any]:
@@ -48,8 +51,7 @@ def evidence_graph(store: GraphStore, triples: list[str]) -> dict[str, Any]:
         nodes.setdefault(t.subject.id, _node(t.subject))
         nodes.setdefault(t.object.id, _node(t.object))
         edges.append(_edge(t))
-    return {"nodes": list(nodes.values()), "edges": edges,
-            "unmatched": [t for t in wanted if t not in by_text]}
+    return {"nodes": list(nodes.values()), "edges": edges, "unmatched": [t for t in wanted if t not in by_text]}
 
 
 def find_entities(store: GraphStore, text: str, limit: int = 10) -> list[dict[str, Any]]:

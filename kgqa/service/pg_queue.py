@@ -32,8 +32,12 @@ _numbers = count(1)
 
 #: SQLSTATE of a failed question, by library error (the rest: 58000 system_error).
 SQLSTATES: tuple[tuple[type[KgqaError], str], ...] = (
-    (InputError, "22023"), (ConfigError, "22023"), (EntityNotFoundError, "22023"),
-    (HubIndexError, "55000"), (QuestionTimeoutError, "57014"))
+    (InputError, "22023"),
+    (ConfigError, "22023"),
+    (EntityNotFoundError, "22023"),
+    (HubIndexError, "55000"),
+    (QuestionTimeoutError, "57014"),
+)
 
 
 def sqlstate_of(exc: BaseException) -> str:
@@ -51,8 +55,10 @@ class QueueWorker:
         self.dsn, self.index, self.answer, self.info = dsn, index, answer, info
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{next(_numbers)}"
         self._stop = threading.Event()
-        self._threads = [threading.Thread(target=self._work, name="kgqa-queue", daemon=True),
-                         threading.Thread(target=self._beat, name="kgqa-heartbeat", daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._work, name="kgqa-queue", daemon=True),
+            threading.Thread(target=self._beat, name="kgqa-heartbeat", daemon=True),
+        ]
         self.answered = 0
 
     def start(self) -> None:
@@ -74,8 +80,10 @@ class QueueWorker:
             db.close()
 
     def _heartbeat(self, db: PgDatabase) -> None:
-        db.run("worker_heartbeat", {"worker": self.worker_id, "index_name": self.index, "pid": os.getpid(),
-                                    "lease_s": LEASE_S})
+        db.run(
+            "worker_heartbeat",
+            {"worker": self.worker_id, "index_name": self.index, "pid": os.getpid(), "lease_s": LEASE_S},
+        )
 
     def _beat(self) -> None:
         db = PgDatabase(self.dsn)
@@ -112,8 +120,9 @@ class QueueWorker:
         try:
             reply = self.answer(question, AskOptions(**json.loads(options)))
         except (KgqaError, TypeError, ValueError) as exc:
-            db.run("queue_failed", {"id": qid, "worker": self.worker_id, "error": str(exc),
-                                    "sqlstate": sqlstate_of(exc)})
+            db.run(
+                "queue_failed", {"id": qid, "worker": self.worker_id, "error": str(exc), "sqlstate": sqlstate_of(exc)}
+            )
             return True
         db.run("queue_done", {"id": qid, "worker": self.worker_id, "reply": json.dumps(reply, default=str)})
         self.answered += 1
@@ -122,8 +131,16 @@ class QueueWorker:
 
 def ask_with(workspace_call: Callable[[Callable[[Any], Any]], Any]) -> Answerer:
     """An Answerer running each question on a workspace of the service's pool."""
+
     def answer(question: str, options: AskOptions) -> dict[str, Any]:
-        return workspace_call(lambda ws: ws.ask(question, params_from_options(options), llm=options.llm,
-                                                retriever=options.retriever,
-                                                token_budget=options.token_budget).as_dict())
+        return workspace_call(
+            lambda ws: ws.ask(
+                question,
+                params_from_options(options),
+                llm=options.llm,
+                retriever=options.retriever,
+                token_budget=options.token_budget,
+            ).as_dict()
+        )
+
     return answer

@@ -32,7 +32,7 @@ class LockedEmbedder:
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
         self.name = inner.name
-        self.label = inner.label   # backend and precision ("onnx-fp32", "torch-fp32"), for /v1/stats
+        self.label = inner.label  # backend and precision ("onnx-fp32", "torch-fp32"), for /v1/stats
         self._lock = threading.Lock()
 
     @property
@@ -61,8 +61,9 @@ class WorkspacePool:
         self._free: queue.Queue[Workspace] = queue.Queue()
         self._all: list[Workspace] = []
         # One model for all workspaces, behind a lock (ONNX and torch sessions are not re-entrant here).
-        self.embedder = LockedEmbedder(get_embedder(settings.embedding_model, settings.embedding_batch_size,
-                                                    settings.embedder, settings.cache_dir))
+        self.embedder = LockedEmbedder(
+            get_embedder(settings.embedding_model, settings.embedding_batch_size, settings.embedder, settings.cache_dir)
+        )
         try:
             for _ in range(workers):
                 ws = Workspace(settings, read_only=True, embedder=self.embedder)
@@ -71,8 +72,10 @@ class WorkspacePool:
         except BaseException:
             self.close()
             raise
-        self._executor: ThreadPoolExecutor | None = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kgqa-worker")
-        self._admitted = 0   # changed on the event loop's thread only
+        self._executor: ThreadPoolExecutor | None = ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="kgqa-worker"
+        )
+        self._admitted = 0  # changed on the event loop's thread only
         self.warm_up_s = 0.0
 
     @property

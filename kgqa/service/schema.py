@@ -28,13 +28,21 @@ else:
 class AskRequest(BaseModel):
     """`POST /v1/ask` and `POST /v1/retrieve`: a question and the `kgqa ask` options."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
-        {"question": "Which papers were published at ICSA in 2019?", "topic_entity": "R659055", "hubs": 30}]})
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {"question": "Which papers were published at ICSA in 2019?", "topic_entity": "R659055", "hubs": 30}
+            ]
+        },
+    )
 
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, description="The question.")
     strategy: Strategy = Field("traversal", description="traversal (from the topic entity) or direct (global ANN).")
-    topic_entity: str | None = Field(None, min_length=1, description="Entry point of the traversal: an id, or a "
-                                     "label that names one entity.")
+    topic_entity: str | None = Field(
+        None, min_length=1, description="Entry point of the traversal: an id, or a label that names one entity."
+    )
     hubs: int | None = Field(None, ge=1, le=1_000, description="Hubs to keep (default 30).")
     paths_per_hub: int | None = Field(None, ge=1, le=1_000, description="Paths per hub (default 10).")
     diversity_penalty: float | None = Field(None, ge=0.0, le=1.0, description="Default 0.05.")
@@ -44,12 +52,14 @@ class AskRequest(BaseModel):
     triple_filter: bool = Field(True, description="false: return all triples of the kept paths.")
     scoring: Scoring | None = Field(None, description="coverage (default) or thesis.")
     llm: Llm = Field("offline", description="offline: no LLM, 0 tokens; anthropic: the LLM roles.")
-    token_budget: int | None = Field(None, ge=1, le=100_000_000,
-                                     description="At most this many LLM tokens for this question.")
+    token_budget: int | None = Field(
+        None, ge=1, le=100_000_000, description="At most this many LLM tokens for this question."
+    )
     retriever: Retriever = Field("hublink", description="hublink, or a seed-paper retriever.")
-    params: dict[str, Any] = Field(default_factory=dict, description="Retriever parameters, e.g. {\"top_n\": 150}.")
-    max_triples: int | None = Field(None, ge=1, le=10_000, description="Supporting triples returned at most "
-                                    "(default 50).")
+    params: dict[str, Any] = Field(default_factory=dict, description='Retriever parameters, e.g. {"top_n": 150}.')
+    max_triples: int | None = Field(
+        None, ge=1, le=10_000, description="Supporting triples returned at most (default 50)."
+    )
 
     def options(self) -> AskOptions:
         """The library's form of these options."""

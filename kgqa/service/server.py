@@ -45,10 +45,18 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(settings: Settings, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, workers: int = 1,
-          queue_size: int = 16, token: str | None = None, info: Callable[[str], None] = print) -> None:
+def serve(
+    settings: Settings,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    workers: int = 1,
+    queue_size: int = 16,
+    token: str | None = None,
+    info: Callable[[str], None] = print,
+) -> None:
     """Serve the database of `settings` until SIGTERM/SIGINT; returns after the drain."""
-    import uvicorn   # the server stack is imported only by the command that runs it
+    import uvicorn  # the server stack is imported only by the command that runs it
 
     from kgqa.service.app import create_app
     from kgqa.service.pool import WorkspacePool
@@ -59,8 +67,9 @@ def serve(settings: Settings, *, host: str = DEFAULT_HOST, port: int = DEFAULT_P
         raise ConfigError(f"--queue must be >= 0, got {queue_size}")
     running = read_state(settings.db_path)
     if running is not None and pid_alive(running.pid):
-        raise StoreBusyError(f"a service already runs for {settings.db_path} at {running.url} (pid {running.pid}); "
-                             "stop it first")
+        raise StoreBusyError(
+            f"a service already runs for {settings.db_path} at {running.url} (pid {running.pid}); stop it first"
+        )
     pool = WorkspacePool(settings, workers, queue_size)
     try:
         info(f"loading the model ({settings.embedding_model}) ...")
@@ -80,11 +89,18 @@ def serve(settings: Settings, *, host: str = DEFAULT_HOST, port: int = DEFAULT_P
     state = new_state(settings.db_path, host, bound, token)
     if not is_loopback(host) and not token:
         info(f"warning: listening on {host} without a token; anyone who can reach it may ask (use --token)")
-    app = create_app(pool, token=token, state=state, on_ready=lambda: info(
-        f"serving {settings.db_path} at {state.url} ({workers} worker{'s' if workers > 1 else ''}, model loaded "
-        f"in {pool.warm_up_s:.1f}s{', token required' if token else ''}); SIGTERM or Ctrl-C drains and stops"))
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=DRAIN_TIMEOUT_S)
+    app = create_app(
+        pool,
+        token=token,
+        state=state,
+        on_ready=lambda: info(
+            f"serving {settings.db_path} at {state.url} ({workers} worker{'s' if workers > 1 else ''}, model loaded "
+            f"in {pool.warm_up_s:.1f}s{', token required' if token else ''}); SIGTERM or Ctrl-C drains and stops"
+        ),
+    )
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=DRAIN_TIMEOUT_S
+    )
     server = uvicorn.Server(config)
     # uvicorn re-raises the signal it stopped on once it has drained; a no-op handler makes that a
     # normal return, so a drained stop exits 0.
@@ -124,6 +140,8 @@ def start_queue_workers(settings: Settings, pool: Any, workers: int, info: Calla
         worker = QueueWorker(dsn, settings.index_name, ask_with(pool.with_workspace), info=info)
         worker.start()
         started.append(worker)
-    info(f"working the Postgres question queue of index '{settings.index_name}' ({workers} worker"
-         f"{'s' if workers > 1 else ''})")
+    info(
+        f"working the Postgres question queue of index '{settings.index_name}' ({workers} worker"
+        f"{'s' if workers > 1 else ''})"
+    )
     return started

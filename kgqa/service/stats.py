@@ -20,9 +20,9 @@ class ServiceStats:
         self.started = time.time()
         self._lock = threading.Lock()
         self._latencies: deque[float] = deque(maxlen=WINDOW)
-        self.answered: Counter[str] = Counter()   # by endpoint: ask, retrieve
-        self.errors: Counter[int] = Counter()     # by HTTP status
-        self.rejected = 0                         # 503: queue full
+        self.answered: Counter[str] = Counter()  # by endpoint: ask, retrieve
+        self.errors: Counter[int] = Counter()  # by HTTP status
+        self.rejected = 0  # 503: queue full
 
     def record(self, endpoint: str, seconds: float) -> None:
         """One request answered in `seconds` (measured around the work, queue wait included)."""
@@ -44,7 +44,11 @@ class ServiceStats:
             answered = dict(self.answered)
             errors = {str(k): v for k, v in sorted(self.errors.items())}
         pct = {f"p{p}": (round(float(np.percentile(lat, p)), 2) if lat.size else None) for p in (50, 95, 99)}
-        return {"uptime_s": round(time.time() - self.started, 1),
-                "questions_answered": sum(answered.values()), "by_endpoint": answered,
-                "errors_by_status": errors, "rejected_busy": self.rejected,
-                "latency_ms": {**pct, "window": int(lat.size)}}
+        return {
+            "uptime_s": round(time.time() - self.started, 1),
+            "questions_answered": sum(answered.values()),
+            "by_endpoint": answered,
+            "errors_by_status": errors,
+            "rejected_busy": self.rejected,
+            "latency_ms": {**pct, "window": int(lat.size)},
+        }

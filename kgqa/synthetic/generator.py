@@ -23,8 +23,16 @@ from kgqa.synthetic import vocabulary as V
 
 GRAPH_FILE = "graph.csv"
 QUESTIONS_FILE = "questions.csv"
-HEADER = ("subject", "predicate", "object", "subject_label", "subject_types", "object_label",
-          "object_types", "object_is_literal")
+HEADER = (
+    "subject",
+    "predicate",
+    "object",
+    "subject_label",
+    "subject_types",
+    "object_label",
+    "object_types",
+    "object_is_literal",
+)
 #: Mean triples per paper (shared entities' triples included), to size the shared pools.
 TRIPLES_PER_PAPER = 21
 MIN_TRIPLES = 100
@@ -72,18 +80,24 @@ class _Pools:
     def __init__(self, rng: random.Random, papers: int) -> None:
         self.rng = rng
         self.authors = self._names(max(30, papers // 2))
-        self.orgs = [f"{k} {c}" if not k.startswith("Institute") and not k.startswith("Research")
-                     else f"{c} {k}" for c in V.CITIES for k in V.ORG_KINDS]
+        self.orgs = [
+            f"{k} {c}" if not k.startswith("Institute") and not k.startswith("Research") else f"{c} {k}"
+            for c in V.CITIES
+            for k in V.ORG_KINDS
+        ]
         rng.shuffle(self.orgs)
-        self.orgs = self.orgs[:max(8, min(len(self.orgs), papers // 40))]
+        self.orgs = self.orgs[: max(8, min(len(self.orgs), papers // 40))]
         self.venues = [f"{k} {t}" for k in V.VENUE_KINDS for t in V.VENUE_TOPICS]
         rng.shuffle(self.venues)
-        self.venues = self.venues[:max(5, min(len(self.venues), papers // 60))]
+        self.venues = self.venues[: max(5, min(len(self.venues), papers // 60))]
         n_bench = max(6, papers // 50)
         self.benchmarks = [f"{rng.choice(V.OBJECTS)} {rng.choice(V.TECHNIQUES)} Suite {k + 1}" for k in range(n_bench)]
         n_prob = max(10, papers // 8)
-        self.problems = [f"{rng.choice(V.TECHNIQUES).lower()} for {rng.choice(V.OBJECTS).lower()}"
-                         f"{'' if k < 200 else f' ({k // 200})'}" for k in range(n_prob)]
+        self.problems = [
+            f"{rng.choice(V.TECHNIQUES).lower()} for {rng.choice(V.OBJECTS).lower()}"
+            f"{'' if k < 200 else f' ({k // 200})'}"
+            for k in range(n_prob)
+        ]
         self.problems = list(dict.fromkeys(self.problems))
         self.author_org = [rng.randrange(len(self.orgs)) for _ in self.authors]
 
@@ -93,7 +107,9 @@ class _Pools:
         while len(out) < n:
             name = f"{self.rng.choice(V.FIRST_NAMES)} {self.rng.choice(V.LAST_NAMES)}"
             if name in seen:
-                name = f"{self.rng.choice(V.FIRST_NAMES)} {self.rng.choice(V.INITIALS)}. {self.rng.choice(V.LAST_NAMES)}"
+                name = (
+                    f"{self.rng.choice(V.FIRST_NAMES)} {self.rng.choice(V.INITIALS)}. {self.rng.choice(V.LAST_NAMES)}"
+                )
             if name in seen:
                 continue
             seen.add(name)
@@ -116,8 +132,18 @@ class _Writer:
 
     def add(self, s: Node, p: str, o: Node) -> None:
         literal = not o.id
-        self.out.writerow((s.id, p, o.label if literal else o.id, s.label, s.types,
-                           "" if literal else o.label, o.types, "true" if literal else "false"))
+        self.out.writerow(
+            (
+                s.id,
+                p,
+                o.label if literal else o.id,
+                s.label,
+                s.types,
+                "" if literal else o.label,
+                o.types,
+                "true" if literal else "false",
+            )
+        )
         self.triples += 1
         self.entities.add(s.id)
         if not literal:
@@ -164,8 +190,9 @@ def generate(out_dir: str | Path, triples: int, seed: int = 0, questions: int = 
     rows = list(_questions(sampled, author_papers, pools, random.Random(seed + 1), questions, years))
     with report.questions_file.open("w", encoding="utf-8", newline="") as fh:
         qw = csv.writer(fh, lineterminator="\n")
-        qw.writerow(("uid", "question", "golden_triples", "topic_entity_id", "retrieval_operation", "hops",
-                     "golden_answer"))
+        qw.writerow(
+            ("uid", "question", "golden_triples", "topic_entity_id", "retrieval_operation", "hops", "golden_answer")
+        )
         for row in rows:
             qw.writerow(row)
             report.by_kind[row[4]] = report.by_kind.get(row[4], 0) + 1
@@ -250,15 +277,21 @@ def _author_questions(kind: str, a: Node, papers: list[Node], years: dict[str, s
     gold = [_t(pp, "author", a) for pp in papers]
     if kind == "counting":
         n = len(papers)
-        return (f"How many papers did {a.label} publish?", gold,
-                f"{a.label} published {number_words(n)} paper{'s' if n != 1 else ''} ({n}).")
+        return (
+            f"How many papers did {a.label} publish?",
+            gold,
+            f"{a.label} published {number_words(n)} paper{'s' if n != 1 else ''} ({n}).",
+        )
     gold += [_t(pp, "publication year", _lit(years[pp.id])) for pp in papers]
     if kind == "ranking":
         ranked = sorted(papers, key=lambda pp: (-int(years[pp.id]), pp.label))
         listing = _listing([f"{k}. {pp.label} ({years[pp.id]})" for k, pp in enumerate(ranked, start=1)])
-        return (f"Which papers did {a.label} publish? Rank them in descending order of their publication year.",
-                gold, f"The papers that {a.label} published, ranked in descending order of their publication "
-                      f"year, are: {listing}.")
+        return (
+            f"Which papers did {a.label} publish? Rank them in descending order of their publication year.",
+            gold,
+            f"The papers that {a.label} published, ranked in descending order of their publication "
+            f"year, are: {listing}.",
+        )
     per_year: dict[str, int] = {}
     for pp in papers:
         per_year[years[pp.id]] = per_year.get(years[pp.id], 0) + 1
@@ -266,12 +299,28 @@ def _author_questions(kind: str, a: Node, papers: list[Node], years: dict[str, s
     return f"How many papers did {a.label} publish per publication year?", gold, f"{a.label} published {listing}."
 
 
-def _questions(papers: list[_Paper], author_papers: dict[str, list[Node]], pools: _Pools,
-               rng: random.Random, n: int, years: dict[str, str] | None = None) -> Iterator[tuple[str, ...]]:
+def _questions(
+    papers: list[_Paper],
+    author_papers: dict[str, list[Node]],
+    pools: _Pools,
+    rng: random.Random,
+    n: int,
+    years: dict[str, str] | None = None,
+) -> Iterator[tuple[str, ...]]:
     """Known-answer questions about the sampled papers, cycling through ten kinds (the last three,
     counting, ranking and grouping, carry golden answers)."""
-    kinds = ("authors", "year", "venue", "method", "affiliation", "benchmark_domain", "author_papers",
-             "counting", "ranking", "grouping")
+    kinds = (
+        "authors",
+        "year",
+        "venue",
+        "method",
+        "affiliation",
+        "benchmark_domain",
+        "author_papers",
+        "counting",
+        "ranking",
+        "grouping",
+    )
     years = years or {}
     papers = sorted(papers, key=lambda p: p.node.id)
     rng.shuffle(papers)
@@ -280,37 +329,66 @@ def _questions(papers: list[_Paper], author_papers: dict[str, list[Node]], pools
         title = p.node.label
         answer = ""
         if kind in ("counting", "ranking", "grouping"):
-            a = max(p.authors, key=lambda x: (2 <= len(author_papers[x.id]) <= 6,
-                                              min(len(author_papers[x.id]), 6), x.id))  # a few papers each
+            a = max(
+                p.authors, key=lambda x: (2 <= len(author_papers[x.id]) <= 6, min(len(author_papers[x.id]), 6), x.id)
+            )  # a few papers each
             q, gold, answer = _author_questions(kind, a, author_papers[a.id], years)
             yield (f"s{i + 1:04d}", q, repr(gold), a.id, kind, "2" if kind != "counting" else "1", answer)
             continue
         if kind == "authors":
-            q, gold, topic, hops = (f"Who are the authors of the paper '{title}'?",
-                                    [_t(p.node, "author", a) for a in p.authors], p.node.id, "1")
+            q, gold, topic, hops = (
+                f"Who are the authors of the paper '{title}'?",
+                [_t(p.node, "author", a) for a in p.authors],
+                p.node.id,
+                "1",
+            )
         elif kind == "year":
-            q, gold, topic, hops = (f"In which year was the paper '{title}' published?",
-                                    [_t(p.node, "publication year", _lit(p.year))], p.node.id, "1")
+            q, gold, topic, hops = (
+                f"In which year was the paper '{title}' published?",
+                [_t(p.node, "publication year", _lit(p.year))],
+                p.node.id,
+                "1",
+            )
         elif kind == "venue":
-            q, gold, topic, hops = (f"At which venue was the paper '{title}' published?",
-                                    [_t(p.node, "venue", p.venue)], p.node.id, "1")
+            q, gold, topic, hops = (
+                f"At which venue was the paper '{title}' published?",
+                [_t(p.node, "venue", p.venue)],
+                p.node.id,
+                "1",
+            )
         elif kind == "method":
-            q, gold, topic, hops = (f"Which evaluation method is used in the paper '{title}'?",
-                                    [_t(c, "evaluation method", m) for c, m, _, _ in p.contributions], p.node.id, "2")
+            q, gold, topic, hops = (
+                f"Which evaluation method is used in the paper '{title}'?",
+                [_t(c, "evaluation method", m) for c, m, _, _ in p.contributions],
+                p.node.id,
+                "2",
+            )
         elif kind == "affiliation":
             a = p.authors[0]
             ai = int(a.id[1:])
             oi = pools.author_org[ai]
             org = Node(f"O{oi:04d}", pools.orgs[oi], "Organisation")
-            q, gold, topic, hops = (f"Which organisation is {a.label}, an author of '{title}', affiliated with?",
-                                    [_t(a, "affiliation", org)], p.node.id, "2")
+            q, gold, topic, hops = (
+                f"Which organisation is {a.label}, an author of '{title}', affiliated with?",
+                [_t(a, "affiliation", org)],
+                p.node.id,
+                "2",
+            )
         elif kind == "benchmark_domain":
             _, _, _, b = p.contributions[0]
             domain = V.DOMAINS[int(b.id[1:]) % len(V.DOMAINS)]
-            q, gold, topic, hops = (f"What is the domain of the benchmark on which the paper '{title}' reports its results?",
-                                    [_t(b, "domain", _lit(domain))], p.node.id, "4")
+            q, gold, topic, hops = (
+                f"What is the domain of the benchmark on which the paper '{title}' reports its results?",
+                [_t(b, "domain", _lit(domain))],
+                p.node.id,
+                "4",
+            )
         else:
             a = min(p.authors, key=lambda x: (len(author_papers[x.id]), x.id))  # the least prolific
-            q, gold, topic, hops = (f"Which papers did {a.label} author?",
-                                    [_t(pp, "author", a) for pp in author_papers[a.id]], a.id, "1")
+            q, gold, topic, hops = (
+                f"Which papers did {a.label} author?",
+                [_t(pp, "author", a) for pp in author_papers[a.id]],
+                a.id,
+                "1",
+            )
         yield (f"s{i + 1:04d}", q, repr(gold), topic, kind, hops, answer)

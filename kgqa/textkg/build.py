@@ -43,8 +43,9 @@ class KgBuildReport:
     seconds: float = 0.0
 
 
-def build_kg(store: GraphStore, paths: Sequence[str | Path], extractor: Extractor,
-             on_progress: ProgressFn = no_progress) -> KgBuildReport:
+def build_kg(
+    store: GraphStore, paths: Sequence[str | Path], extractor: Extractor, on_progress: ProgressFn = no_progress
+) -> KgBuildReport:
     """Extract facts from every file and write them (one transaction per file)."""
     start = time.perf_counter()
     store.apply_migrations(MIGRATIONS)
@@ -74,5 +75,6 @@ def provenance(store: GraphStore, subject: str, predicate: str, obj: str) -> lis
     if not store.has_table("Passage"):
         return []
     rows = store.run("textkg/provenance", {"subject": subject, "predicate": predicate, "object": obj})
-    return [{"source": r[0], "sentence": r[1], "start": r[2], "end": r[3], "text": r[4], "extractor": r[5]}
-            for r in rows]
+    return [
+        {"source": r[0], "sentence": r[1], "start": r[2], "end": r[3], "text": r[4], "extractor": r[5]} for r in rows
+    ]

@@ -20,7 +20,8 @@ EXTRACT_FACTS = Prompt(
         "restricts a fact by time, place or another condition ('created Family Guy in 1999'), keep the plain "
         "fact and list the restrictions as qualifiers. Mark numbers, dates and amounts as literals. Reply "
         'with JSON only: {"facts": [{"sentence": 1, "subject": "...", "predicate": "...", "object": "...", '
-        '"object_literal": false, "qualifiers": [{"predicate": "in", "object": "1999", "literal": true}]}]}.'),
+        '"object_literal": false, "qualifiers": [{"predicate": "in", "object": "1999", "literal": true}]}]}.'
+    ),
     template="{count} sentences:\n{sentences}",
     inputs=("count", "sentences"),
     max_tokens=2000,
@@ -45,7 +46,7 @@ class LLMExtractor:
 
         facts: list[Fact] = []
         for i in range(0, len(passages), BATCH):
-            batch = passages[i:i + BATCH]
+            batch = passages[i : i + BATCH]
             lines = "\n".join(f"{n}. {p.text}" for n, p in enumerate(batch, start=1))
             user = EXTRACT_FACTS.render(count=len(batch), sentences=lines)
             request = LLMRequest.single(EXTRACT_FACTS.name, EXTRACT_FACTS.system, user, EXTRACT_FACTS.max_tokens)

@@ -18,10 +18,10 @@ _END = re.compile(r"[.!?]+[\"')\]]*(?=\s+|$)")
 class Passage:
     """One sentence of a source file."""
 
-    id: str              # <file digest>#<sentence number>
-    source: str          # the file as given
-    sentence: int        # 1-based
-    start: int           # character offsets in the file's text
+    id: str  # <file digest>#<sentence number>
+    source: str  # the file as given
+    sentence: int  # 1-based
+    start: int  # character offsets in the file's text
     end: int
     text: str
 
@@ -37,8 +37,11 @@ def read_text(path: str | Path) -> str:
         raise InputError(f"not UTF-8 text ({exc.reason})", source=str(p)) from exc
     bad = _CONTROL.search(text)  # they would end up in entity labels
     if bad:
-        raise InputError(f"control character {bad.group()!r} is not allowed in text", source=str(p),
-                         line=text.count("\n", 0, bad.start()) + 1)
+        raise InputError(
+            f"control character {bad.group()!r} is not allowed in text",
+            source=str(p),
+            line=text.count("\n", 0, bad.start()) + 1,
+        )
     return text
 
 
@@ -49,13 +52,13 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 def split_sentences(text: str, source: str) -> list[Passage]:
     """The sentences of `text` with offsets. A full stop after a single capital letter (an initial) or a
     known abbreviation does not end a sentence; blank lines always do."""
-    digest = hashlib.sha1(f"{source}\x1f{text}".encode("utf-8")).hexdigest()[:12]
+    digest = hashlib.sha1(f"{source}\x1f{text}".encode()).hexdigest()[:12]
     out: list[Passage] = []
     for block in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]*)*", text):
         start = block.start()
         for m in _END.finditer(block.group(0)):
             end = block.start() + m.end()
-            before = re.search(r"([A-Za-z.]+)\.$", text[start:block.start() + m.start() + 1])
+            before = re.search(r"([A-Za-z.]+)\.$", text[start : block.start() + m.start() + 1])
             word = before.group(1).lower().rstrip(".") if before else ""
             if m.group(0).startswith(".") and (len(word) == 1 and word.isalpha() or word in _ABBREVIATIONS):
                 continue

@@ -27,13 +27,45 @@ _MENTION = re.compile(
     r"(?P<quoted>[\"“]([^\"”]{2,})[\"”])"
     rf"|(?P<date>\b(?:\d{{1,2}}\s+(?:{_MONTHS})\s+\d{{4}}|(?:{_MONTHS})\s+\d{{1,2}},\s*\d{{4}}|(?:{_MONTHS})\s+\d{{4}})\b)"
     r"|(?P<number>\b\d+(?:[.,]\d+)*\b)"
-    r"|(?P<name>[A-Z][\w'’&-]*\.?(?:\s+(?:(?:of|for|the|and|de|van|von|der|du|la|le)\s+)*(?:[A-Z][\w'’&-]*\.?|\d+\b))*)")
+    r"|(?P<name>[A-Z][\w'’&-]*\.?(?:\s+(?:(?:of|for|the|and|de|van|von|der|du|la|le)\s+)*(?:[A-Z][\w'’&-]*\.?|\d+\b))*)"
+)
 _CONNECTORS = frozenset({"of", "for", "the", "and", "de", "van", "von", "der", "du", "la", "le"})
 _PRONOUNS = frozenset({"he", "she", "it", "they", "his", "her", "its", "their"})
 _QUALIFIER_PREPS = frozenset({"in", "on", "at", "during", "since", "from", "until", "by", "before", "after"})
-_AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had", "became", "becomes",
-                          "won", "wrote", "made", "led", "founded", "built", "joined", "left", "met", "took",
-                          "gave", "began", "grew", "ran", "sold", "bought", "taught", "held", "chose"})
+_AUXILIARIES = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "became",
+        "becomes",
+        "won",
+        "wrote",
+        "made",
+        "led",
+        "founded",
+        "built",
+        "joined",
+        "left",
+        "met",
+        "took",
+        "gave",
+        "began",
+        "grew",
+        "ran",
+        "sold",
+        "bought",
+        "taught",
+        "held",
+        "chose",
+    }
+)
 _CLAUSE = frozenset({"which", "who", "whom", "whose", "that", "where", "when", "while", "because", "although"})
 _ARTICLES = frozenset({"a", "an", "the"})
 _LEADING_DROP = frozenset({"the", "a", "an", "in", "on", "at", "this", "that", "these", "those"})
@@ -94,10 +126,14 @@ class RuleExtractor:
         facts: list[Fact] = []
         pos, pending = subject.end, None
         for m in mentions:
-            words = re.findall(r"[A-Za-z'’-]+|[,;:()]", text[pos:m.start])
+            words = re.findall(r"[A-Za-z'’-]+|[,;:()]", text[pos : m.start])
             pos = m.end
-            if pending is not None and 1 <= len(words) <= 2 and words[0].lower() in _QUALIFIER_PREPS \
-                    and words[-1].isalpha():
+            if (
+                pending is not None
+                and 1 <= len(words) <= 2
+                and words[0].lower() in _QUALIFIER_PREPS
+                and words[-1].isalpha()
+            ):
                 pending = _qualify(pending, words[0].lower(), m.term)
                 continue
             if pending is not None:
@@ -110,7 +146,7 @@ class RuleExtractor:
         if pending is not None:
             facts.append(pending)
         if not facts:
-            noun = _copula(text[subject.end:])
+            noun = _copula(text[subject.end :])
             if noun:
                 facts.append(Fact(subject.term, "is a", Term(noun), p))
         return facts, subject.term
@@ -146,8 +182,13 @@ def _is_predicate(words: list[str]) -> bool:
     low = [w.lower() for w in words]
     if any(w in _CLAUSE for w in low) or any(w[:1].isupper() for w in words):
         return False
-    return any(w in _AUXILIARIES or w in VERB_FORMS or (w.endswith("ed") and len(w) > 3)
-               or (w.endswith("s") and len(w) > 3 and w not in STOP_WORDS and not w.endswith("ss")) for w in low)
+    return any(
+        w in _AUXILIARIES
+        or w in VERB_FORMS
+        or (w.endswith("ed") and len(w) > 3)
+        or (w.endswith("s") and len(w) > 3 and w not in STOP_WORDS and not w.endswith("ss"))
+        for w in low
+    )
 
 
 def _predicate(words: list[str]) -> str:
@@ -158,7 +199,7 @@ def _predicate(words: list[str]) -> str:
 
 
 def _copula(gap: str) -> str | None:
-    """"is a famous novel" -> "famous novel" (the noun phrase after is/was a/an/the)."""
+    """ "is a famous novel" -> "famous novel" (the noun phrase after is/was a/an/the)."""
     m = re.match(r"\s*(?:is|was|are|were)\s+(?:a|an|the)\s+([a-z][a-z -]*[a-z])", gap)
     if not m:
         return None

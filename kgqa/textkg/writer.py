@@ -47,8 +47,15 @@ def write_facts(store: GraphStore, facts: list[Fact], extractor: str) -> int:
 
     for f in facts:
         pa = f.passage
-        passages[pa.id] = {"id": pa.id, "source": pa.source, "sentence": pa.sentence, "start_offset": pa.start,
-                           "end_offset": pa.end, "text": pa.text, "extractor": extractor}
+        passages[pa.id] = {
+            "id": pa.id,
+            "source": pa.source,
+            "sentence": pa.sentence,
+            "start_offset": pa.start,
+            "end_offset": pa.end,
+            "text": pa.text,
+            "extractor": extractor,
+        }
         s, o = _record(f.subject), _record(f.object)
         triple(s, f.predicate, o, pa.id, pa.sentence)
         if f.qualifiers:
@@ -63,7 +70,7 @@ def write_facts(store: GraphStore, facts: list[Fact], extractor: str) -> int:
             store.run("textkg/upsert_passages", {"rows": list(passages.values())})
         write_records(store, records)
         for i in range(0, len(asserts), 5000):
-            store.run("textkg/insert_asserts", {"rows": asserts[i:i + 5000]})
+            store.run("textkg/insert_asserts", {"rows": asserts[i : i + 5000]})
     return len(hypernodes)
 
 

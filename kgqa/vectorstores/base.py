@@ -64,8 +64,8 @@ class ScoredVectors:
     path_hashes: list[str]
     levels: list[str]
     texts: list[str]
-    text_rows: np.ndarray   # (rows,) int: the row of `sims` holding each vector's similarities
-    sims: np.ndarray        # (distinct texts, queries) float32
+    text_rows: np.ndarray  # (rows,) int: the row of `sims` holding each vector's similarities
+    sims: np.ndarray  # (distinct texts, queries) float32
     layout: dict[str, Any] = field(default_factory=dict)  # what consumers derive from the rows alone, kept
     #                                                       for every scoring of the same rows
 
@@ -78,9 +78,17 @@ class ScoredVectors:
         return cls([], [], [], [], np.zeros(0, np.int64), np.zeros((0, n_queries), np.float32))
 
     @classmethod
-    def from_columns(cls, hub_ids: list[str], path_hashes: list[str], levels: list[str], texts: list[str],
-                     text_hashes: list[str], embedded: dict[str, int], matrix: np.ndarray,
-                     queries: np.ndarray) -> ScoredVectors:
+    def from_columns(
+        cls,
+        hub_ids: list[str],
+        path_hashes: list[str],
+        levels: list[str],
+        texts: list[str],
+        text_hashes: list[str],
+        embedded: dict[str, int],
+        matrix: np.ndarray,
+        queries: np.ndarray,
+    ) -> ScoredVectors:
         """Rows as a store reads them, with each distinct text's embedding at `matrix[embedded[hash]]`."""
         rows = np.fromiter((embedded[th] for th in text_hashes), dtype=np.int64, count=len(text_hashes))
         sims = matrix.astype(np.float32) @ np.asarray(queries, dtype=np.float32).T  # unit vectors: cosine
@@ -91,15 +99,23 @@ class ScoredVectors:
         """From VectorHits (tests, and stores that score row by row)."""
         if not hits:
             return cls.empty(n_queries)
-        return cls([h.hub_id for h in hits], [h.path_hash for h in hits], [h.level for h in hits],
-                   [h.text for h in hits], np.arange(len(hits)),
-                   np.asarray([h.similarities for h in hits], dtype=np.float32).reshape(len(hits), n_queries))
+        return cls(
+            [h.hub_id for h in hits],
+            [h.path_hash for h in hits],
+            [h.level for h in hits],
+            [h.text for h in hits],
+            np.arange(len(hits)),
+            np.asarray([h.similarities for h in hits], dtype=np.float32).reshape(len(hits), n_queries),
+        )
 
 
 def encode_triples(triples: tuple[Triple, ...]) -> str:
     """Triples as compact JSON for storage: [[sid, slabel, predicate, oid, olabel], ...]."""
-    return json.dumps([[t.subject.id, t.subject.label, t.predicate, t.object.id, t.object.label]
-                       for t in triples], ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(
+        [[t.subject.id, t.subject.label, t.predicate, t.object.id, t.object.label] for t in triples],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
 
 
 def decode_triples(text: str) -> tuple[Triple, ...]:

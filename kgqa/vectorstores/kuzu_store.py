@@ -79,8 +79,13 @@ class KuzuHubVectorStore:
         vectors: dict[str, list] = {"path": [], "text": [], "level": []}
         for hub in hubs:
             for p in hub.paths:
-                for key, value in (("hash", p.hash), ("hub_id", hub.id), ("text", p.text),
-                                   ("triples", encode_triples(p.triples)), ("length", len(p.triples))):
+                for key, value in (
+                    ("hash", p.hash),
+                    ("hub_id", hub.id),
+                    ("text", p.text),
+                    ("triples", encode_triples(p.triples)),
+                    ("length", len(p.triples)),
+                ):
                     paths[key].append(value)
                 for lvl, th in p.vectors:
                     vectors["path"].append(p.hash)
@@ -92,14 +97,22 @@ class KuzuHubVectorStore:
             if texts:
                 self.store.run_with_table("indexing/insert_texts", _text_table(texts, dim), dim=dim)
             if hubs:  # none: only texts are added (index sync copies texts first)
-                self.store.run_with_table("indexing/insert_hubs", pa.table({
-                    "id": [h.id for h in hubs], "label": [h.label for h in hubs],
-                    "depth": pa.array([h.depth for h in hubs], pa.int64()),
-                    "path_count": pa.array([len(h.paths) for h in hubs], pa.int64()),
-                    "signature": [h.signature for h in hubs]}))
+                self.store.run_with_table(
+                    "indexing/insert_hubs",
+                    pa.table(
+                        {
+                            "id": [h.id for h in hubs],
+                            "label": [h.label for h in hubs],
+                            "depth": pa.array([h.depth for h in hubs], pa.int64()),
+                            "path_count": pa.array([len(h.paths) for h in hubs], pa.int64()),
+                            "signature": [h.signature for h in hubs],
+                        }
+                    ),
+                )
             if paths["hash"]:
-                self.store.run_with_table("indexing/insert_paths", pa.table(
-                    {**paths, "length": pa.array(paths["length"], pa.int64())}))
+                self.store.run_with_table(
+                    "indexing/insert_paths", pa.table({**paths, "length": pa.array(paths["length"], pa.int64())})
+                )
             if vectors["path"]:
                 self.store.run_with_table("indexing/insert_vectors", pa.table(vectors))
         return len(vectors["path"])
@@ -113,8 +126,7 @@ class KuzuHubVectorStore:
         self.store.load_extension("vector")
         if self.has_ann_index():
             return False
-        self.store.run("indexing/create_vector_index", mu=self.ann.m, ml=2 * self.ann.m,
-                       efc=self.ann.ef_construction)
+        self.store.run("indexing/create_vector_index", mu=self.ann.m, ml=2 * self.ann.m, efc=self.ann.ef_construction)
         return True
 
     def remove_hubs(self, hub_ids: list[str]) -> None:
@@ -178,8 +190,9 @@ class KuzuHubVectorStore:
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """HNSW search; similarity = 1 - cosine distance."""
         self.store.load_extension("vector")
-        rows = self.store.run("retrieval/ann_texts", {"query": query.astype(np.float32).tolist(), "k": k,
-                                                      "efs": self.ann.search_width(k)})
+        rows = self.store.run(
+            "retrieval/ann_texts", {"query": query.astype(np.float32).tolist(), "k": k, "efs": self.ann.search_width(k)}
+        )
         return [(r[0], r[1], 1.0 - float(r[2])) for r in rows]
 
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
@@ -224,8 +237,9 @@ class KuzuHubVectorStore:
             _, paths = hubs.setdefault(hid, ([label or "", depth, sig], []))
             if ph is not None:
                 paths.append(PathRecord(ph, hid, text, decode_triples(triples), tuple(vectors.get(ph, ()))))
-        return [HubRecord(hid, head[0], int(head[1] or 0), head[2], tuple(paths))
-                for hid, (head, paths) in hubs.items()]
+        return [
+            HubRecord(hid, head[0], int(head[1] or 0), head[2], tuple(paths)) for hid, (head, paths) in hubs.items()
+        ]
 
     def text_hashes(self) -> list[str]:
         """Every stored text hash in storage order."""
@@ -244,6 +258,11 @@ class KuzuHubVectorStore:
 
 def _text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
     matrix = np.stack([v for _, v in texts.values()]).astype(np.float32)
-    return pa.table({"hash": list(texts), "text": [t for t, _ in texts.values()],
-                     "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim),
-                     "raw": pa.array([row.astype("<f4").tobytes() for row in matrix], type=pa.binary())})
+    return pa.table(
+        {
+            "hash": list(texts),
+            "text": [t for t, _ in texts.values()],
+            "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim),
+            "raw": pa.array([row.astype("<f4").tobytes() for row in matrix], type=pa.binary()),
+        }
+    )

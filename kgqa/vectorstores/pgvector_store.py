@@ -41,8 +41,16 @@ class PgVectorHubStore:
 
     name = "pgvector"
 
-    def __init__(self, dsn: str, *, index: str = "default", db_path: str | None = None, dim: int | None = None,
-                 tracer: Tracer | None = None, ann: AnnParams | None = None) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        index: str = "default",
+        db_path: str | None = None,
+        dim: int | None = None,
+        tracer: Tracer | None = None,
+        ann: AnnParams | None = None,
+    ) -> None:
         self.index = check_name(index)
         self.db_path = db_path
         self.db = PgDatabase(dsn, schema=schema_of(index), tracer=tracer)
@@ -67,8 +75,10 @@ class PgVectorHubStore:
         of another dimension is an error (rebuild to change it)."""
         stored = self.stored_dim()
         if stored is not None and stored != dim:
-            raise IndexMismatchError(f"the Postgres index stores vectors of dimension {stored} but the model "
-                                     f"produces dimension {dim}; rebuild with `kgqa index build --rebuild`")
+            raise IndexMismatchError(
+                f"the Postgres index stores vectors of dimension {stored} but the model "
+                f"produces dimension {dim}; rebuild with `kgqa index build --rebuild`"
+            )
         with self.db.transaction():
             self.db.apply_migrations("postgres", dim=dim)
             self.db.run("register_index", {"name": self.index, "db_path": self.db_path})
@@ -138,23 +148,40 @@ class PgVectorHubStore:
             self.db.run("delete_hubs", {"ids": [h.id for h in hubs]})
             if texts:
                 self._store_texts(texts)
-            self.db.copy("copy_hubs", ["text", "text", "int4", "int4", "text"],
-                         ((h.id, h.label, h.depth, len(h.paths), h.signature) for h in hubs))
-            self.db.copy("copy_paths", ["text", "text", "text", "jsonb", "int4"],
-                         ((p.hash, h.id, p.text, _triple_rows(p.triples), len(p.triples))
-                          for h in hubs for p in h.paths))
-            return self.db.copy("copy_vectors", ["text", "text", "text"],
-                                ((p.hash, lvl, th) for h in hubs for p in h.paths for lvl, th in p.vectors))
+            self.db.copy(
+                "copy_hubs",
+                ["text", "text", "int4", "int4", "text"],
+                ((h.id, h.label, h.depth, len(h.paths), h.signature) for h in hubs),
+            )
+            self.db.copy(
+                "copy_paths",
+                ["text", "text", "text", "jsonb", "int4"],
+                ((p.hash, h.id, p.text, _triple_rows(p.triples), len(p.triples)) for h in hubs for p in h.paths),
+            )
+            return self.db.copy(
+                "copy_vectors",
+                ["text", "text", "text"],
+                ((p.hash, lvl, th) for h in hubs for p in h.paths for lvl, th in p.vectors),
+            )
 
     def _store_texts(self, texts: dict[str, tuple[str, np.ndarray]]) -> None:
         """COPY new embedded texts; with `shared_writes`, merged instead, keeping a text that another
         writer stored since it was found missing."""
         if not self.shared_writes:
-            self.db.copy("copy_texts", ["text", "text", "vector"],
-                         ((th, t, np.asarray(v, dtype=np.float32)) for th, (t, v) in texts.items()))
+            self.db.copy(
+                "copy_texts",
+                ["text", "text", "vector"],
+                ((th, t, np.asarray(v, dtype=np.float32)) for th, (t, v) in texts.items()),
+            )
             return
-        self.db.run("merge_texts", {"hashes": list(texts), "texts": [t for t, _ in texts.values()],
-                                    "embeddings": [np.asarray(v, dtype=np.float32) for _, v in texts.values()]})
+        self.db.run(
+            "merge_texts",
+            {
+                "hashes": list(texts),
+                "texts": [t for t, _ in texts.values()],
+                "embeddings": [np.asarray(v, dtype=np.float32) for _, v in texts.values()],
+            },
+        )
 
     def remove_hubs(self, hub_ids: list[str]) -> None:
         """Delete hubs with their paths and vectors, atomically."""
@@ -196,8 +223,9 @@ class PgVectorHubStore:
         fetched = self.db.run("text_embeddings", {"hashes": list(dict.fromkeys(r[4] for r in rows))}, binary=True)
         matrix = np.stack([r[2].to_numpy() for r in fetched])
         hubs, paths, levels, texts, text_hashes = (list(col) for col in zip(*rows))
-        return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes,
-                                          {r[0]: i for i, r in enumerate(fetched)}, matrix, queries)
+        return ScoredVectors.from_columns(
+            hubs, paths, levels, texts, text_hashes, {r[0]: i for i, r in enumerate(fetched)}, matrix, queries
+        )
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """HNSW search; similarity = 1 - cosine distance."""
@@ -252,14 +280,27 @@ class PgVectorHubStore:
             self.db.apply_migrations("postgres", dim=self._dim())
             self._log_ready = True
         vecs = None if query_vectors is None else [np.asarray(v, dtype=np.float32) for v in query_vectors]
-        return int(self.db.scalar("insert_answer", {
-            "question": answer.question, "answer": answer.answer, "sources": json.dumps([s.as_dict() for s in answer.sources]),
-            "triples": json.dumps(answer.triples), "hubs": json.dumps([h.as_dict() for h in answer.hubs]),
-            "retriever": answer.retriever, "strategy": answer.strategy, "mode": answer.mode,
-            "topic_entity": answer.topic_entity, "components": json.dumps(answer.components),
-            "timings": json.dumps({k: round(v, 4) for k, v in answer.timings.items()}),
-            "llm_tokens": json.dumps(answer.llm_tokens, default=str), "query_vectors": vecs,
-            "index_name": self.index}))
+        return int(
+            self.db.scalar(
+                "insert_answer",
+                {
+                    "question": answer.question,
+                    "answer": answer.answer,
+                    "sources": json.dumps([s.as_dict() for s in answer.sources]),
+                    "triples": json.dumps(answer.triples),
+                    "hubs": json.dumps([h.as_dict() for h in answer.hubs]),
+                    "retriever": answer.retriever,
+                    "strategy": answer.strategy,
+                    "mode": answer.mode,
+                    "topic_entity": answer.topic_entity,
+                    "components": json.dumps(answer.components),
+                    "timings": json.dumps({k: round(v, 4) for k, v in answer.timings.items()}),
+                    "llm_tokens": json.dumps(answer.llm_tokens, default=str),
+                    "query_vectors": vecs,
+                    "index_name": self.index,
+                },
+            )
+        )
 
     def recent_answers(self, limit: int = 100) -> list[dict[str, Any]]:
         """The latest logged answers, newest first."""
@@ -288,16 +329,20 @@ class PgVectorHubStore:
 
     def _check_dim(self, vec: np.ndarray, what: str, dim: int) -> None:
         if vec.ndim != 1 or vec.shape[0] != dim:
-            raise IndexMismatchError(f"{what} has dimension {vec.shape[-1] if vec.ndim else 0} but the "
-                                     f"Postgres index stores dimension {dim}; use the index's embedding model")
+            raise IndexMismatchError(
+                f"{what} has dimension {vec.shape[-1] if vec.ndim else 0} but the "
+                f"Postgres index stores dimension {dim}; use the index's embedding model"
+            )
 
     def _queries(self, queries: np.ndarray) -> np.ndarray:
         """Query vectors as a float32 matrix of the index's dimension."""
         q = np.atleast_2d(np.asarray(queries, dtype=np.float32))
         dim = self._dim()
         if q.ndim != 2 or q.shape[1] != dim:
-            raise IndexMismatchError(f"query vectors have dimension {q.shape[-1]} but the Postgres index "
-                                     f"stores dimension {dim}; use the index's embedding model")
+            raise IndexMismatchError(
+                f"query vectors have dimension {q.shape[-1]} but the Postgres index "
+                f"stores dimension {dim}; use the index's embedding model"
+            )
         return q
 
 

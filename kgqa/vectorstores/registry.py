@@ -23,8 +23,13 @@ def _pgvector(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubV
     from kgqa.postgres.server import resolve_dsn
     from kgqa.vectorstores.pgvector_store import PgVectorHubStore
 
-    return PgVectorHubStore(pg_dsn or resolve_dsn(settings), index=settings.index_name,
-                            db_path=str(settings.db_path), tracer=graph.tracer, ann=settings.ann)
+    return PgVectorHubStore(
+        pg_dsn or resolve_dsn(settings),
+        index=settings.index_name,
+        db_path=str(settings.db_path),
+        tracer=graph.tracer,
+        ann=settings.ann,
+    )
 
 
 STORES: dict[str, Callable[[GraphStore, Settings, str | None], HubVectorStore]] = {

@@ -23,13 +23,13 @@ class _HubRows:
     paths: list[str]
     levels: list[str]
     texts: list[str]
-    text_ids: np.ndarray   # rows of the cache's text matrix
+    text_ids: np.ndarray  # rows of the cache's text matrix
 
 
 @dataclass
 class _Layout:
-    text_ids: np.ndarray    # rows of the text matrix, one per distinct text, in order of first appearance
-    scored: ScoredVectors   # the rows, without similarities (its `layout` memo is shared by every scoring)
+    text_ids: np.ndarray  # rows of the text matrix, one per distinct text, in order of first appearance
+    scored: ScoredVectors  # the rows, without similarities (its `layout` memo is shared by every scoring)
 
 
 #: Hub sets whose rows are kept ready (oldest dropped first); one per recent topic.
@@ -78,7 +78,7 @@ class HubVectorCache:
         parts = [self._hubs[h] for h in hubs]
         ids = np.concatenate([p.text_ids for p in parts]) if parts else np.zeros(0, np.int64)
         distinct, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
-        order = np.argsort(first, kind="stable")         # distinct texts in order of first appearance
+        order = np.argsort(first, kind="stable")  # distinct texts in order of first appearance
         rank = np.empty_like(order)
         rank[order] = np.arange(len(order))
         scored = ScoredVectors([], [], [], [], rank[inverse].astype(np.int64), np.zeros((0, 0), np.float32))
@@ -111,8 +111,13 @@ class HubVectorCache:
         for row, hub in enumerate(hubs):
             by_hub[hub].append(row)
         for hub, rows in by_hub.items():
-            self._hubs[hub] = _HubRows([hub] * len(rows), [paths[r] for r in rows], [levels[r] for r in rows],
-                                       [texts[r] for r in rows], np.asarray([ids[r] for r in rows], dtype=np.int64))
+            self._hubs[hub] = _HubRows(
+                [hub] * len(rows),
+                [paths[r] for r in rows],
+                [levels[r] for r in rows],
+                [texts[r] for r in rows],
+                np.asarray([ids[r] for r in rows], dtype=np.int64),
+            )
         self._rows += len(hubs)
 
     def _all_vectors(self) -> np.ndarray:

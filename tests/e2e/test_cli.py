@@ -17,8 +17,9 @@ ORKG = ROOT.parent / "shared" / "bench" / "orkg" / "graph_gv3.json"
 
 def kgqa(*args: str, db: Path, check: bool = True) -> subprocess.CompletedProcess:
     env = dict(os.environ, KGQA_DB=str(db), HF_HUB_OFFLINE="1")
-    proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *args], capture_output=True, text=True,
-                          env=env, timeout=900)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", *args], capture_output=True, text=True, env=env, timeout=900
+    )
     if check and proc.returncode != 0:
         raise AssertionError(f"kgqa {' '.join(args)} exited {proc.returncode}: {proc.stderr}")
     return proc
@@ -28,10 +29,13 @@ def test_cli_workflow_and_errors(tmp_path):
     db = tmp_path / "cli.kuzu"
     assert "initialised" in kgqa("init", db=db).stdout
     csv = tmp_path / "g.csv"
-    csv.write_text("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
-                   "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
-                   "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
-                   "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n", encoding="utf-8")
+    csv.write_text(
+        "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+        "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
+        "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
+        "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n",
+        encoding="utf-8",
+    )
     out = kgqa("load", str(csv), db=db).stdout
     assert "+3 triples" in out
     assert "+0 triples" in kgqa("load", str(csv), db=db).stdout
@@ -42,8 +46,9 @@ def test_cli_workflow_and_errors(tmp_path):
     assert "nothing rebuilt" in kgqa("index", "build", "--hub-type", "Paper", db=db).stdout
     status = json.loads(kgqa("index", "status", "--json", db=db).stdout)
     assert status["hubs"] == 2 and status["vectors"] > 0 and status["embedding_model"] == "all-MiniLM-L6-v2"
-    answer = json.loads(kgqa("ask", "Which papers were published in 2019?", "--topic-entity", "ICSA",
-                             "--json", db=db).stdout)
+    answer = json.loads(
+        kgqa("ask", "Which papers were published in 2019?", "--topic-entity", "ICSA", "--json", db=db).stdout
+    )
     assert "(P1:Graph QA at Scale, publication year, 2019)" in answer["triples"]
     assert answer["sources"][0]["hub_id"] == "P1" and answer["llm_tokens"]["total_tokens"] == 0
     bad = tmp_path / "bad.tsv"
@@ -60,7 +65,6 @@ def test_cli_workflow_and_errors(tmp_path):
 
 def test_every_command_is_in_the_readme():
     import click
-
     from kgqa_cli.main import cli
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -82,11 +86,15 @@ def test_orkg_graph_index_and_icsa_question(tmp_path):
     assert "rebuilt 153 of 153 hubs" in built
     status = json.loads(kgqa("index", "status", "--json", db=db).stdout)
     assert status["hubs"] == 153 and status["paths"] > 3000 and status["vectors"] > 20000
-    answer = json.loads(kgqa("ask", "Which papers were published at ICSA in 2019?", "--topic-entity", "R659055",
-                             "--json", db=db).stdout)
+    answer = json.loads(
+        kgqa("ask", "Which papers were published at ICSA in 2019?", "--topic-entity", "R659055", "--json", db=db).stdout
+    )
     records = json.loads(ORKG.read_text(encoding="utf-8"))
-    facts = {(r["entity_subject"]["uid"], r["predicate"], r["entity_object"]["uid"], r["entity_object"]["text"])
-             for r in records if "entity_subject" in r}
+    facts = {
+        (r["entity_subject"]["uid"], r["predicate"], r["entity_object"]["uid"], r["entity_object"]["text"])
+        for r in records
+        if "entity_subject" in r
+    }
     icsa = {s for s, p, o, _ in facts if p == "venue" and o == "R820814"}
     y2019 = {s for s, p, _, text in facts if p == "publication year" and text == "2019"}
     expected = icsa & y2019
@@ -101,17 +109,19 @@ def test_orkg_graph_index_and_icsa_question(tmp_path):
     paper_a, year_a, object_b = "R868212", "L1519594", "R868287"  # R868287 is a research object of R868251
     kgqa("triples", "delete", "-s", paper_a, "-p", "publication year", "-o", year_a, db=db)
     kgqa("triples", "add", "-s", paper_a, "-p", "publication year", "-o", "2018", "--literal", db=db)
-    kgqa("triples", "add", "-s", object_b, "-p", "Evaluation method", "-o", "Controlled Experiment", "--literal",
-         db=db)
+    kgqa("triples", "add", "-s", object_b, "-p", "Evaluation method", "-o", "Controlled Experiment", "--literal", db=db)
     report = json.loads(kgqa("index", "update", "--dirty", "--json", db=db).stdout)
     assert sorted(report["rebuilt_ids"]) == ["R868212", "R868251"] and report["hubs_removed"] == 0
     assert report["vectors_written"] > 0 and report["vectors_deleted"] > 0
     assert "nothing rebuilt" in kgqa("index", "update", db=db).stdout
     title = "Accurate Analysis of Quality Properties of Software with Observation-Based Markov Chain Refinement"
-    year = json.loads(kgqa("ask", f"In which year was '{title}' published?", "--topic-entity", paper_a,
-                           "--json", db=db).stdout)
-    assert any(t.startswith(f"({paper_a}:") and "publication year" in t and t.endswith(":2018)")
-               or t.endswith(", 2018)") for t in year["triples"]), year["triples"]
+    year = json.loads(
+        kgqa("ask", f"In which year was '{title}' published?", "--topic-entity", paper_a, "--json", db=db).stdout
+    )
+    assert any(
+        t.startswith(f"({paper_a}:") and "publication year" in t and t.endswith(":2018)") or t.endswith(", 2018)")
+        for t in year["triples"]
+    ), year["triples"]
 
 
 def test_demo_then_eval_and_report(tmp_path):
@@ -138,17 +148,45 @@ def test_demo_then_eval_and_report(tmp_path):
 
 
 def test_bench_generate_and_the_scale_benchmark_at_a_small_size(tmp_path):
-    out = kgqa("bench", "generate", "--triples", "2e3", "--seed", "3", "--out", str(tmp_path / "g"),
-               db=tmp_path / "unused.kuzu").stdout
+    out = kgqa(
+        "bench",
+        "generate",
+        "--triples",
+        "2e3",
+        "--seed",
+        "3",
+        "--out",
+        str(tmp_path / "g"),
+        db=tmp_path / "unused.kuzu",
+    ).stdout
     assert re.search(r"wrote .*graph\.csv: 20\d\d triples, \d+ papers", out)
     assert (tmp_path / "g" / "questions.csv").read_text(encoding="utf-8").count("\n") == 101
     bad = kgqa("bench", "generate", "--triples", "12", db=tmp_path / "unused.kuzu", check=False)
     assert bad.returncode == 2 and "--triples must be between" in bad.stderr
     # the documented benchmark, end to end at a small size (Kùzu only): a full size and a graph-only one
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "scale.py"), "--sizes", "600", "--graph-only", "1200",
-                           "--stores", "kuzu", "--questions", "14", "--work", str(tmp_path / "w"),
-                           "--out", str(tmp_path / "out"), "-q"],
-                          capture_output=True, text=True, timeout=900, env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "scale.py"),
+            "--sizes",
+            "600",
+            "--graph-only",
+            "1200",
+            "--stores",
+            "kuzu",
+            "--questions",
+            "14",
+            "--work",
+            str(tmp_path / "w"),
+            "--out",
+            str(tmp_path / "out"),
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=dict(os.environ, HF_HUB_OFFLINE="1"),
+    )
     assert proc.returncode == 0, proc.stderr
     assert "| build / model |" in proc.stdout and "(est.)" in proc.stdout
     result = json.loads((tmp_path / "out" / "scale.json").read_text())

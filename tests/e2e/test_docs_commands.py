@@ -40,19 +40,29 @@ def test_every_command_shown_in_the_docs_parses():
 
 def test_a_command_that_no_longer_parses_is_named_with_file_and_line(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("# A page\n\n```bash\nkgqa index status --json\nkgqa index biuld --hub-type Paper\n"
-                    "kgqa ask \"What?\" --hubz 3 && kgqa stats\nkgqa ask \"What?\" --strategy sideways\n```\n\n"
-                    "```\n$ kgqa triples add -s A -p b \\\n    -o C --literal\nadded 1 triple\n$ kgqa stats --xml\n```\n",
-                    encoding="utf-8")
+    page.write_text(
+        "# A page\n\n```bash\nkgqa index status --json\nkgqa index biuld --hub-type Paper\n"
+        'kgqa ask "What?" --hubz 3 && kgqa stats\nkgqa ask "What?" --strategy sideways\n```\n\n'
+        "```\n$ kgqa triples add -s A -p b \\\n    -o C --literal\nadded 1 triple\n$ kgqa stats --xml\n```\n",
+        encoding="utf-8",
+    )
     found = commands_in(page)
     assert [(c.line, c.args[:2]) for c in found] == [
-        (4, ("index", "status")), (5, ("index", "biuld")), (6, ("ask", "What?")), (6, ("stats",)),
-        (7, ("ask", "What?")), (11, ("triples", "add")), (14, ("stats", "--xml"))]
+        (4, ("index", "status")),
+        (5, ("index", "biuld")),
+        (6, ("ask", "What?")),
+        (6, ("stats",)),
+        (7, ("ask", "What?")),
+        (11, ("triples", "add")),
+        (14, ("stats", "--xml")),
+    ]
     assert found[5].args[-1] == "--literal" and found[5].output == ("added 1 triple",)
     problems = [p for c in found if (p := check_parses(cli, c))]
     assert len(problems) == 4, problems
-    assert problems[0].startswith(f"{page}:5: `kgqa index biuld --hub-type Paper` does not parse") \
+    assert (
+        problems[0].startswith(f"{page}:5: `kgqa index biuld --hub-type Paper` does not parse")
         and "biuld" in problems[0]
+    )
     assert problems[1].startswith(f"{page}:6:") and "--hubz" in problems[1]
     assert problems[2].startswith(f"{page}:7:") and "sideways" in problems[2]
     assert problems[3].startswith(f"{page}:14:") and "--xml" in problems[3]
@@ -71,7 +81,7 @@ def test_the_help_of_every_command_path_shown_runs():
 def test_output_matching():
     actual = "a\n  35 hubs rebuilt [1.2s]\n\nSources:\n  [1] P01\n(3 rows)\n"
     assert output_mismatch(("  35 hubs rebuilt ...", "...", "  [1] P01", "(3 rows)"), actual) is None
-    assert output_mismatch(("Sources:", "a"), actual) == "a"           # order counts
+    assert output_mismatch(("Sources:", "a"), actual) == "a"  # order counts
     assert output_mismatch(("(4 rows)",), actual) == "(4 rows)"
 
 
@@ -88,8 +98,14 @@ def test_console_transcripts_run_on_the_demo_graph(path: Path, n: int, tmp_path)
                 name, _, value = assignment.partition("=")
                 env[name] = value
             continue
-        proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *step.args], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(
+            [sys.executable, "-m", "kgqa_cli.main", *step.args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         shown = "kgqa " + " ".join(step.args)
         assert proc.returncode == 0, f"{step.where}: `{shown}` exited {proc.returncode}: {proc.stderr}"
         missing = output_mismatch(step.output, proc.stdout)
@@ -103,8 +119,9 @@ def test_the_readme_has_a_transcript():
 def _anchors(page: Path) -> set[str]:
     """GitHub's heading anchors of a page, plus its explicit `<a id="...">` ones."""
     text = page.read_text(encoding="utf-8")
-    slugs = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
-             for h in re.findall(r"^#+ (.+)$", text, flags=re.M)}
+    slugs = {
+        re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in re.findall(r"^#+ (.+)$", text, flags=re.M)
+    }
     return slugs | set(re.findall(r'<a id="([^"]+)"', text))
 
 

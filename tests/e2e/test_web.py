@@ -9,7 +9,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from serve_helpers import Service, build_demo_db
 
 pytestmark = pytest.mark.slow
@@ -48,9 +47,11 @@ def test_ask_a_demo_question_and_explore_the_evidence(service, browser, tmp_path
     page.fill("#topic", "F01")
     page.fill("#hubs", "5")
     page.fill("#question", "Which papers were published at ICSA in 2019?")
-    page.press("#question", "Enter")                       # the keyboard submits
+    page.press("#question", "Enter")  # the keyboard submits
     sync_api.expect(page.locator("#sources > li")).to_have_count(5)
-    sync_api.expect(page.locator("#answer")).to_contain_text("Recovering Microservice Boundaries from Monolith Call Graphs")
+    sync_api.expect(page.locator("#answer")).to_contain_text(
+        "Recovering Microservice Boundaries from Monolith Call Graphs"
+    )
 
     cites = page.locator("#answer a.cite")
     assert cites.count() == 5 and cites.nth(0).get_attribute("href") == "#source-1"
@@ -59,26 +60,26 @@ def test_ask_a_demo_question_and_explore_the_evidence(service, browser, tmp_path
 
     nodes = graph_nodes(page)
     for hub in ("P01", "P02", "P03", "P04", "P05"):
-        assert "hub" in nodes[hub]                          # every cited hub root is drawn, marked as a hub
+        assert "hub" in nodes[hub]  # every cited hub root is drawn, marked as a hub
     assert "V01" in nodes and "literal" in " ".join(nodes.values())
     edges = page.evaluate("() => window.kgqaGraph.edges().length")
-    assert edges == 10                                      # the 10 supporting triples
+    assert edges == 10  # the 10 supporting triples
 
-    page.click("#source-1 > a")                             # a source link shows its facts
+    page.click("#source-1 > a")  # a source link shows its facts
     sync_api.expect(page.locator("#facts h3")).to_contain_text("(P01)")
     sync_api.expect(page.locator("#facts")).to_contain_text("types: Paper")
     before = len(graph_nodes(page))
-    page.click("#expand")                                   # expanding fetches the neighbours
+    page.click("#expand")  # expanding fetches the neighbours
     page.wait_for_function(f"() => window.kgqaGraph.nodes().length > {before}")
     page.screenshot(path=str(tmp_path / "web.png"), full_page=True)
     assert (tmp_path / "web.png").stat().st_size > 10_000
-    if os.environ.get("KGQA_UPDATE_SCREENSHOT"):           # refresh the README's picture on request
+    if os.environ.get("KGQA_UPDATE_SCREENSHOT"):  # refresh the README's picture on request
         SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
         shutil.copy(tmp_path / "web.png", SCREENSHOT_DIR / "serve-web.png")
 
     sync_api.expect(page.locator("#recent")).to_contain_text("Which papers were published at ICSA in 2019?")
 
-    page.fill("#topic", "NO_SUCH_ENTITY")                   # an API error is a message, not a blank page
+    page.fill("#topic", "NO_SUCH_ENTITY")  # an API error is a message, not a blank page
     page.press("#question", "Enter")
     sync_api.expect(page.locator("#error")).to_contain_text("404: no entity with id or label 'NO_SUCH_ENTITY'")
     sync_api.expect(page.locator("#error")).to_be_visible()

@@ -42,8 +42,11 @@ def test_ranking_follows_the_asked_order_of_the_graph_key(demo_workspace):
 
 
 def test_comparison_and_relation_named_in_the_question(demo_workspace):
-    a = demo_workspace.ask("Was 'Energy-Aware Deployment Tactics for Edge Architectures' published earlier than "
-                           "'Security Tactics in Event-Driven Microservices'?", DIRECT)
+    a = demo_workspace.ask(
+        "Was 'Energy-Aware Deployment Tactics for Edge Architectures' published earlier than "
+        "'Security Tactics in Event-Driven Microservices'?",
+        DIRECT,
+    )
     assert a.result["operation"] == "compare" and a.result["value"] == "earlier"
     assert a.answer.startswith("Yes, ") and "2020 [" in a.answer and "2021 [" in a.answer
     a = demo_workspace.ask("In which country is the organisation of Giulia Marchetti located?", DIRECT)
@@ -59,7 +62,9 @@ def test_ask_json_sql_and_cypher_front_ends_return_the_result(tmp_path, embedder
     service = QuestionService(lambda: ws, DIRECT)
     duck = DuckSession(service)
     try:
-        cols, rows = duck.execute(f"SELECT answer, json_extract(result, '$.value')::INT AS n FROM kgqa_ask('{COUNT_Q}')")
+        cols, rows = duck.execute(
+            f"SELECT answer, json_extract(result, '$.value')::INT AS n FROM kgqa_ask('{COUNT_Q}')"
+        )
     finally:
         duck.close()
     assert cols == ["answer", "n"] and rows[0][1] == 2 and "two papers" in rows[0][0]

@@ -12,10 +12,12 @@ from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
 from kgqa.errors import EntityNotFoundError, IndexMismatchError, IndexMissingError, InputError, KgqaError
 
-GOOD = ("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
-        "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
-        "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
-        "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n")
+GOOD = (
+    "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+    "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
+    "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
+    "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n"
+)
 
 
 def run_cli(args: list[str], monkeypatch, capsys, env: dict[str, str] | None = None) -> tuple[int, str]:
@@ -44,8 +46,10 @@ def indexed(tmp_path_factory, embedder):
 def snapshot(db) -> str:
     """A digest of every triple, every stored hub path and the index metadata."""
     with Workspace(Settings(db_path=db), read_only=True) as ws:
-        rows = ws.store.query("MATCH (s:Entity)-[t:Triple]->(o:Entity) RETURN s.id, t.predicate, o.id, o.label "
-                              "ORDER BY s.id, t.predicate, o.id")[1]
+        rows = ws.store.query(
+            "MATCH (s:Entity)-[t:Triple]->(o:Entity) RETURN s.id, t.predicate, o.id, o.label "
+            "ORDER BY s.id, t.predicate, o.id"
+        )[1]
         paths = ws.store.query("MATCH (p:HubPath) RETURN p.hash ORDER BY p.hash")[1]
         meta = ws.store.meta_get("hub_index")
         counts = ws.index_status().counts
@@ -164,10 +168,12 @@ def test_bad_triple_edits_and_update_options_change_nothing(indexed, case, monke
 def test_bad_files_for_triples_delete_and_add(indexed, monkeypatch, capsys):
     root, db = indexed
     before = snapshot(db)
-    for name, content, expected in (("cut.json", b'[{"entity_subject": {"uid": "P1"', "line"),
-                                    ("short.csv", b"subject,predicate,object\nP1,venue\n", "line 2"),
-                                    ("latin.csv", b"subject,predicate,object\nP1,venue,caf\xe9\n", "UTF-8"),
-                                    ("nothing.nt", b"", "empty")):
+    for name, content, expected in (
+        ("cut.json", b'[{"entity_subject": {"uid": "P1"', "line"),
+        ("short.csv", b"subject,predicate,object\nP1,venue\n", "line 2"),
+        ("latin.csv", b"subject,predicate,object\nP1,venue,caf\xe9\n", "UTF-8"),
+        ("nothing.nt", b"", "empty"),
+    ):
         (root / name).write_bytes(content)
         for verb in ("add", "delete"):
             code, err = run_cli(["--db", str(db), "triples", verb, str(root / name)], monkeypatch, capsys)
@@ -178,8 +184,9 @@ def test_bad_files_for_triples_delete_and_add(indexed, monkeypatch, capsys):
 def test_deleting_a_triple_that_is_not_there_is_reported(indexed, monkeypatch, capsys):
     root, db = indexed
     before = snapshot(db)
-    monkeypatch.setattr("sys.argv", ["kgqa", "--db", str(db), "triples", "delete", "-s", "P2", "-p", "venue",
-                                     "-o", "P1"])
+    monkeypatch.setattr(
+        "sys.argv", ["kgqa", "--db", str(db), "triples", "delete", "-s", "P2", "-p", "venue", "-o", "P1"]
+    )
     capsys.readouterr()
     main()  # exits normally
     out = capsys.readouterr().out

@@ -37,14 +37,16 @@ def committed_hubs(db) -> tuple[str, int]:
 
 def change_graph(ws: Workspace) -> None:
     """Touch eight hubs: the label of venue V02 (seven papers), and a year and a method of P03."""
-    ws.add_triples([triple_record("P06", "venue", "V02", object_label="European Conference on Software Architecture 2.0")])
+    ws.add_triples(
+        [triple_record("P06", "venue", "V02", object_label="European Conference on Software Architecture 2.0")]
+    )
     ws.delete_triples([("P03", "publication year", synthetic_literal_id("2019"))])
     ws.add_triples([triple_record("P03", "publication year", "2024", literal=True)])
     ws.add_triples([triple_record("C003", "evaluation method", "M07")])
 
 
 def test_kill_build_and_update_at_any_point_then_resume(tmp_path, embedder, demo_workspace):
-    reference = snapshot(demo_workspace)           # a clean build of the demo graph (35 Paper hubs)
+    reference = snapshot(demo_workspace)  # a clean build of the demo graph (35 Paper hubs)
     db = tmp_path / "crash.kuzu"
     with Workspace.init(Settings(db_path=db)) as ws:
         ws.load(demo_graph_path())
@@ -95,24 +97,40 @@ def test_readers_and_a_second_writer_while_an_update_runs(tmp_path, embedder):
         "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
         "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
         "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
-        "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n", encoding="utf-8")
+        "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n",
+        encoding="utf-8",
+    )
     with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
         ws.load(tmp_path / "g.csv")
         ws.build_index(IndexParams(hub_types=("Paper",)))
         ws.delete_triples([("P1", "publication year", synthetic_literal_id("2019"))])  # marks P1
         before = snapshot(ws)
-    writer = subprocess.Popen([sys.executable, "-m", "kgqa_cli.main", "--trace", "index", "update", "--dirty"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=kgqa_env(db))
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "kgqa_cli.main", "--trace", "index", "update", "--dirty"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=kgqa_env(db),
+    )
     try:
         assert writer.stderr is not None
         first = writer.stderr.readline()  # the writer has the database open once it traces a query
         assert first.startswith("[trace]"), first
         writer.send_signal(signal.SIGSTOP)  # hold it there, mid-update, while the others try
-        others = [subprocess.Popen([sys.executable, "-m", "kgqa_cli.main", *args], stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True, env=kgqa_env(db))
-                  for args in (["ask", "Which papers appeared at ICSA?", "--topic-entity", "V1"],   # a reader
-                               ["index", "update"],                                               # a second writer
-                               ["triples", "add", "-s", "P2", "-p", "publication year", "-o", "2020", "--literal"])]
+        others = [
+            subprocess.Popen(
+                [sys.executable, "-m", "kgqa_cli.main", *args],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=kgqa_env(db),
+            )
+            for args in (
+                ["ask", "Which papers appeared at ICSA?", "--topic-entity", "V1"],  # a reader
+                ["index", "update"],  # a second writer
+                ["triples", "add", "-s", "P2", "-p", "publication year", "-o", "2020", "--literal"],
+            )
+        ]
         results = [(p.wait(timeout=300), p.communicate()[1]) for p in others]
     finally:
         writer.send_signal(signal.SIGCONT)

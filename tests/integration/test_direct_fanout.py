@@ -15,16 +15,48 @@ from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.retrieval.fanout import TextHubs, rank_hubs
 
 VENUE = "International Conference on Software Architecture (ICSA)"
-TOPICS = ["microservice boundaries", "event sourcing", "energy-aware deployment", "technical debt",
-          "architecture erosion", "serverless cold starts", "API versioning", "self-adaptive systems",
-          "digital twins", "blockchain oracles", "quantum software", "edge offloading", "model-driven testing",
-          "feature toggles", "log anomaly detection", "container orchestration", "data mesh governance",
-          "safety cases", "robotics middleware", "green AI pipelines", "privacy by design", "chaos engineering",
-          "legacy modernisation", "continuous architecture", "smart contracts", "fog computing",
-          "requirements traceability", "code review bots", "infrastructure as code", "game engines",
-          "automotive software", "medical device software", "open source sustainability", "mobile energy",
-          "web accessibility", "compiler testing", "scientific workflows", "digital sovereignty",
-          "recommender fairness", "satellite software"]
+TOPICS = [
+    "microservice boundaries",
+    "event sourcing",
+    "energy-aware deployment",
+    "technical debt",
+    "architecture erosion",
+    "serverless cold starts",
+    "API versioning",
+    "self-adaptive systems",
+    "digital twins",
+    "blockchain oracles",
+    "quantum software",
+    "edge offloading",
+    "model-driven testing",
+    "feature toggles",
+    "log anomaly detection",
+    "container orchestration",
+    "data mesh governance",
+    "safety cases",
+    "robotics middleware",
+    "green AI pipelines",
+    "privacy by design",
+    "chaos engineering",
+    "legacy modernisation",
+    "continuous architecture",
+    "smart contracts",
+    "fog computing",
+    "requirements traceability",
+    "code review bots",
+    "infrastructure as code",
+    "game engines",
+    "automotive software",
+    "medical device software",
+    "open source sustainability",
+    "mobile energy",
+    "web accessibility",
+    "compiler testing",
+    "scientific workflows",
+    "digital sovereignty",
+    "recommender fairness",
+    "satellite software",
+]
 PAPERS = len(TOPICS)
 TARGET = 17  # the paper asked about
 LIMIT = 5
@@ -38,8 +70,18 @@ def write_graph(path: Path) -> None:
     """40 papers, each with its own title, year and author, all at one venue."""
     with open(path, "w", encoding="utf-8", newline="") as fh:
         out = csv.writer(fh)
-        out.writerow(["subject", "predicate", "object", "subject_label", "subject_types", "object_label",
-                      "object_types", "object_is_literal"])
+        out.writerow(
+            [
+                "subject",
+                "predicate",
+                "object",
+                "subject_label",
+                "subject_types",
+                "object_label",
+                "object_types",
+                "object_is_literal",
+            ]
+        )
         for i in range(PAPERS):
             pid = f"P{i:02d}"
             out.writerow([pid, "venue", "V1", title(i), "Paper", VENUE, "Venue", "false"])
@@ -92,8 +134,10 @@ def test_direct_strategy_finds_the_titled_paper_with_the_venue_unexpanded(venue_
     with Workspace(Settings(db_path=venue_db), read_only=True, embedder=embedder) as ws:
         recording = RecordingStore(ws.vstore)
         ws.facts.text_hubs.vstore = recording  # type: ignore[assignment]
-        answer = ws.ask(f"In which venue was '{title(TARGET)}' published?",
-                        RetrievalParams(strategy="direct", hubs_to_keep=2, extra={"text_hub_limit": limit}))
+        answer = ws.ask(
+            f"In which venue was '{title(TARGET)}' published?",
+            RetrievalParams(strategy="direct", hubs_to_keep=2, extra={"text_hub_limit": limit}),
+        )
     expected = f"(P{TARGET}:{title(TARGET)}, venue, V1:{VENUE})"
     assert expected in answer.triples, answer.triples
     assert answer.hubs[0].hub_id == f"P{TARGET}"
@@ -104,8 +148,11 @@ def test_direct_strategy_finds_the_titled_paper_with_the_venue_unexpanded(venue_
 
 def test_ranking_floors_shared_texts_and_fills_the_budget_from_them():
     hits = {"title": [0.9, 0.2], "venue": [0.3, 0.8], "author": [0.1, 0.5]}
-    text_hubs = {"title": TextHubs(1, ("P2",)), "venue": TextHubs(40, ("P0", "P1", "P2")),
-                 "author": TextHubs(2, ("P5", "P6"))}
+    text_hubs = {
+        "title": TextHubs(1, ("P2",)),
+        "venue": TextHubs(40, ("P0", "P1", "P2")),
+        "author": TextHubs(2, ("P5", "P6")),
+    }
     # the venue is shared (40 > 3): not expanded, but its 0.8 counts for every candidate on query 1
     assert rank_hubs(hits, text_hubs, limit=3, budget=3) == ["P2", "P5", "P6"]
     # fewer candidates than the budget: the shared text's first hubs fill it
@@ -119,6 +166,8 @@ def test_pgvector_store_bounds_the_expansion_the_same_way(venue_db, pg_database,
         assert ws.build_index(IndexParams(hub_types=("Paper",))).hubs_rebuilt == PAPERS
         shared = venue_hash(ws)
         assert ws.vstore.text_hubs([shared], LIMIT)[shared] == (PAPERS, [f"P{i:02d}" for i in range(LIMIT)])
-        answer = ws.ask(f"In which venue was '{title(TARGET)}' published?",
-                        RetrievalParams(strategy="direct", hubs_to_keep=2, extra={"text_hub_limit": LIMIT}))
+        answer = ws.ask(
+            f"In which venue was '{title(TARGET)}' published?",
+            RetrievalParams(strategy="direct", hubs_to_keep=2, extra={"text_hub_limit": LIMIT}),
+        )
     assert f"(P{TARGET}:{title(TARGET)}, venue, V1:{VENUE})" in answer.triples

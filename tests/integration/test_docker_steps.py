@@ -54,9 +54,9 @@ class Replay:
 
     compose: dict[str, Any]
     data_dir: Path
-    dsn: str                                   # the test's database, in place of the `postgres` service
+    dsn: str  # the test's database, in place of the `postgres` service
     shell: dict[str, str] = field(default_factory=dict)
-    published: dict[str, str] = field(default_factory=dict)   # "127.0.0.1:8750" -> the worker's real URL
+    published: dict[str, str] = field(default_factory=dict)  # "127.0.0.1:8750" -> the worker's real URL
     workers: list[Service] = field(default_factory=list)
     call_rows: list[tuple] = field(default_factory=list)
     http_answers: list[dict[str, Any]] = field(default_factory=list)
@@ -71,7 +71,7 @@ class Replay:
         if value.startswith("postgresql://"):
             return self.map_dsn(value)
         if value == VOLUME or value.startswith(VOLUME + "/"):
-            return str(self.data_dir) + value[len(VOLUME):]
+            return str(self.data_dir) + value[len(VOLUME) :]
         return value
 
     def map_dsn(self, dsn: str) -> str:
@@ -83,6 +83,7 @@ class Replay:
 
     def environment(self, name: str) -> dict[str, str]:
         """The service's `environment:`, interpolated from the shell variables the way compose does."""
+
         def interpolate(value: str) -> str:
             return INTERPOLATION.sub(lambda m: self.shell.get(m[1], m[2] or ""), str(value))
 
@@ -90,6 +91,7 @@ class Replay:
 
     def expand(self, word: str) -> str:
         """$NAME / ${NAME} in a command word, from the shell variables set by earlier steps."""
+
         def var(match: re.Match[str]) -> str:
             assert match[1] in self.shell, f"${match[1]} is not set by an earlier step"
             return self.shell[match[1]]
@@ -98,8 +100,13 @@ class Replay:
 
 
 def kgqa_process(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kgqa_cli.main", *args], capture_output=True, text=True,
-                          env=service_env(**env), timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", *args],
+        capture_output=True,
+        text=True,
+        env=service_env(**env),
+        timeout=600,
+    )
 
 
 def replay_export(r: Replay, words: list[str]) -> None:
@@ -148,7 +155,7 @@ def replay_up(r: Replay, words: list[str]) -> None:
             assert cond == {"condition": "service_healthy"} and "healthcheck" in r.service(dep)
         if name == "postgres":
             assert service["image"].startswith("pgvector/pgvector"), service["image"]
-            with psycopg.connect(r.dsn) as conn:    # what `pg_isready` checks: it takes connections
+            with psycopg.connect(r.dsn) as conn:  # what `pg_isready` checks: it takes connections
                 assert conn.execute("SELECT 1").fetchone() == (1,)
         elif service.get("command", [None])[0] == "serve":
             start_worker(r, service, r.environment(name))

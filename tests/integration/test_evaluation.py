@@ -16,14 +16,16 @@ from kgqa.types import Answer
 
 def test_reader_dedupes_and_reports_bad_rows(tmp_path):
     f = tmp_path / "q.csv"
-    f.write_text('uid,question,golden_triples,topic_entity_id\n'
-                 'a,Q1?,"[\'(x, p, y)\']",T\na,Q1 again?,"[]",T\nb,Q2?,"[]",\n', encoding="utf-8")
+    f.write_text(
+        'uid,question,golden_triples,topic_entity_id\na,Q1?,"[\'(x, p, y)\']",T\na,Q1 again?,"[]",T\nb,Q2?,"[]",\n',
+        encoding="utf-8",
+    )
     qs = read_questions(f)
     assert [q.uid for q in qs] == ["a", "b"] and qs[0].golden == ("(x, p, y)",) and qs[1].topic_entity is None
     f.write_text('uid,question,golden_triples\nc,Q?,"[oops"\n', encoding="utf-8")
     with pytest.raises(InputError, match="line 2.*golden_triples"):
         read_questions(f)
-    f.write_text('uid,question\nc,Q?\n', encoding="utf-8")
+    f.write_text("uid,question\nc,Q?\n", encoding="utf-8")
     with pytest.raises(InputError, match="golden_triples"):
         read_questions(f)
 
@@ -61,6 +63,7 @@ def test_eval_on_demo_questions(demo_workspace, tmp_path):
 
     def ask(q):
         from kgqa.config import RetrievalParams
+
         return demo_workspace.ask(q.question, RetrievalParams(topic_entity=q.topic_entity, hubs_to_keep=10))
 
     run_questions(qs, ask, out, {"llm_mode": "offline"})

@@ -14,8 +14,9 @@ from kgqa.graph.store import GraphStore
 
 def test_every_named_query_parses(tmp_path):
     store = GraphStore(tmp_path / "db.kuzu", create=True)
-    from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
     from kgqa_procedures.udfs import UdfContext, register_udfs
+
+    from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
 
     vstore = KuzuHubVectorStore(store)
     vstore.ensure_schema(8)
@@ -31,11 +32,19 @@ def test_every_named_query_parses(tmp_path):
     # queries reading an Arrow table by name (LOAD FROM kgqa_rows), the index DDL calls and the
     # multi-statement drop script cannot be prepared; all of them run in the load and index tests.
     skip = {n for n in names if "LOAD FROM kgqa_rows" in assets.cypher_text(n)}
-    skip |= {"indexing/create_vector_index", "indexing/drop_vector_index",
-            "indexing/drop_index_tables", "labelindex/drop_tables", "labelindex/insert_triple_links",
-            "labelindex/insert_label_links"}
-    skip |= {f"labelindex/{verb}_{kind}_{what}" for kind in kinds for verb, what in
-             (("insert", "texts"), ("create", "vector_index"), ("drop", "vector_index"))}
+    skip |= {
+        "indexing/create_vector_index",
+        "indexing/drop_vector_index",
+        "indexing/drop_index_tables",
+        "labelindex/drop_tables",
+        "labelindex/insert_triple_links",
+        "labelindex/insert_label_links",
+    }
+    skip |= {
+        f"labelindex/{verb}_{kind}_{what}"
+        for kind in kinds
+        for verb, what in (("insert", "texts"), ("create", "vector_index"), ("drop", "vector_index"))
+    }
     for name in names:
         if name in skip:
             continue
@@ -51,9 +60,12 @@ def test_open_missing_database_is_a_clear_error(tmp_path):
 
 def test_csv_load_is_idempotent(workspace, tmp_path):
     f = tmp_path / "t.csv"
-    f.write_text("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
-                 "P1,venue,V1,Paper one,Paper,ICSA,Venue,false\n"
-                 "P1,publication year,2019,Paper one,Paper,,,true\n", encoding="utf-8")
+    f.write_text(
+        "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+        "P1,venue,V1,Paper one,Paper,ICSA,Venue,false\n"
+        "P1,publication year,2019,Paper one,Paper,,,true\n",
+        encoding="utf-8",
+    )
     first = workspace.load(f)
     assert (first.triples_added, first.entities_added) == (2, 3)
     second = workspace.load(f)
@@ -76,8 +88,10 @@ def test_malformed_record_applies_nothing(workspace, tmp_path):
 
 def test_resolve_entity_by_id_and_label(workspace, tmp_path):
     f = tmp_path / "t.csv"
-    f.write_text("subject,predicate,object,subject_label,object_label\n"
-                 "P1,venue,V1,Paper one,ICSA\nP2,venue,V2,Paper two,ECSA\n", encoding="utf-8")
+    f.write_text(
+        "subject,predicate,object,subject_label,object_label\nP1,venue,V1,Paper one,ICSA\nP2,venue,V2,Paper two,ECSA\n",
+        encoding="utf-8",
+    )
     workspace.load(f)
     assert resolve_entity(workspace.store, "V1").label == "ICSA"
     assert resolve_entity(workspace.store, "icsa").id == "V1"

@@ -32,8 +32,9 @@ def test_paths_never_pass_through_another_hub(demo_workspace):
 
 
 def test_ask_icsa_2019_cites_papers_and_returns_their_triples(demo_workspace):
-    a = demo_workspace.ask("Which papers were published at ICSA in 2019?",
-                           RetrievalParams(topic_entity="F01", hubs_to_keep=10))
+    a = demo_workspace.ask(
+        "Which papers were published at ICSA in 2019?", RetrievalParams(topic_entity="F01", hubs_to_keep=10)
+    )
     icsa_2019 = {"P01", "P02", "P03", "P04", "P05"}
     cited = {s.hub_id for s in a.sources}
     assert icsa_2019 <= cited
@@ -46,12 +47,16 @@ def test_ask_icsa_2019_cites_papers_and_returns_their_triples(demo_workspace):
 
 
 def test_direct_strategy_and_label_topic(demo_workspace):
-    a = demo_workspace.ask("Which papers use a controlled experiment as evaluation method?",
-                           RetrievalParams(strategy="direct", hubs_to_keep=10))
+    a = demo_workspace.ask(
+        "Which papers use a controlled experiment as evaluation method?",
+        RetrievalParams(strategy="direct", hubs_to_keep=10),
+    )
     assert a.strategy == "direct"
     assert any("evaluation method, M02:Controlled experiment)" in t for t in a.triples)
-    b = demo_workspace.ask("Who wrote Recovering Microservice Boundaries from Monolith Call Graphs?",
-                           RetrievalParams(topic_entity="Software Architecture", hubs_to_keep=5))
+    b = demo_workspace.ask(
+        "Who wrote Recovering Microservice Boundaries from Monolith Call Graphs?",
+        RetrievalParams(topic_entity="Software Architecture", hubs_to_keep=5),
+    )
     assert b.topic_entity == "F01"
 
 

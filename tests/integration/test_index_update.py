@@ -16,14 +16,16 @@ from kgqa.types import synthetic_literal_id
 
 pytestmark = pytest.mark.slow
 
-SMALL = ("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
-         "P1,author,A1,Hubs for Graph QA,Paper,Ada Lovelace,Person,false\n"
-         "A1,affiliation,O1,Ada Lovelace,Person,Analytical Society,Organisation,false\n"
-         "P1,publication year,2019,Hubs for Graph QA,Paper,,,true\n"
-         "P2,author,A1,Paths and Hashes,Paper,Ada Lovelace,Person,false\n"
-         "P2,cites,P1,Paths and Hashes,Paper,Hubs for Graph QA,Paper,false\n"
-         "P3,author,A3,Graphs Change,Paper,Grace Hopper,Person,false\n"
-         "P3,publication year,2021,Graphs Change,Paper,,,true\n")
+SMALL = (
+    "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+    "P1,author,A1,Hubs for Graph QA,Paper,Ada Lovelace,Person,false\n"
+    "A1,affiliation,O1,Ada Lovelace,Person,Analytical Society,Organisation,false\n"
+    "P1,publication year,2019,Hubs for Graph QA,Paper,,,true\n"
+    "P2,author,A1,Paths and Hashes,Paper,Ada Lovelace,Person,false\n"
+    "P2,cites,P1,Paths and Hashes,Paper,Hubs for Graph QA,Paper,false\n"
+    "P3,author,A3,Graphs Change,Paper,Grace Hopper,Person,false\n"
+    "P3,publication year,2021,Graphs Change,Paper,,,true\n"
+)
 
 
 @pytest.fixture
@@ -112,10 +114,12 @@ def test_fixed_update_uses_the_stored_parameters(tmp_path, embedder):
     built = ws.build_index(params)
     assert 0 < built.hubs_rebuilt < 35
     info = ws.index_status().info
-    ws.store.run("update/delete_triples", {"rows": [{"s": "P01", "p": "keyword", "o": synthetic_literal_id("microservices")}]})
+    ws.store.run(
+        "update/delete_triples", {"rows": [{"s": "P01", "p": "keyword", "o": synthetic_literal_id("microservices")}]}
+    )
     assert ws.dirty_hubs() == []
-    assert ws.update_index(dirty=True).nothing_to_do        # nothing marked: a dirty update trusts the marks
-    report = ws.update_index(hubs_per_batch=3)               # a fixed update compares every hub
+    assert ws.update_index(dirty=True).nothing_to_do  # nothing marked: a dirty update trusts the marks
+    report = ws.update_index(hubs_per_batch=3)  # a fixed update compares every hub
     assert report.rebuilt_ids == ["P01"] and report.hubs_checked == built.hubs_rebuilt
     assert report.vectors_written > 0 and report.vectors_deleted > 0
     assert ws.index_status().info.params == info.params
@@ -159,9 +163,12 @@ def test_update_scenario_two_papers_changed(tmp_path, embedder):
     title = "A Decision Model for Selecting Message Brokers in Event-Driven Architectures"
     answer = ws.ask(f"In which year was '{title}' published?", RetrievalParams(topic_entity="P03", hubs_to_keep=5))
     assert f"(P03:{title}, publication year, 2024)" in answer.triples, answer.triples
-    answer = ws.ask("Which papers use simulation as evaluation method?", RetrievalParams(topic_entity="M07", hubs_to_keep=10))
-    assert any(t.startswith("(C002:") and t.endswith("evaluation method, M07:Simulation)") for t in answer.triples), \
+    answer = ws.ask(
+        "Which papers use simulation as evaluation method?", RetrievalParams(topic_entity="M07", hubs_to_keep=10)
+    )
+    assert any(t.startswith("(C002:") and t.endswith("evaluation method, M07:Simulation)") for t in answer.triples), (
         answer.triples
+    )
     ws.close()
 
 

@@ -42,8 +42,13 @@ def stub():
 
 
 def llm_settings(stub: StubAnthropic, tmp_path, **kw) -> LLMSettings:
-    values = {"api_key": KEY, "base_url": stub.url, "max_retries": 2, "timeout_s": 10.0,
-              "cache_path": tmp_path / "llm-cache.sqlite"}
+    values = {
+        "api_key": KEY,
+        "base_url": stub.url,
+        "max_retries": 2,
+        "timeout_s": 10.0,
+        "cache_path": tmp_path / "llm-cache.sqlite",
+    }
     values.update(kw)
     return LLMSettings(**values)
 
@@ -70,8 +75,9 @@ def client_for(stub: StubAnthropic, tmp_path, **kw) -> LLMClient:
 
 
 def components_request(question: str = ICSA) -> LLMRequest:
-    return LLMRequest.single(COMPONENTS.name, COMPONENTS.system, COMPONENTS.render(question=question),
-                             COMPONENTS.max_tokens)
+    return LLMRequest.single(
+        COMPONENTS.name, COMPONENTS.system, COMPONENTS.render(question=question), COMPONENTS.max_tokens
+    )
 
 
 # -- the pipeline end to end --------------------------------------------------------------------------
@@ -84,7 +90,7 @@ def test_ask_runs_the_four_roles_through_the_sdk(llm_ws, stub):
     for r in stub.requests:
         assert r["path"] == "/v1/messages" and r["status"] == 200
         assert r["body"]["model"] == MODEL and KEY in r["auth"]
-    for r in stub.requests[1:1 + partials]:  # compact hub context: at most 15 numbered facts
+    for r in stub.requests[1 : 1 + partials]:  # compact hub context: at most 15 numbered facts
         facts = r["body"]["messages"][0]["content"].split("Facts:\n", 1)[1].splitlines()
         assert 1 <= len(facts) <= 15
     assert a.mode == "anthropic" and {"2019", "ICSA"} <= set(a.components)
@@ -294,9 +300,12 @@ def test_unusable_verbalisation_keeps_the_template_texts(workspace, stub, tmp_pa
     ws = workspace
     ws.settings = replace(ws.settings, llm=llm_settings(stub, tmp_path, concurrency=1, verbalise_batch=5))
     f = tmp_path / "g.csv"
-    f.write_text("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
-                 "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
-                 "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n", encoding="utf-8")
+    f.write_text(
+        "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+        "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
+        "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n",
+        encoding="utf-8",
+    )
     ws.load(f)
     stub.script('["only one sentence"]', "still not right")
     report = ws.build_index(IndexParams(hub_types=("Paper",)), llm="anthropic")
@@ -311,18 +320,29 @@ def test_cli_index_ask_and_eval_with_anthropic(stub, tmp_path):
 
     db = tmp_path / "cli.kuzu"
     graph = tmp_path / "g.csv"
-    graph.write_text("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
-                     "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
-                     "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
-                     "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n"
-                     "P2,publication year,2021,Hubs for Retrieval,Paper,,,true\n", encoding="utf-8")
+    graph.write_text(
+        "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+        "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
+        "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
+        "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n"
+        "P2,publication year,2021,Hubs for Retrieval,Paper,,,true\n",
+        encoding="utf-8",
+    )
     questions = tmp_path / "q.csv"
-    questions.write_text('uid,question,golden_triples,topic_entity_id\n'
-                         'q1,Which papers were published in 2019?,"[\'(P1:Graph QA at Scale, publication year, 2019)\']",V1\n'
-                         'q2,Which papers were published in 2021?,"[\'(P2:Hubs for Retrieval, publication year, 2021)\']",V1\n',
-                         encoding="utf-8")
-    env = {"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": stub.url, "KGQA_DB": str(db), "HF_HUB_OFFLINE": "1",
-           "KGQA_LLM_CACHE": str(tmp_path / "cache.sqlite"), "KGQA_LLM_MAX_RETRIES": "1"}
+    questions.write_text(
+        "uid,question,golden_triples,topic_entity_id\n"
+        "q1,Which papers were published in 2019?,\"['(P1:Graph QA at Scale, publication year, 2019)']\",V1\n"
+        "q2,Which papers were published in 2021?,\"['(P2:Hubs for Retrieval, publication year, 2021)']\",V1\n",
+        encoding="utf-8",
+    )
+    env = {
+        "ANTHROPIC_API_KEY": KEY,
+        "ANTHROPIC_BASE_URL": stub.url,
+        "KGQA_DB": str(db),
+        "HF_HUB_OFFLINE": "1",
+        "KGQA_LLM_CACHE": str(tmp_path / "cache.sqlite"),
+        "KGQA_LLM_MAX_RETRIES": "1",
+    }
     runner = CliRunner()
 
     def kgqa(*args: str, **extra: str):
@@ -346,8 +366,11 @@ def test_cli_index_ask_and_eval_with_anthropic(stub, tmp_path):
     assert asked.exit_code == 0, asked.output
     assert "anthropic mode" in asked.output and "est. $" in asked.output and "[1]" in asked.output
     sent = len(stub.requests)
-    again = json.loads(kgqa("ask", "Which papers were published in 2019?", "--topic-entity", "ICSA", "--llm",
-                            "anthropic", "--json").output)
+    again = json.loads(
+        kgqa(
+            "ask", "Which papers were published in 2019?", "--topic-entity", "ICSA", "--llm", "anthropic", "--json"
+        ).output
+    )
     assert len(stub.requests) == sent and again["llm_tokens"]["cache_hits"] > 0
     assert again["llm_tokens"]["calls"] == 0 and again["mode"] == "anthropic"
 
@@ -378,22 +401,29 @@ def test_final_answer_prompt_carries_the_operation_and_a_wrong_count_is_noted(ll
     prompt = final["body"]["messages"][0]["content"]
     assert "Operation: count" in prompt and '"value": 2' in prompt
     assert a.result["operation"] == "count" and a.result["value"] == 2
-    assert any(n == "final answer vs structured result: the answer does not state the count 2" for n in a.notes), a.notes
+    assert any(n == "final answer vs structured result: the answer does not state the count 2" for n in a.notes), (
+        a.notes
+    )
 
 
 def test_final_answer_that_agrees_with_the_result_has_no_mismatch_note(llm_ws, stub):
-    stub.rule(lambda body: "Priya Raghunathan published two papers [1][2]." if kind_of(body) == "final_answer"
-              else None)
+    stub.rule(
+        lambda body: "Priya Raghunathan published two papers [1][2]." if kind_of(body) == "final_answer" else None
+    )
     a = llm_ws.ask(COUNT_Q, RetrievalParams(strategy="direct"), llm="anthropic")
     assert a.answer.startswith("Priya Raghunathan published two papers")
     assert not [n for n in a.notes if "structured result" in n]
 
 
 def test_the_llm_may_name_another_operation(llm_ws, stub):
-    stub.rule(lambda body: "Operation: list\nPriya Raghunathan published 'A' [1] and 'B' [2]."
-              if kind_of(body) == "final_answer" else None)
+    stub.rule(
+        lambda body: (
+            "Operation: list\nPriya Raghunathan published 'A' [1] and 'B' [2]."
+            if kind_of(body) == "final_answer"
+            else None
+        )
+    )
     a = llm_ws.ask(COUNT_Q, RetrievalParams(strategy="direct"), llm="anthropic")
     assert a.result["operation"] == "list" and len(a.result["items"]) == 2
     assert a.answer.startswith("Priya Raghunathan published")  # the operation line is not part of the answer
-    assert "final answer vs structured result: operation list named by the LLM instead of the detected count" \
-        in a.notes
+    assert "final answer vs structured result: operation list named by the LLM instead of the detected count" in a.notes

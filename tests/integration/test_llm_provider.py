@@ -39,10 +39,15 @@ class PlainHttpClient(CachedClient):
         return cls(settings.llm.base_url)
 
     def _complete(self, request: LLMRequest) -> LLMReply:
-        body = {"model": self.model, "system": request.system, "messages": request.messages,
-                "max_tokens": request.max_tokens}
-        post = urllib.request.Request(f"{self.base_url}/v1/messages", json.dumps(body).encode("utf-8"),
-                                      {"content-type": "application/json"})
+        body = {
+            "model": self.model,
+            "system": request.system,
+            "messages": request.messages,
+            "max_tokens": request.max_tokens,
+        }
+        post = urllib.request.Request(
+            f"{self.base_url}/v1/messages", json.dumps(body).encode("utf-8"), {"content-type": "application/json"}
+        )
         with urllib.request.urlopen(post, timeout=10) as response:
             reply = json.load(response)
         text = "".join(block["text"] for block in reply["content"])
@@ -68,8 +73,10 @@ def test_a_registered_provider_answers_through_the_public_path(plain_ws):
     a = ws.ask(ICSA, RetrievalParams(topic_entity="F01", hubs_to_keep=10), llm="plainhttp")
     kinds = stub.kinds()
     partials = kinds.count("partial_answer")
-    assert partials >= 1 and kinds == ["components"] + ["partial_answer"] * partials + ["final_answer",
-                                                                                         "select_triples"]
+    assert partials >= 1 and kinds == ["components"] + ["partial_answer"] * partials + [
+        "final_answer",
+        "select_triples",
+    ]
     assert all(r["body"]["model"] == MODEL and r["status"] == 200 for r in stub.requests)
     final = next(r for r in stub.requests if r["kind"] == "final_answer")
     assert a.mode == "plainhttp" and "[1]" in a.answer
@@ -95,17 +102,19 @@ def test_unknown_provider_is_a_config_error(demo_workspace):
 
 
 def test_listing_providers_imports_no_sdk_and_a_missing_sdk_names_the_package():
-    code = ("import sys\nfrom kgqa.llm.registry import PROVIDERS\n"
-            "assert {'offline', 'anthropic'} <= set(PROVIDERS)\n"
-            "assert 'anthropic' not in sys.modules and 'kgqa.llm.providers.anthropic' not in sys.modules\n"
-            "sys.modules['anthropic'] = None  # as if the package were not installed\n"
-            "from pathlib import Path\nfrom kgqa.config import LLMSettings, Settings\n"
-            "from kgqa.errors import ConfigError\n"
-            "from kgqa.llm.registry import make_client\n"
-            "try:\n"
-            "    make_client('anthropic', Settings(db_path=Path('x.kuzu'), llm=LLMSettings(api_key='k')))\n"
-            "except ConfigError as exc:\n"
-            "    print(exc)\n")
+    code = (
+        "import sys\nfrom kgqa.llm.registry import PROVIDERS\n"
+        "assert {'offline', 'anthropic'} <= set(PROVIDERS)\n"
+        "assert 'anthropic' not in sys.modules and 'kgqa.llm.providers.anthropic' not in sys.modules\n"
+        "sys.modules['anthropic'] = None  # as if the package were not installed\n"
+        "from pathlib import Path\nfrom kgqa.config import LLMSettings, Settings\n"
+        "from kgqa.errors import ConfigError\n"
+        "from kgqa.llm.registry import make_client\n"
+        "try:\n"
+        "    make_client('anthropic', Settings(db_path=Path('x.kuzu'), llm=LLMSettings(api_key='k')))\n"
+        "except ConfigError as exc:\n"
+        "    print(exc)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "needs the `anthropic` package: pip install 'anthropic>=0.40'" in out.stdout

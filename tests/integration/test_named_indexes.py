@@ -17,8 +17,8 @@ from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
 from kgqa.demo import DEMO_QUESTIONS, demo_graph_path
 from kgqa.errors import ConfigError
-from kgqa.postgres.database import with_database
 from kgqa.index_names import derived_name, index_name
+from kgqa.postgres.database import with_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -54,8 +54,20 @@ def test_index_names():
 
 
 def test_two_graphs_in_one_postgres_answer_each_from_their_own(pg_server, tmp_path, embedder):
-    out = invoke("--db", str(tmp_path / "unused.kuzu"), "bench", "generate", "--triples", "300", "--seed", "1",
-                 "--questions", "5", "--out", str(tmp_path / "syn"))
+    out = invoke(
+        "--db",
+        str(tmp_path / "unused.kuzu"),
+        "bench",
+        "generate",
+        "--triples",
+        "300",
+        "--seed",
+        "1",
+        "--questions",
+        "5",
+        "--out",
+        str(tmp_path / "syn"),
+    )
     assert out.exit_code == 0, out.output
     demo, syn = tmp_path / "demo.kuzu", tmp_path / "syn.kuzu"
     build_kuzu(demo, demo_graph_path(), embedder)

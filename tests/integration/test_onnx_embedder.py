@@ -33,7 +33,8 @@ CLI_WITHOUT_TORCH = (
     "try:\n    main()\nexcept SystemExit as e:\n    code = e.code or 0\nelse:\n    code = 0\n"
     "heavy = [m for m in ('torch', 'sentence_transformers', 'transformers', 'anthropic') if sys.modules.get(m)]\n"
     "print('LOADED=' + json.dumps(heavy), file=sys.stderr)\n"
-    "sys.exit(code)\n")
+    "sys.exit(code)\n"
+)
 
 
 def _varied_texts() -> list[str]:
@@ -42,12 +43,26 @@ def _varied_texts() -> list[str]:
     texts: list[str] = []
     with demo_graph_path().open(encoding="utf-8") as f:
         for row in csv.DictReader(f):
-            texts += [row["subject_label"], f"{row['subject_label']} {row['predicate']} {row['object_label'] or row['object']}"]
+            texts += [
+                row["subject_label"],
+                f"{row['subject_label']} {row['predicate']} {row['object_label'] or row['object']}",
+            ]
     with demo_questions_path().open(encoding="utf-8") as f:
         questions = [row["question"] for row in csv.DictReader(f)]
     texts += questions + [q.lower().replace("the ", "teh ") for q in questions]
-    texts += ["", " ", "a", "2019", "ICSA", "Ünïcödé — “quotes” ½ 東京 🚀", "word " * 400,
-              "Which papers were published at ICSA in 2019?" * 20, "\t\nnew\nlines\t", "R659055", "x" * 2000]
+    texts += [
+        "",
+        " ",
+        "a",
+        "2019",
+        "ICSA",
+        "Ünïcödé — “quotes” ½ 東京 🚀",
+        "word " * 400,
+        "Which papers were published at ICSA in 2019?" * 20,
+        "\t\nnew\nlines\t",
+        "R659055",
+        "x" * 2000,
+    ]
     texts = list(dict.fromkeys(texts))
     return texts[:400]
 
@@ -90,8 +105,13 @@ def test_export_is_cached_by_hash_and_written_atomically(onnx_embedder, tmp_path
     target.parent.mkdir(parents=True)
     shutil.copy(path, target)
     env = dict(os.environ, KGQA_CACHE_DIR=str(other), HF_HUB_OFFLINE="1", KGQA_DB=str(tmp_path / "x.kuzu"))
-    status = subprocess.run([sys.executable, "-c", CLI_WITHOUT_TORCH, "model", "status", "--json"],
-                            capture_output=True, text=True, env=env, timeout=300)
+    status = subprocess.run(
+        [sys.executable, "-c", CLI_WITHOUT_TORCH, "model", "status", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert status.returncode == 0, status.stderr
     data = json.loads(status.stdout)
     assert data["embedder"] == "onnx-fp32" and data["onnx_files"] == {"fp32": str(target)}
@@ -117,8 +137,13 @@ def test_unknown_backend_is_a_config_error():
 
 
 def _kgqa_without_torch(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", CLI_WITHOUT_TORCH, *args], capture_output=True, text=True,
-                          env=dict(os.environ, HF_HUB_OFFLINE="1", **env), timeout=600)
+    return subprocess.run(
+        [sys.executable, "-c", CLI_WITHOUT_TORCH, *args],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, HF_HUB_OFFLINE="1", **env),
+        timeout=600,
+    )
 
 
 def _loaded(proc: subprocess.CompletedProcess) -> list[str]:
@@ -129,12 +154,19 @@ def _loaded(proc: subprocess.CompletedProcess) -> list[str]:
 def test_help_and_stats_load_neither_torch_nor_the_model(tmp_path):
     env = {"KGQA_DB": str(tmp_path / "kg.kuzu"), "KGQA_CACHE_DIR": str(tmp_path / "cache")}
     for args in (("--help",), ("init",), ("stats",)):
-        code = ("import json, sys\nfrom kgqa_cli.main import main\nsys.argv = ['kgqa', *sys.argv[1:]]\n"
-                "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
-                "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
-                "('torch', 'sentence_transformers', 'transformers', 'onnxruntime', 'anthropic'))))")
-        proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                              env=dict(os.environ, **env), timeout=300)
+        code = (
+            "import json, sys\nfrom kgqa_cli.main import main\nsys.argv = ['kgqa', *sys.argv[1:]]\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('torch', 'sentence_transformers', 'transformers', 'onnxruntime', 'anthropic'))))"
+        )
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *args],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, **env),
+            timeout=300,
+        )
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout.splitlines()[-1]) == [], f"kgqa {' '.join(args)} imported them"
     assert not (tmp_path / "cache").exists()  # nothing was exported or hashed either
@@ -147,15 +179,30 @@ def test_ask_without_torch(onnx_embedder, tmp_path):
     db = tmp_path / "demo.kuzu"
     base = {"KGQA_DB": str(db), "KGQA_EMBEDDER": "torch"}
     for args in (("init",), ("load", str(demo_graph_path())), ("index", "build", "--hub-type", "Paper")):
-        proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", "-q", *args], capture_output=True,
-                              text=True, env=dict(os.environ, HF_HUB_OFFLINE="1", **base), timeout=900)
+        proc = subprocess.run(
+            [sys.executable, "-m", "kgqa_cli.main", "-q", *args],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, HF_HUB_OFFLINE="1", **base),
+            timeout=900,
+        )
         assert proc.returncode == 0, proc.stderr
-    status = subprocess.run([sys.executable, "-m", "kgqa_cli.main", "index", "status", "--json"], capture_output=True,
-                            text=True, env=dict(os.environ, HF_HUB_OFFLINE="1", **base), timeout=300)
+    status = subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", "index", "status", "--json"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, HF_HUB_OFFLINE="1", **base),
+        timeout=300,
+    )
     assert json.loads(status.stdout)["embedder"] == "torch-fp32"  # the index records which backend wrote it
     question = ("ask", "Which papers were published at ICSA in 2019?", "--topic-entity", "F01", "--json")
-    with_torch = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *question], capture_output=True, text=True,
-                                env=dict(os.environ, HF_HUB_OFFLINE="1", **base), timeout=600)
+    with_torch = subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", *question],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, HF_HUB_OFFLINE="1", **base),
+        timeout=600,
+    )
     assert with_torch.returncode == 0, with_torch.stderr
 
     cached = {"KGQA_DB": str(db), "KGQA_CACHE_DIR": str(onnx_embedder.cache_dir)}
@@ -168,8 +215,10 @@ def test_ask_without_torch(onnx_embedder, tmp_path):
     assert answer["triples"]  # the ICSA 2019 papers
 
     for setting in ("auto", "onnx"):
-        missing = _kgqa_without_torch(*question, env={"KGQA_DB": str(db), "KGQA_EMBEDDER": setting,
-                                                      "KGQA_CACHE_DIR": str(tmp_path / "empty-cache")})
+        missing = _kgqa_without_torch(
+            *question,
+            env={"KGQA_DB": str(db), "KGQA_EMBEDDER": setting, "KGQA_CACHE_DIR": str(tmp_path / "empty-cache")},
+        )
         assert missing.returncode == 7, missing.stderr
         assert "kgqa model export" in missing.stderr and "Traceback" not in missing.stderr
         assert _loaded(missing) == []

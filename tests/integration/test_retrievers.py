@@ -34,14 +34,23 @@ from kgqa.retrieval.patterns import pattern_from_triples
 from kgqa.textkg.build import provenance
 
 SEEDS = ("difar", "simgrag", "coe")
-ICSA_2019 = {f"(P0{i}:{title}, {p}, {o})" for i, title in enumerate([
-    "Recovering Microservice Boundaries from Monolith Call Graphs",
-    "Architectural Smells as Early Indicators of Technical Debt",
-    "A Decision Model for Selecting Message Brokers in Event-Driven Architectures",
-    "Traceability Links between Architecture Decisions and Source Code",
-    "Runtime Conformance Checking for Self-Adaptive Microservices"], start=1)
-    for p, o in (("venue", "V01:International Conference on Software Architecture (ICSA)"),
-                 ("publication year", "2019"))}
+ICSA_2019 = {
+    f"(P0{i}:{title}, {p}, {o})"
+    for i, title in enumerate(
+        [
+            "Recovering Microservice Boundaries from Monolith Call Graphs",
+            "Architectural Smells as Early Indicators of Technical Debt",
+            "A Decision Model for Selecting Message Brokers in Event-Driven Architectures",
+            "Traceability Links between Architecture Decisions and Source Code",
+            "Runtime Conformance Checking for Self-Adaptive Microservices",
+        ],
+        start=1,
+    )
+    for p, o in (
+        ("venue", "V01:International Conference on Software Architecture (ICSA)"),
+        ("publication year", "2019"),
+    )
+}
 P01 = "P01:Recovering Microservice Boundaries from Monolith Call Graphs"
 AUTHORS = {f"({P01}, author, {a})" for a in ("A01:Lena Hoffmeier", "A02:Jonas Brettschneider", "A13:Sanne de Vries")}
 
@@ -72,15 +81,20 @@ def test_each_retriever_answers_demo_questions(seed_ws, retriever):
     assert a.sources and "[1]" in a.answer
     found = set(a.triples) & ICSA_2019
     assert len(found) >= (6 if retriever == "simgrag" else 10), sorted(set(a.triples) - ICSA_2019)[:5]
-    b = seed_ws.ask("Who are the authors of the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
-                    retriever=retriever)
+    b = seed_ws.ask(
+        "Who are the authors of the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
+        retriever=retriever,
+    )
     assert AUTHORS <= set(b.triples)
     assert any(s.hub_id == "P01" for s in b.sources)
 
 
 def test_difar_returns_top_n_triples_nearest_first(seed_ws):
-    a = seed_ws.ask("Who are the authors of the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
-                    retriever="difar", extra={"top_n": 12})
+    a = seed_ws.ask(
+        "Who are the authors of the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
+        retriever="difar",
+        extra={"top_n": 12},
+    )
     assert len(a.triples) == 12 and a.strategy == "direct"
     assert a.triples[0].startswith(f"({P01}, author, ") and a.hubs[0].hub_id == "P01"
 
@@ -88,8 +102,21 @@ def test_difar_returns_top_n_triples_nearest_first(seed_ws):
 def test_each_retriever_through_the_cli(seed_db):
     runner = CliRunner()
     for retriever in SEEDS:
-        res = runner.invoke(cli, ["--db", str(seed_db), "-q", "ask", "Which papers were published at ICSA in 2019?",
-                                  "--retriever", retriever, "--param", "top_n=40", "--json"])
+        res = runner.invoke(
+            cli,
+            [
+                "--db",
+                str(seed_db),
+                "-q",
+                "ask",
+                "Which papers were published at ICSA in 2019?",
+                "--retriever",
+                retriever,
+                "--param",
+                "top_n=40",
+                "--json",
+            ],
+        )
         assert res.exit_code == 0, res.output
         out = json.loads(res.output)
         assert out["retriever"] == retriever and set(out["triples"]) & ICSA_2019
@@ -98,8 +125,19 @@ def test_each_retriever_through_the_cli(seed_db):
 
 
 def test_coe_trace_in_json(seed_db):
-    res = CliRunner().invoke(cli, ["--db", str(seed_db), "-q", "ask", "Which papers were published at ICSA in 2019?",
-                                   "--retriever", "coe", "--json"])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "--db",
+            str(seed_db),
+            "-q",
+            "ask",
+            "Which papers were published at ICSA in 2019?",
+            "--retriever",
+            "coe",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     trace = json.loads(res.output)["trace"]
     assert trace[0]["step"] == "plan" and trace[0]["steps"][0]["kind"] == "node"
@@ -118,18 +156,23 @@ def test_missing_label_index_is_a_clear_error(workspace):
 # -- label index -------------------------------------------------------------------------------------
 def test_label_index_reuses_hublink_texts_and_updates_incrementally(workspace, tmp_path):
     g = tmp_path / "g.csv"
-    g.write_text("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
-                 "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
-                 "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
-                 "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n", encoding="utf-8")
+    g.write_text(
+        "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+        "P1,venue,V1,Graph QA at Scale,Paper,ICSA,Venue,false\n"
+        "P1,publication year,2019,Graph QA at Scale,Paper,,,true\n"
+        "P2,venue,V1,Hubs for Retrieval,Paper,ICSA,Venue,false\n",
+        encoding="utf-8",
+    )
     workspace.load(g)
     workspace.build_index(IndexParams(hub_types=("Paper",)))
     first = workspace.build_label_index("difar").parts[0]
     assert first.texts == 3 and first.reused == 3 and first.embedded == 0  # HubLink embedded them already
     assert workspace.build_label_index("difar").nothing_to_do
     more = tmp_path / "more.csv"
-    more.write_text(g.read_text(encoding="utf-8").splitlines()[0] + "\n"
-                    "P2,publication year,2021,Hubs for Retrieval,Paper,,,true\n", encoding="utf-8")
+    more.write_text(
+        g.read_text(encoding="utf-8").splitlines()[0] + "\nP2,publication year,2021,Hubs for Retrieval,Paper,,,true\n",
+        encoding="utf-8",
+    )
     workspace.load(more)
     again = workspace.build_label_index("difar").parts[0]
     assert (again.texts, again.embedded, again.removed) == (4, 1, 0)
@@ -142,20 +185,39 @@ def test_label_index_reuses_hublink_texts_and_updates_incrementally(workspace, t
 def _problems(draw):
     nodes = [f"n{i}" for i in range(draw(st.integers(3, 6)))]
     preds = ["p", "q", "r"]
-    raw = draw(st.lists(st.tuples(st.sampled_from(nodes), st.sampled_from(preds), st.sampled_from(nodes)),
-                        min_size=1, max_size=12, unique=True))
+    raw = draw(
+        st.lists(
+            st.tuples(st.sampled_from(nodes), st.sampled_from(preds), st.sampled_from(nodes)),
+            min_size=1,
+            max_size=12,
+            unique=True,
+        )
+    )
     shape = draw(st.sampled_from([[(0, 1)], [(0, 1), (1, 2)], [(0, 1), (0, 2), (0, 3)], [(0, 1), (1, 2), (2, 0)]]))
     size = 1 + max(max(e) for e in shape)
     known = [True] + [draw(st.booleans()) for _ in range(size - 1)]
     dist = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.7, 1.0, 1.3])
-    node_cands = [{x: draw(dist) for x in draw(st.lists(st.sampled_from(nodes), min_size=1, unique=True))}
-                  if k else None for k in known]
-    rel_cands = [{p: draw(dist) for p in draw(st.lists(st.sampled_from(preds), min_size=1, unique=True))}
-                 if draw(st.booleans()) else None for _ in shape]
-    pattern = Pattern(tuple(PatternNode(f"v{i}", known[i]) for i in range(size)),
-                      tuple(PatternEdge(h, "r", t, rel_cands[j] is not None) for j, (h, t) in enumerate(shape)))
-    return nodes, [GraphEdge(*e) for e in raw], pattern, Candidates(node_cands, rel_cands, [None] * size), \
-        draw(st.integers(1, 5))
+    node_cands = [
+        {x: draw(dist) for x in draw(st.lists(st.sampled_from(nodes), min_size=1, unique=True))} if k else None
+        for k in known
+    ]
+    rel_cands = [
+        {p: draw(dist) for p in draw(st.lists(st.sampled_from(preds), min_size=1, unique=True))}
+        if draw(st.booleans())
+        else None
+        for _ in shape
+    ]
+    pattern = Pattern(
+        tuple(PatternNode(f"v{i}", known[i]) for i in range(size)),
+        tuple(PatternEdge(h, "r", t, rel_cands[j] is not None) for j, (h, t) in enumerate(shape)),
+    )
+    return (
+        nodes,
+        [GraphEdge(*e) for e in raw],
+        pattern,
+        Candidates(node_cands, rel_cands, [None] * size),
+        draw(st.integers(1, 5)),
+    )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -190,8 +252,10 @@ def test_gsd_search_over_kuzu_equals_brute_force_on_the_demo(seed_ws):
 
 
 # -- KG-RAG: graph from text ---------------------------------------------------------------------------
-TEXT = ("Seth MacFarlane created Family Guy in 1999. Family Guy is an animated sitcom.\n\n"
-        "Ada Lovelace wrote \"Notes on the Analytical Engine\" in 1843. Ada Lovelace worked with Charles Babbage.\n")
+TEXT = (
+    "Seth MacFarlane created Family Guy in 1999. Family Guy is an animated sitcom.\n\n"
+    'Ada Lovelace wrote "Notes on the Analytical Engine" in 1843. Ada Lovelace worked with Charles Babbage.\n'
+)
 
 
 def test_build_kg_from_text_with_hypernodes_and_provenance(workspace, tmp_path):
@@ -208,7 +272,7 @@ def test_build_kg_from_text_with_hypernodes_and_provenance(workspace, tmp_path):
     assert ("Seth MacFarlane created Family Guy", "fact subject", "Seth MacFarlane") in facts
     where = provenance(workspace.store, "kg:seth-macfarlane", "created", "kg:family-guy")
     assert where[0]["source"] == str(src) and where[0]["sentence"] == 1
-    assert TEXT[where[0]["start"]:where[0]["end"]] == "Seth MacFarlane created Family Guy in 1999."
+    assert TEXT[where[0]["start"] : where[0]["end"]] == "Seth MacFarlane created Family Guy in 1999."
     h = next(r[0] for r in hyper if r[2] == "in" and r[4] == "1843")
     assert provenance(workspace.store, h, "in", "kg:lit:1843")[0]["sentence"] == 3
     assert workspace.build_kg([src]).triples_added == 0  # idempotent
@@ -236,26 +300,53 @@ def test_llm_mode_pattern_plan_and_extraction_through_the_stub(seed_ws, tmp_path
     from kgqa.textkg.llm_extract import EXTRACT_FACTS
 
     replies = {
-        SIMGRAG_PATTERN.system: json.dumps({"divided": ["papers at ICSA", "in 2019"], "triples": [
-            ["UNKNOWN paper 1", "venue", "International Conference on Software Architecture (ICSA)"],
-            ["UNKNOWN paper 1", "publication year", "2019"]]}),
-        COE_PLAN.system: json.dumps({"steps": [{"kind": "node", "text": "Recovering Microservice Boundaries from "
-                                                "Monolith Call Graphs"}, {"kind": "relation", "text": "author"}]}),
+        SIMGRAG_PATTERN.system: json.dumps(
+            {
+                "divided": ["papers at ICSA", "in 2019"],
+                "triples": [
+                    ["UNKNOWN paper 1", "venue", "International Conference on Software Architecture (ICSA)"],
+                    ["UNKNOWN paper 1", "publication year", "2019"],
+                ],
+            }
+        ),
+        COE_PLAN.system: json.dumps(
+            {
+                "steps": [
+                    {"kind": "node", "text": "Recovering Microservice Boundaries from Monolith Call Graphs"},
+                    {"kind": "relation", "text": "author"},
+                ]
+            }
+        ),
         COE_SELECT.system: "[1]",
         COE_EVALUATE.system: json.dumps({"decision": "continue"}),
-        EXTRACT_FACTS.system: json.dumps({"facts": [{"sentence": 1, "subject": "Seth MacFarlane", "predicate":
-                                                     "created", "object": "Family Guy", "qualifiers": [
-                                                         {"predicate": "in", "object": "1999", "literal": True}]}]}),
+        EXTRACT_FACTS.system: json.dumps(
+            {
+                "facts": [
+                    {
+                        "sentence": 1,
+                        "subject": "Seth MacFarlane",
+                        "predicate": "created",
+                        "object": "Family Guy",
+                        "qualifiers": [{"predicate": "in", "object": "1999", "literal": True}],
+                    }
+                ]
+            }
+        ),
     }
     with StubAnthropic(lambda body: replies.get(body.get("system"), "?")) as stub:
-        seed_ws.settings = replace(seed_ws.settings, llm=LLMSettings(api_key="test-key", base_url=stub.url,
-                                                                       max_retries=0, cache=False))
-        a = seed_ws.ask("Which papers were published at ICSA in 2019?", retriever="simgrag", llm="anthropic",
-                        extra={"k": 5})
+        seed_ws.settings = replace(
+            seed_ws.settings, llm=LLMSettings(api_key="test-key", base_url=stub.url, max_retries=0, cache=False)
+        )
+        a = seed_ws.ask(
+            "Which papers were published at ICSA in 2019?", retriever="simgrag", llm="anthropic", extra={"k": 5}
+        )
         assert a.mode == "anthropic" and set(a.triples) >= ICSA_2019
         assert a.trace[0]["variant"] == "LLM pattern" and a.llm_tokens["calls"] >= 2
-        b = seed_ws.ask("Who wrote the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
-                        retriever="coe", llm="anthropic")
+        b = seed_ws.ask(
+            "Who wrote the paper 'Recovering Microservice Boundaries from Monolith Call Graphs'?",
+            retriever="coe",
+            llm="anthropic",
+        )
         assert AUTHORS <= set(b.triples)
         kinds = [r["kind"] for r in stub.requests]  # the stub knows HubLink's prompts only: ours are "unknown"
         assert kinds.count("final_answer") == 2 and kinds.count("unknown") >= 3  # pattern; plan, pick(s)

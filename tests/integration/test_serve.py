@@ -44,7 +44,7 @@ def test_state_file_and_health(service, demo_db):
     assert state["pid"] == service.proc.pid and state["host"] == "127.0.0.1" and state["port"] > 0
     assert state["db_path"] == str(demo_db.resolve()) and state["token_required"] is True
     assert TOKEN not in json.dumps(state) and state["token_hint"] == token_hint(TOKEN)
-    status, body, _ = service.request("GET", "/v1/health")   # open without the token
+    status, body, _ = service.request("GET", "/v1/health")  # open without the token
     assert status == 200 and body["status"] == "ok" and body["index"] is True and body["pid"] == service.proc.pid
 
 
@@ -65,16 +65,19 @@ def test_ask_over_http_and_through_the_cli_equal_in_process(service, demo_db):
     assert local.returncode == 0 and client.returncode == 0, local.stderr + client.stderr
     local_json, client_json = json.loads(local.stdout), json.loads(client.stdout)
     assert local_json["served_by"] == "in-process" and client_json["served_by"] == "service"
-    assert list(local_json) == list(served) == list(client_json)   # the same fields, in the same order
+    assert list(local_json) == list(served) == list(client_json)  # the same fields, in the same order
 
     def same(d: dict) -> dict:
         return {k: v for k, v in d.items() if k not in ("timings", "served_by")}
+
     assert same(served) == same(local_json) == same(client_json)
 
     text_local = kgqa(demo_db, "ask", QUESTION, "--hubs", "5", "--no-server").stdout.splitlines()
     text_client = kgqa(demo_db, "ask", QUESTION, "--hubs", "5", KGQA_SERVE_TOKEN=TOKEN).stdout.splitlines()
+
     def without_seconds(lines: list[str]) -> list[str]:
         return [re.sub(r", [0-9.]+s, ", ", ", line) if line.startswith("[") else line for line in lines]
+
     assert without_seconds(text_local) == without_seconds(text_client) and "Sources:" in text_client
 
 
@@ -82,12 +85,13 @@ def test_sql_session_asks_the_service(service, demo_db):
     before = service.request("GET", "/v1/stats", token=TOKEN)[1]["by_endpoint"].get("ask", 0)
     status, served, _ = service.request("POST", "/v1/ask", {"question": QUESTION, "max_triples": 3}, token=TOKEN)
     assert status == 200 and len(served["triples"]) <= 3
-    out = kgqa(demo_db, "sql", "--format", "json", "-c", f"SELECT answer FROM kgqa_ask('{QUESTION}')",
-               KGQA_SERVE_TOKEN=TOKEN)
+    out = kgqa(
+        demo_db, "sql", "--format", "json", "-c", f"SELECT answer FROM kgqa_ask('{QUESTION}')", KGQA_SERVE_TOKEN=TOKEN
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)[0]["answer"] == served["answer"]
     after = service.request("GET", "/v1/stats", token=TOKEN)[1]["by_endpoint"]["ask"]
-    assert after == before + 2                              # the HTTP question and the SQL session's
+    assert after == before + 2  # the HTTP question and the SQL session's
 
 
 def test_cli_without_the_token_answers_in_process(service, demo_db):
@@ -102,15 +106,18 @@ def test_retrieve_returns_triples_and_hubs(service):
     assert body["triples"] and body["hubs"][0]["hub_id"].startswith("P")
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"question": QUESTION, "hubs": 0}, "hubs"),
-    ({"question": QUESTION, "strategy": "sideways"}, "strategy"),
-    ({"question": QUESTION, "diversity_penalty": 2}, "diversity_penalty"),
-    ({"question": QUESTION, "retriever": "nope"}, "retriever"),
-    ({"question": ""}, "question"),
-    ({"hubs": 3}, "question"),
-    ({"question": QUESTION, "hubz": 3}, "hubz"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"question": QUESTION, "hubs": 0}, "hubs"),
+        ({"question": QUESTION, "strategy": "sideways"}, "strategy"),
+        ({"question": QUESTION, "diversity_penalty": 2}, "diversity_penalty"),
+        ({"question": QUESTION, "retriever": "nope"}, "retriever"),
+        ({"question": ""}, "question"),
+        ({"hubs": 3}, "question"),
+        ({"question": QUESTION, "hubz": 3}, "hubz"),
+    ],
+)
 def test_bad_fields_get_422_naming_them(service, body, field):
     status, reply, _ = service.request("POST", "/v1/ask", body, token=TOKEN)
     assert status == 422 and reply["error"]["field"] == field and field in reply["error"]["message"]
@@ -122,10 +129,14 @@ def test_malformed_json_is_422(service):
 
 
 def test_unknown_entity_is_404_over_http_and_exit_6_in_the_cli(service, demo_db):
-    status, reply, _ = service.request("POST", "/v1/ask", {"question": QUESTION, "topic_entity": "NO_SUCH_ENTITY"},
-                                       token=TOKEN)
-    assert status == 404 and reply["error"] == {"type": "EntityNotFoundError", "field": "topic_entity",
-                                                "message": "no entity with id or label 'NO_SUCH_ENTITY'"}
+    status, reply, _ = service.request(
+        "POST", "/v1/ask", {"question": QUESTION, "topic_entity": "NO_SUCH_ENTITY"}, token=TOKEN
+    )
+    assert status == 404 and reply["error"] == {
+        "type": "EntityNotFoundError",
+        "field": "topic_entity",
+        "message": "no entity with id or label 'NO_SUCH_ENTITY'",
+    }
     out = kgqa(demo_db, "ask", QUESTION, "--topic-entity", "NO_SUCH_ENTITY", KGQA_SERVE_TOKEN=TOKEN)
     assert out.returncode == 6 and "no entity with id or label 'NO_SUCH_ENTITY'" in out.stderr
     assert "in-process" not in out.stderr
@@ -134,8 +145,10 @@ def test_unknown_entity_is_404_over_http_and_exit_6_in_the_cli(service, demo_db)
 def test_full_queue_gets_503_with_retry_after(service):
     body = {"question": QUESTION, "strategy": "direct", "hubs": 30, "paths_per_hub": 20}
     results: list[tuple[int, dict, dict]] = []
-    threads = [threading.Thread(target=lambda: results.append(service.request("POST", "/v1/ask", body, TOKEN)))
-               for _ in range(8)]
+    threads = [
+        threading.Thread(target=lambda: results.append(service.request("POST", "/v1/ask", body, TOKEN)))
+        for _ in range(8)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -149,16 +162,36 @@ def test_full_queue_gets_503_with_retry_after(service):
 
 def test_stats_and_openapi(service):
     status, stats, _ = service.request("GET", "/v1/stats", token=TOKEN)
-    assert status == 200 and stats["model"] == "all-MiniLM-L6-v2" and stats["embedder"] in ("onnx-fp32", "torch-fp32") and stats["index"]["hubs"] == 35
+    assert (
+        status == 200
+        and stats["model"] == "all-MiniLM-L6-v2"
+        and stats["embedder"] in ("onnx-fp32", "torch-fp32")
+        and stats["index"]["hubs"] == 35
+    )
     assert stats["questions_answered"] >= 2 and stats["latency_ms"]["p50"] > 0
     assert stats["latency_ms"]["p50"] <= stats["latency_ms"]["p95"] <= stats["latency_ms"]["p99"]
     assert stats["errors_by_status"]["401"] >= 2 and stats["uptime_s"] > 0
     status, schema, _ = service.request("GET", "/openapi.json")
     assert status == 200 and {"/v1/ask", "/v1/retrieve", "/v1/health", "/v1/stats"} <= set(schema["paths"])
     fields = schema["components"]["schemas"]["AskRequest"]["properties"]
-    assert {"question", "strategy", "topic_entity", "hubs", "paths_per_hub", "diversity_penalty", "alpha",
-            "max_level", "components", "triple_filter", "scoring", "llm", "token_budget", "retriever",
-            "params", "max_triples"} == set(fields)
+    assert {
+        "question",
+        "strategy",
+        "topic_entity",
+        "hubs",
+        "paths_per_hub",
+        "diversity_penalty",
+        "alpha",
+        "max_level",
+        "components",
+        "triple_filter",
+        "scoring",
+        "llm",
+        "token_budget",
+        "retriever",
+        "params",
+        "max_triples",
+    } == set(fields)
 
 
 def test_no_index_is_409(tmp_path):
@@ -169,8 +202,12 @@ def test_no_index_is_409(tmp_path):
     try:
         assert svc.request("GET", "/v1/health")[1]["index"] is False
         status, reply, _ = svc.request("POST", "/v1/ask", {"question": QUESTION})
-        assert status == 409 and reply["error"]["type"] == "IndexMissingError" and "index build" in reply["error"]["message"]
-        out = kgqa(db, "ask", QUESTION)    # through the service: the same error and exit code as in-process
+        assert (
+            status == 409
+            and reply["error"]["type"] == "IndexMissingError"
+            and "index build" in reply["error"]["message"]
+        )
+        out = kgqa(db, "ask", QUESTION)  # through the service: the same error and exit code as in-process
         assert out.returncode == 5 and "index build" in out.stderr
     finally:
         assert svc.stop() == 0
@@ -178,7 +215,7 @@ def test_no_index_is_409(tmp_path):
 
 
 def test_sigterm_drains_in_flight_requests_and_exits_0(demo_db, tmp_path):
-    db = tmp_path / "copy.kuzu"      # a second service needs its own database (one service per database)
+    db = tmp_path / "copy.kuzu"  # a second service needs its own database (one service per database)
     for src in demo_db.parent.glob(demo_db.name + "*"):
         if not src.name.endswith(".serve.json"):
             shutil.copy(src, tmp_path / src.name.replace(demo_db.name, db.name))
@@ -195,7 +232,7 @@ def test_sigterm_drains_in_flight_requests_and_exits_0(demo_db, tmp_path):
     for t in threads:
         t.start()
     assert first.wait(120)
-    svc.proc.send_signal(signal.SIGTERM)   # three requests are still queued or running
+    svc.proc.send_signal(signal.SIGTERM)  # three requests are still queued or running
     for t in threads:
         t.join()
     assert svc.proc.wait(timeout=60) == 0

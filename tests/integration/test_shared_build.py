@@ -51,8 +51,9 @@ def build_single(db: Path, dsn: str, embedder) -> BuildReport:
 def build_with_workers(db: Path, dsn: str, embedder, workers: int = 2) -> BuildReport:
     with Workspace(settings(db, dsn, "shared"), read_only=True) as ws:
         ws._embedder = embedder
-        return build_shared(ws.store, ws.vstore, ws.embedder, PARAMS, settings=ws.settings, workers=workers,
-                            lease_s=LEASE_S)
+        return build_shared(
+            ws.store, ws.vstore, ws.embedder, PARAMS, settings=ws.settings, workers=workers, lease_s=LEASE_S
+        )
 
 
 def rows(dsn: str, query: str) -> list[tuple]:
@@ -62,10 +63,12 @@ def rows(dsn: str, query: str) -> list[tuple]:
 
 def assert_same_index(dsn: str, a: str, b: str) -> None:
     """Hubs, paths, HubVectors and texts as row sets; embeddings equal up to float32 tolerance."""
-    for table, cols in (("hubs", "id, label, depth, path_count, signature"),
-                        ("hub_paths", "hash, hub_id, text, triples::text, length"),
-                        ("hub_vectors", "path_hash, level, text_hash"),
-                        ("embedded_texts", "hash, text")):
+    for table, cols in (
+        ("hubs", "id, label, depth, path_count, signature"),
+        ("hub_paths", "hash, hub_id, text, triples::text, length"),
+        ("hub_vectors", "path_hash, level, text_hash"),
+        ("embedded_texts", "hash, text"),
+    ):
         left = set(rows(dsn, f"SELECT {cols} FROM kgqa_{a}.{table}"))
         right = set(rows(dsn, f"SELECT {cols} FROM kgqa_{b}.{table}"))
         assert left and left == right, (table, len(left), len(right), sorted(left ^ right)[:3])
@@ -80,8 +83,11 @@ def test_two_workers_build_what_one_process_builds(demo_db, pg_database, embedde
     single = build_single(demo_db, pg_database, embedder)
     shared = build_with_workers(demo_db, pg_database, embedder)
     assert_same_index(pg_database, "single", "shared")
-    assert (shared.hubs_rebuilt, shared.paths_written, shared.hubs_without_paths) == \
-        (single.hubs_rebuilt, single.paths_written, single.hubs_without_paths)
+    assert (shared.hubs_rebuilt, shared.paths_written, shared.hubs_without_paths) == (
+        single.hubs_rebuilt,
+        single.paths_written,
+        single.hubs_without_paths,
+    )
     assert shared.counts == single.counts
     workers = {w.split(":")[1] for (w,) in rows(pg_database, "SELECT leased_by FROM kgqa_shared.build_queue")}
     assert len(workers) == 2  # both processes built batches
@@ -110,18 +116,29 @@ def test_a_killed_workers_batch_is_taken_over(demo_db, pg_database, embedder):
             assert time.monotonic() < deadline and coordinator.is_alive(), outcome
             time.sleep(0.05)
         blocker.execute("LOCK TABLE kgqa_shared.hubs IN SHARE MODE")
-        while len(rows(pg_database, "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                                    "AND datname = current_database()")) < 2:
+        while (
+            len(
+                rows(
+                    pg_database,
+                    "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+                )
+            )
+            < 2
+        ):
             assert time.monotonic() < deadline and coordinator.is_alive(), outcome
             time.sleep(0.2)
-        number, victim = rows(pg_database, "SELECT batch_no, leased_by FROM kgqa_shared.build_queue "
-                                           "WHERE status = 'running' ORDER BY batch_no LIMIT 1")[0]
+        number, victim = rows(
+            pg_database,
+            "SELECT batch_no, leased_by FROM kgqa_shared.build_queue "
+            "WHERE status = 'running' ORDER BY batch_no LIMIT 1",
+        )[0]
         os.kill(int(victim.split(":")[1]), signal.SIGKILL)  # mid-batch: its write transaction is open
         blocker.rollback()
     coordinator.join(timeout=600)
     assert "error" not in outcome, outcome.get("error")
-    status, holder, attempts = rows(pg_database, "SELECT status, leased_by, attempts FROM kgqa_shared.build_queue "
-                                                 f"WHERE batch_no = {int(number)}")[0]
+    status, holder, attempts = rows(
+        pg_database, f"SELECT status, leased_by, attempts FROM kgqa_shared.build_queue WHERE batch_no = {int(number)}"
+    )[0]
     assert status == "done" and holder != victim and attempts == 2
     assert_same_index(pg_database, "single", "shared")
 
@@ -129,12 +146,15 @@ def test_a_killed_workers_batch_is_taken_over(demo_db, pg_database, embedder):
 def kgqa(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     full_env = {k: v for k, v in os.environ.items() if k not in ("KGQA_PG_DSN", "KGQA_STORE", "KGQA_INDEX")}
     full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "kgqa_cli.main", *args], capture_output=True, text=True,
-                          env=full_env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", *args], capture_output=True, text=True, env=full_env, timeout=300
+    )
 
 
 def test_bad_input_is_refused(demo_db, pg_database):
-    zero = kgqa("--db", str(demo_db), "index", "build", "--store", "pgvector", "--pg-dsn", pg_database, "--workers", "0")
+    zero = kgqa(
+        "--db", str(demo_db), "index", "build", "--store", "pgvector", "--pg-dsn", pg_database, "--workers", "0"
+    )
     assert zero.returncode != 0 and "--workers" in zero.stderr and "at least 1" in zero.stderr, zero.stderr
     no_dsn = kgqa("--db", str(demo_db), "index", "build", "--store", "pgvector", "--workers", "2")
     assert no_dsn.returncode != 0 and "no Postgres DSN" in no_dsn.stderr, no_dsn.stderr
@@ -146,8 +166,22 @@ def test_bad_input_is_refused(demo_db, pg_database):
 
 
 def test_the_cli_builds_with_workers(demo_db, pg_database):
-    base = ("--db", str(demo_db), "index", "build", "--store", "pgvector", "--pg-dsn", pg_database, "--index", "cli",
-            "--hubs-per-batch", "8", "--workers", "2")
+    base = (
+        "--db",
+        str(demo_db),
+        "index",
+        "build",
+        "--store",
+        "pgvector",
+        "--pg-dsn",
+        pg_database,
+        "--index",
+        "cli",
+        "--hubs-per-batch",
+        "8",
+        "--workers",
+        "2",
+    )
     built = kgqa(*base)
     assert built.returncode == 0 and "0 unchanged, 0 removed" in built.stdout, built.stdout + built.stderr
     hubs = rows(pg_database, "SELECT count(*) FROM kgqa_cli.hubs")[0][0]

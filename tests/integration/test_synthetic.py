@@ -54,8 +54,9 @@ def test_loaded_graph_holds_every_golden_triple_and_hubs_have_paths_of_1_to_4(tm
         assert found == topics
         dry = ws.build_index(IndexParams(), dry_run=True)
         assert dry.hubs_rebuilt == gen.papers
-        from kgqa.indexing.paths import enumerate_paths
         from kgqa_procedures.udfs import UdfContext, register_udfs
+
+        from kgqa.indexing.paths import enumerate_paths
 
         ctx = UdfContext(frozenset({"Paper"}))
         ctx.root_ids = {f"P{i:07d}" for i in range(1, gen.papers + 1)}

@@ -9,8 +9,9 @@ from kgqa.vectorstores.vector_cache import HubVectorCache
 
 def _rows(scored):
     sims = scored.sims[scored.text_rows]
-    return sorted(zip(scored.hub_ids, scored.path_hashes, scored.levels, scored.texts,
-                      map(tuple, np.round(sims, 6).tolist())))
+    return sorted(
+        zip(scored.hub_ids, scored.path_hashes, scored.levels, scored.texts, map(tuple, np.round(sims, 6).tolist()))
+    )
 
 
 def test_cache_scores_like_kuzu(demo_workspace):
@@ -24,7 +25,7 @@ def test_cache_scores_like_kuzu(demo_workspace):
         return vstore._read_hub_vectors(ids)
 
     cache = HubVectorCache(read)
-    some, rest = hubs[: len(hubs) // 2], hubs[len(hubs) // 2:]
+    some, rest = hubs[: len(hubs) // 2], hubs[len(hubs) // 2 :]
     assert _rows(cache.score(some, queries)) == _rows(vstore.score_hubs(some, queries))
     everything = cache.score(hubs + ["no-such-hub"], queries)  # only the other half is read now
     assert reads[1] == rest + ["no-such-hub"]

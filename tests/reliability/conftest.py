@@ -51,8 +51,10 @@ def shared_model(embedder):
     from kgqa.embeddings import get_embedder
 
     mp = pytest.MonkeyPatch()
-    mp.setattr("kgqa.api.get_embedder", lambda name, *args, **kw: embedder if name == embedder.name
-               else get_embedder(name, *args, **kw))
+    mp.setattr(
+        "kgqa.api.get_embedder",
+        lambda name, *args, **kw: embedder if name == embedder.name else get_embedder(name, *args, **kw),
+    )
     yield embedder
     mp.undo()
 
@@ -102,12 +104,19 @@ def run_in_process(argv: list[str], env: dict[str, str] | None = None, stdin: st
         return code, out.getvalue().decode(errors="replace") + err.getvalue().decode(errors="replace")
 
 
-def run_process(argv: list[str], env: dict[str, str] | None = None, stdin: str | None = None,
-                timeout: float = 300) -> tuple[int, str]:
+def run_process(
+    argv: list[str], env: dict[str, str] | None = None, stdin: str | None = None, timeout: float = 300
+) -> tuple[int, str]:
     """Run `python -m kgqa_cli.main ARGV` as a real process (stdin a pipe); (exit code, output)."""
     full = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", **(env or {}))
-    proc = subprocess.run([sys.executable, "-m", "kgqa_cli.main", *argv], input=stdin or "", capture_output=True,
-                          text=True, env=full, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", *argv],
+        input=stdin or "",
+        capture_output=True,
+        text=True,
+        env=full,
+        timeout=timeout,
+    )
     return proc.returncode, proc.stdout + proc.stderr
 
 

@@ -34,9 +34,11 @@ P6,venue,V2,Training-free KGQA,Paper,ECSA,Venue,false
 P6,publication year,2021,Training-free KGQA,Paper,,,true
 """
 
-QUESTIONS_CSV = ("uid,question,topic_entity_id,golden_triples\n"
-                 "q1,Which papers were published at ICSA?,V1,[]\n"
-                 "q2,Which evaluation method does Paths and Answers use?,P3,[]\n")
+QUESTIONS_CSV = (
+    "uid,question,topic_entity_id,golden_triples\n"
+    "q1,Which papers were published at ICSA?,V1,[]\n"
+    "q2,Which evaluation method does Paths and Answers use?,P3,[]\n"
+)
 
 
 def _digest(*parts: object) -> str:
@@ -47,7 +49,7 @@ def _digest(*parts: object) -> str:
 class State:
     """Counts and content hashes; equal states mean nothing stored changed."""
 
-    counts: tuple[int, ...]          # entities, triples, hubs, paths, vectors, texts, dirty marks
+    counts: tuple[int, ...]  # entities, triples, hubs, paths, vectors, texts, dirty marks
     graph: str
     index: str
     meta: str
@@ -67,27 +69,33 @@ def workspace_state(ws: Workspace) -> State:
     """The state of an open workspace's Kùzu database."""
     q = ws.store.query
     entities = q("MATCH (e:Entity) RETURN e.id, e.label, e.types, e.is_literal ORDER BY e.id")[1]
-    triples = q("MATCH (s:Entity)-[t:Triple]->(o:Entity) RETURN s.id, t.predicate, o.id "
-                "ORDER BY s.id, t.predicate, o.id")[1]
+    triples = q(
+        "MATCH (s:Entity)-[t:Triple]->(o:Entity) RETURN s.id, t.predicate, o.id ORDER BY s.id, t.predicate, o.id"
+    )[1]
     hubs = paths = vectors = texts = []
     if ws.store.has_table("Hub"):
         hubs = q("MATCH (h:Hub) RETURN h.id, h.signature ORDER BY h.id")[1]
         paths = q("MATCH (h:Hub)-[:HasPath]->(p:HubPath) RETURN h.id, p.hash, p.text ORDER BY p.hash")[1]
-        vectors = q("MATCH (p:HubPath)-[e:Embeds]->(t:EmbeddedText) RETURN p.hash, e.level, t.hash "
-                    "ORDER BY p.hash, e.level, t.hash")[1]
+        vectors = q(
+            "MATCH (p:HubPath)-[e:Embeds]->(t:EmbeddedText) RETURN p.hash, e.level, t.hash "
+            "ORDER BY p.hash, e.level, t.hash"
+        )[1]
         texts = q("MATCH (t:EmbeddedText) RETURN t.hash ORDER BY t.hash")[1]
     dirty = ws.dirty_hubs()
     meta = (ws.store.meta_get("hub_index"), ws.store.meta_get("label_index"))
     counts = (len(entities), len(triples), len(hubs), len(paths), len(vectors), len(texts), len(dirty))
-    return State(counts, _digest(entities, triples), _digest(hubs, paths, vectors, texts, sorted(dirty)),
-             _digest(meta))
+    return State(counts, _digest(entities, triples), _digest(hubs, paths, vectors, texts, sorted(dirty)), _digest(meta))
 
 
 def index_schemas(conn: psycopg.Connection) -> list[str]:
     """The schemas of the named HubLink indexes in this database (kgqa_<name> with a hubs table)."""
-    return [r[0] for r in conn.execute(
-        "SELECT n.nspname FROM pg_namespace n WHERE n.nspname LIKE 'kgqa\\_%' "
-        "AND to_regclass(quote_ident(n.nspname) || '.hubs') IS NOT NULL ORDER BY 1")]
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT n.nspname FROM pg_namespace n WHERE n.nspname LIKE 'kgqa\\_%' "
+            "AND to_regclass(quote_ident(n.nspname) || '.hubs') IS NOT NULL ORDER BY 1"
+        )
+    ]
 
 
 def pg_state(dsn: str) -> State:
@@ -99,8 +107,10 @@ def pg_state(dsn: str) -> State:
             return State((0,) * 7, "-", _digest(), "-")
         for schema in schemas:
             ix = sql.Identifier(schema)
+
             def rows(query: str, schema: str = schema, ix: sql.Identifier = ix) -> list[tuple]:
                 return [(schema, *r) for r in conn.execute(sql.SQL(query).format(ix=ix)).fetchall()]
+
             hubs += rows("SELECT id, signature FROM {ix}.hubs ORDER BY id")
             paths += rows("SELECT hash, hub_id, text FROM {ix}.hub_paths ORDER BY hash")
             vectors += rows("SELECT path_hash, level, text_hash FROM {ix}.hub_vectors ORDER BY 1, 2, 3")

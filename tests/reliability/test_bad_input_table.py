@@ -40,9 +40,11 @@ def test_bad_input_changes_nothing(row: Row, base, sandbox, shared_model):
 
 # -- Postgres: the pgvector store holding another graph's index, and the SQL functions ------------
 
-OTHER_GRAPH = ("subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
-               "X1,venue,W1,Another Paper,Paper,Other Venue,Venue,false\n"
-               "X2,venue,W1,Yet Another Paper,Paper,Other Venue,Venue,false\n")
+OTHER_GRAPH = (
+    "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+    "X1,venue,W1,Another Paper,Paper,Other Venue,Venue,false\n"
+    "X2,venue,W1,Yet Another Paper,Paper,Other Venue,Venue,false\n"
+)
 
 
 @pytest.fixture(scope="module")

@@ -46,8 +46,14 @@ def _on_a_terminal(db, args: list[str], answer: bytes) -> subprocess.CompletedPr
     """Run `kgqa ARGS` with stdin a pseudo-terminal that answers `answer` to the prompt."""
     master, slave = os.openpty()
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "kgqa_cli.main", *args], stdin=slave, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=kgqa_env(db))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "kgqa_cli.main", *args],
+            stdin=slave,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=kgqa_env(db),
+        )
         os.write(master, answer)
         out, err = proc.communicate(timeout=120)
     finally:
@@ -88,9 +94,12 @@ def test_triples_delete_from_a_file_some_absent(sandbox, base):
 
 
 def test_eval_with_some_questions_failing(sandbox, shared_model):
-    (sandbox.dir / "mixed.csv").write_text("uid,question,topic_entity_id,golden_triples\n"
-                                           "q1,Which papers were published at ICSA?,V1,[]\n"
-                                           "q2,Which venues?,NOPE,[]\n", encoding="utf-8")
+    (sandbox.dir / "mixed.csv").write_text(
+        "uid,question,topic_entity_id,golden_triples\n"
+        "q1,Which papers were published at ICSA?,V1,[]\n"
+        "q2,Which venues?,NOPE,[]\n",
+        encoding="utf-8",
+    )
     code, out = run_in_process(["eval", "mixed.csv", "--out", "run1.jsonl"])
     assert code == BatchError.exit_code and "1 of 2 questions failed" in out, out
     code, out = run_in_process(["eval", "mixed.csv", "--out", "run2.jsonl", "--keep-going"])

@@ -67,9 +67,9 @@ def services(base, tmp_path_factory):
 def fill(row: Row, services: dict[str, Served]) -> tuple[str, list[str], dict[str, str]]:
     """(service name, args with the service's URL, headers with the token unless the row sets them)."""
     method, url, body = row.args
-    name = url[1:url.index("}")]
+    name = url[1 : url.index("}")]
     headers = {"Authorization": f"Bearer {TOKEN}", **row.env} if name == "main" else dict(row.env)
-    return name, [method, services[name].service.url + url[url.index("}") + 1:], body], headers
+    return name, [method, services[name].service.url + url[url.index("}") + 1 :], body], headers
 
 
 @pytest.mark.parametrize("row", HTTP_ROWS, ids=lambda row: row.id)
@@ -96,8 +96,9 @@ def test_every_endpoint_has_rows(services):
 
 
 def test_the_services_still_answer_after_the_rows(services):
-    status, reply, _ = services["main"].service.request("POST", "/v1/ask", {"question": Q, "topic_entity": "V1"},
-                                                        token=TOKEN)
+    status, reply, _ = services["main"].service.request(
+        "POST", "/v1/ask", {"question": Q, "topic_entity": "V1"}, token=TOKEN
+    )
     assert status == 200 and reply["triples"], reply
     status, stats, _ = services["main"].service.request("GET", "/v1/stats", token=TOKEN)
     assert status == 200 and stats["errors_by_status"].get("422", 0) >= 30, stats
@@ -112,25 +113,30 @@ def test_sigkill_while_answering_leaves_the_database_intact(base, tmp_path):
     def ask() -> None:
         try:
             replies.append(http_request("POST", svc.url + "/v1/ask", body, {})[0])
-        except OSError as exc:   # the connection dies with the process
+        except OSError as exc:  # the connection dies with the process
             replies.append(type(exc).__name__)
 
     clients = [threading.Thread(target=ask) for _ in range(6)]
     for t in clients:
         t.start()
-    for _ in range(2000):   # kill while requests are admitted (running or queued)
+    for _ in range(2000):  # kill while requests are admitted (running or queued)
         if svc.request("GET", "/v1/health")[1]["in_flight"] > 0:
             break
     svc.proc.send_signal(signal.SIGKILL)
     assert svc.proc.wait(timeout=30) == -signal.SIGKILL
     for t in clients:
         t.join(timeout=60)
-    assert any(not isinstance(r, int) for r in replies), replies   # it was answering when it died
+    assert any(not isinstance(r, int) for r in replies), replies  # it was answering when it died
     stale = read_state(db)
-    assert stale is not None and stale.pid == svc.proc.pid and not pid_alive(stale.pid)   # the file stays
+    assert stale is not None and stale.pid == svc.proc.pid and not pid_alive(stale.pid)  # the file stays
     assert kuzu_state(db) == base.state
-    out = subprocess.run([sys.executable, "-m", "kgqa_cli.main", "--db", str(db), "ask", Q, "--topic-entity", "V1",
-                          "--json"], capture_output=True, text=True, env=service_env(), timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", "--db", str(db), "ask", Q, "--topic-entity", "V1", "--json"],
+        capture_output=True,
+        text=True,
+        env=service_env(),
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["served_by"] == "in-process" and json.loads(out.stdout)["triples"]
     again = Service(db)

@@ -6,9 +6,9 @@ whose helpers (tests/index_checks.py) these tests use."""
 from __future__ import annotations
 
 import psycopg
-from psycopg import sql
 import pytest
 from index_checks import kgqa_run, kill_when
+from psycopg import sql
 from reliability_state import copy_db, kuzu_state, pg_state
 
 from kgqa.postgres.database import with_database
@@ -35,9 +35,14 @@ def test_kill_load_then_resume_equals_a_clean_load(base, tmp_path):
 
     db = copy_db(base.db, tmp_path / "killed")
     # inside the load's one transaction (after its second batch of triples): nothing of it stays
-    kill_when(db, ["load", str(tmp_path / "big.csv")],
-              lambda line, lines: line.startswith("[trace] graph/insert_triples")
-              and sum(x.startswith("[trace] graph/insert_triples") for x in lines) == 2)
+    kill_when(
+        db,
+        ["load", str(tmp_path / "big.csv")],
+        lambda line, lines: (
+            line.startswith("[trace] graph/insert_triples")
+            and sum(x.startswith("[trace] graph/insert_triples") for x in lines) == 2
+        ),
+    )
     assert kuzu_state(db) == base.state
     # right after its COMMIT: all of it stays
     kill_when(db, ["load", str(tmp_path / "big.csv")], lambda line, lines: line.startswith("[trace] COMMIT"))
@@ -62,13 +67,19 @@ def _index_only(state):
 
 def _status(dsn: str) -> str:
     with psycopg.connect(dsn) as conn:
-        schemas = [r[0] for r in conn.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'kgqa\\_%' "
-                                              "AND to_regclass(quote_ident(nspname) || '.meta') IS NOT NULL")]
+        schemas = [
+            r[0]
+            for r in conn.execute(
+                "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'kgqa\\_%' "
+                "AND to_regclass(quote_ident(nspname) || '.meta') IS NOT NULL"
+            )
+        ]
         if not schemas:
             return "none"
         assert len(schemas) == 1, schemas  # one graph synced here: one index
-        row = conn.execute(sql.SQL("SELECT value->>'status' FROM {}.meta WHERE key = 'hub_index'")
-                           .format(sql.Identifier(schemas[0]))).fetchone()
+        row = conn.execute(
+            sql.SQL("SELECT value->>'status' FROM {}.meta WHERE key = 'hub_index'").format(sql.Identifier(schemas[0]))
+        ).fetchone()
     return row[0] if row else "none"
 
 
@@ -100,8 +111,9 @@ def test_kill_sync_then_resume_equals_a_clean_sync_then_drop(base, tmp_path, pg_
     assert kuzu_state(db) == base.state  # the source never changes
     # and `index drop --yes` empties the pgvector store, leaving "no index"
     dropped = kgqa_run(db, "index", "drop", "--store", "pgvector", "--pg-dsn", target, "--yes")
-    assert dropped.returncode == 0 and f"dropped the pgvector index: {reference.counts[2]} hubs" in dropped.stdout, \
+    assert dropped.returncode == 0 and f"dropped the pgvector index: {reference.counts[2]} hubs" in dropped.stdout, (
         dropped.stdout + dropped.stderr
+    )
     assert pg_state(target).counts[2:6] == (0, 0, 0, 0)
     status = kgqa_run(db, "index", "status", "--store", "pgvector", "--pg-dsn", target)
     assert status.returncode == 0 and "no index yet in the pgvector store" in status.stdout, status.stdout

@@ -24,22 +24,53 @@ pytestmark = pytest.mark.slow
 SAMPLES: dict[str, tuple[str, bytes]] = {
     "csv": ("csv", GRAPH_CSV.encode()),
     "tsv": ("tsv", b"subject\tpredicate\tobject\tobject_is_literal\nP1\tvenue\tV1\tfalse\nP1\tyear\t2019\ttrue\n"),
-    "nt": ("nt", b'<http://ex.org/P1> <http://ex.org/venue> <http://ex.org/V1> .\n'
-                 b'<http://ex.org/P1> <http://www.w3.org/2000/01/rdf-schema#label> "Graph QA"@en .\n'
-                 b'<http://ex.org/P1> <http://ex.org/year> "2019"^^<http://www.w3.org/2001/XMLSchema#gYear> .\n'),
-    "ttl": ("ttl", b'@prefix ex: <http://ex.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
-                   b'ex:P1 a ex:Paper ; rdfs:label "Graph QA" ; ex:venue ex:V1 .\nex:V1 rdfs:label "ICSA" .\n'),
-    "json": ("orkg-json", b'[{"entity_subject": {"uid": "R1", "text": "Graph QA", "knowledge_types": ["Paper"]},'
-                          b' "predicate": "venue", "entity_object": {"uid": "R2", "text": "ICSA"}},\n'
-                          b' {"entity_subject": {"uid": "R1", "text": "Graph QA"}, "predicate": "year",'
-                          b' "entity_object": {"uid": "L1", "text": "2019"}}]\n'),
+    "nt": (
+        "nt",
+        b"<http://ex.org/P1> <http://ex.org/venue> <http://ex.org/V1> .\n"
+        b'<http://ex.org/P1> <http://www.w3.org/2000/01/rdf-schema#label> "Graph QA"@en .\n'
+        b'<http://ex.org/P1> <http://ex.org/year> "2019"^^<http://www.w3.org/2001/XMLSchema#gYear> .\n',
+    ),
+    "ttl": (
+        "ttl",
+        b"@prefix ex: <http://ex.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        b'ex:P1 a ex:Paper ; rdfs:label "Graph QA" ; ex:venue ex:V1 .\nex:V1 rdfs:label "ICSA" .\n',
+    ),
+    "json": (
+        "orkg-json",
+        b'[{"entity_subject": {"uid": "R1", "text": "Graph QA", "knowledge_types": ["Paper"]},'
+        b' "predicate": "venue", "entity_object": {"uid": "R2", "text": "ICSA"}},\n'
+        b' {"entity_subject": {"uid": "R1", "text": "Graph QA"}, "predicate": "year",'
+        b' "entity_object": {"uid": "L1", "text": "2019"}}]\n',
+    ),
 }
 
 #: Characters a malformed file is made of: C0 controls (NUL included), DEL, syntax characters of
 #: the formats, a BOM, and bytes that are not UTF-8.
-NASTY = [bytes([c]) for c in range(0, 32)] + [b"\x7f", b'"', b"'", b"<", b">", b",", b"\t", b"\\", b"{", b"}", b"[",
-                                              b"]", b":", b";", b".", b"@", b"#", b"\xef\xbb\xbf", b"\xff", b"\xc3",
-                                              b"\\u0000", b"\\u001b", b"\xc3\xa9"]
+NASTY = [bytes([c]) for c in range(0, 32)] + [
+    b"\x7f",
+    b'"',
+    b"'",
+    b"<",
+    b">",
+    b",",
+    b"\t",
+    b"\\",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b":",
+    b";",
+    b".",
+    b"@",
+    b"#",
+    b"\xef\xbb\xbf",
+    b"\xff",
+    b"\xc3",
+    b"\\u0000",
+    b"\\u001b",
+    b"\xc3\xa9",
+]
 
 
 @st.composite
@@ -51,7 +82,7 @@ def malformed(draw, sample: bytes) -> bytes:
         if kind == "insert":
             data[pos:pos] = draw(st.sampled_from(NASTY))
         elif kind == "delete":
-            del data[pos:pos + draw(st.integers(1, 12))]
+            del data[pos : pos + draw(st.integers(1, 12))]
         elif kind == "truncate":
             del data[pos:]
         elif kind == "replace" and pos < len(data):
@@ -103,8 +134,13 @@ def test_malformed_files_are_loaded_clean_or_refused_whole(ext, indexed_ws):
     before = workspace_state(ws)
     outcomes: dict[str, int] = {}
 
-    @settings(max_examples=60, derandomize=True, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=60,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(data=malformed(sample))
     def check(data: bytes) -> None:
         path.write_bytes(data)

@@ -19,11 +19,23 @@ OPERATIONS = [
     ("how many papers did jane doe publish", "count", "papers"),
     ("hw many paprs did jane doe publish", "count", "paprs"),
     ("What is the number of papers on Technical Debt?", "count", "papers"),
-    ("Which papers apply Field Experiment? Rank the papers in descending order of their publication year.", "rank", "papers"),
+    (
+        "Which papers apply Field Experiment? Rank the papers in descending order of their publication year.",
+        "rank",
+        "papers",
+    ),
     ("which papers apply field experiment? sort them by publication year, newest first", "rank", "papers"),
-    ("Which papers apply Field Experiment? Rnak the papers in decending order of their publication year.", "rank", "papers"),
+    (
+        "Which papers apply Field Experiment? Rnak the papers in decending order of their publication year.",
+        "rank",
+        "papers",
+    ),
     ("What are the evaluation methods of X? Rank them in descending alphabetical order.", "rank", "evaluation methods"),
-    ("What is the evaluation method that has been applied the most in papers on Technical Debt?", "max", "evaluation method"),
+    (
+        "What is the evaluation method that has been applied the most in papers on Technical Debt?",
+        "max",
+        "evaluation method",
+    ),
     ("what is the most common evaluation method in papers on technical debt", "max", "evaluation method"),
     ("Which venue has the fewest papers?", "min", "venue"),
     ("In which publication year was 'Alpha' published in comparison to 'Beta'?", "compare", "publication year"),
@@ -44,12 +56,20 @@ def test_operation_and_asked_phrase_come_from_the_question(question, operation, 
     assert (plan.operation, plan.asked) == (operation, asked)
 
 
-@pytest.mark.parametrize("question,key,descending,alphabetical", [
-    ("Which papers? Rank the papers in descending order of their publication year.", "publication year", True, False),
-    ("which papers? order them by year ascending", "year", False, False),
-    ("List the papers ordered from oldest to newest.", "year", False, False),
-    ("What are the methods? Rank them in reverse alphabetical order.", "", True, True),
-])
+@pytest.mark.parametrize(
+    "question,key,descending,alphabetical",
+    [
+        (
+            "Which papers? Rank the papers in descending order of their publication year.",
+            "publication year",
+            True,
+            False,
+        ),
+        ("which papers? order them by year ascending", "year", False, False),
+        ("List the papers ordered from oldest to newest.", "year", False, False),
+        ("What are the methods? Rank them in reverse alphabetical order.", "", True, True),
+    ],
+)
 def test_sort_key_and_direction(question, key, descending, alphabetical):
     plan = analyse(question)
     assert (plan.sort_key, plan.descending, plan.alphabetical) == (key, descending, alphabetical)
@@ -68,7 +88,9 @@ def test_phrase_scores_prefer_the_attribute_named_and_tolerate_typos():
     assert phrase_score("venue", "publication year") == 0.0
 
 
-@pytest.mark.parametrize("n,words", [(0, "zero"), (2, "two"), (13, "thirteen"), (21, "twenty-one"), (140, "one hundred and forty")])
+@pytest.mark.parametrize(
+    "n,words", [(0, "zero"), (2, "two"), (13, "thirteen"), (21, "twenty-one"), (140, "one hundred and forty")]
+)
 def test_number_words(n, words):
     assert number_words(n) == words
 
@@ -82,44 +104,107 @@ def test_count_phrase_pluralises_the_head_noun():
 def _paper(pid: str, title: str, facts: list[tuple[str, str]], via: str = "") -> PartialAnswer:
     root = Entity(pid, title, ("Paper",))
     holder = Entity(f"{pid}c", via) if via else root
-    triples = [ScoredTriple(Triple(root if p == "publication year" else holder, p, Entity(f"L{pid}{i}", o, (), True)),
-                            0.9, pid) for i, (p, o) in enumerate(facts)]
+    triples = [
+        ScoredTriple(
+            Triple(root if p == "publication year" else holder, p, Entity(f"L{pid}{i}", o, (), True)), 0.9, pid
+        )
+        for i, (p, o) in enumerate(facts)
+    ]
     return PartialAnswer(pid, title, title, triples, ("Paper",))
 
 
 PAPERS = [
-    _paper("P1", "Alpha Study", [("publication year", "2017"), ("Evaluation method", "Case Study"),
-                                 ("Research Object", "Technical Debt"), ("Uses Input Data", "No input data used")],
-           via="Contribution 1"),
-    _paper("P2", "Beta Study", [("publication year", "2020"), ("Evaluation method", "Data Science"),
-                                ("Research Object", "Technical Debt"), ("Uses Input Data", "Input data is available")],
-           via="Contribution 1"),
-    _paper("P3", "Gamma Study", [("publication year", "2020"), ("Evaluation method", "Case Study"),
-                                 ("Research Object", "Technical Debt")], via="Contribution 1"),
+    _paper(
+        "P1",
+        "Alpha Study",
+        [
+            ("publication year", "2017"),
+            ("Evaluation method", "Case Study"),
+            ("Research Object", "Technical Debt"),
+            ("Uses Input Data", "No input data used"),
+        ],
+        via="Contribution 1",
+    ),
+    _paper(
+        "P2",
+        "Beta Study",
+        [
+            ("publication year", "2020"),
+            ("Evaluation method", "Data Science"),
+            ("Research Object", "Technical Debt"),
+            ("Uses Input Data", "Input data is available"),
+        ],
+        via="Contribution 1",
+    ),
+    _paper(
+        "P3",
+        "Gamma Study",
+        [("publication year", "2020"), ("Evaluation method", "Case Study"), ("Research Object", "Technical Debt")],
+        via="Contribution 1",
+    ),
 ]
 
 
-@pytest.mark.parametrize("question,operation,value,expect", [
-    ("How many papers investigate the research object Technical Debt?", "count", 3,
-     r"^There are three papers \(3\) that investigate the research object Technical Debt \[1\]\[2\]\[3\]\.$"),
-    ("how many papers investigate technical debt", "count", 3, r"three papers \(3\)"),
-    ("How many papers investigate Technical Debt and have not used input data?", "count", 2,
-     r"two papers \(2\) .*\[1\]\[3\]\.$"),
-    ("Which papers investigate Technical Debt? Rank the papers in descending order of their publication year.",
-     "rank", None, r"1\. 'Beta Study' \(2020\) \[2\], 2\. 'Gamma Study' \(2020\) \[3\] and 3\. 'Alpha Study' \(2017\) \[1\]"),
-    ("which papers investigate technical debt? sort them by publication year ascending",
-     "rank", None, r"1\. 'Alpha Study' \(2017\) \[1\]"),
-    ("What is the evaluation method applied the most in papers that investigate Technical Debt?", "max",
-     "Case Study", r"is Case Study \[1\]\[3\] \(2 of 3 papers\)"),
-    ("What is the evaluation method applied the least in papers on Technical Debt?", "min", "Data Science",
-     r"Data Science \[2\]"),
-    ("How many papers investigate Technical Debt per publication year?", "group", 3,
-     r"one paper in 2017 \[1\] and two papers in 2020 \[2\]\[3\]"),
-    ("Which papers investigate Technical Debt and indicate that no input data was used?", "negation", None,
-     r"'Alpha Study' \[1\] and 'Gamma Study' \[3\].*stated explicitly as 'No input data used' \[1\].*No .* fact is stated at all for \[3\]"),
-    ("What are the evaluation methods applied in papers that investigate Technical Debt?", "list", None,
-     r"are Case Study \[1\]\[3\] and Data Science \[2\]\.$"),
-])
+@pytest.mark.parametrize(
+    "question,operation,value,expect",
+    [
+        (
+            "How many papers investigate the research object Technical Debt?",
+            "count",
+            3,
+            r"^There are three papers \(3\) that investigate the research object Technical Debt \[1\]\[2\]\[3\]\.$",
+        ),
+        ("how many papers investigate technical debt", "count", 3, r"three papers \(3\)"),
+        (
+            "How many papers investigate Technical Debt and have not used input data?",
+            "count",
+            2,
+            r"two papers \(2\) .*\[1\]\[3\]\.$",
+        ),
+        (
+            "Which papers investigate Technical Debt? Rank the papers in descending order of their publication year.",
+            "rank",
+            None,
+            r"1\. 'Beta Study' \(2020\) \[2\], 2\. 'Gamma Study' \(2020\) \[3\] and 3\. 'Alpha Study' \(2017\) \[1\]",
+        ),
+        (
+            "which papers investigate technical debt? sort them by publication year ascending",
+            "rank",
+            None,
+            r"1\. 'Alpha Study' \(2017\) \[1\]",
+        ),
+        (
+            "What is the evaluation method applied the most in papers that investigate Technical Debt?",
+            "max",
+            "Case Study",
+            r"is Case Study \[1\]\[3\] \(2 of 3 papers\)",
+        ),
+        (
+            "What is the evaluation method applied the least in papers on Technical Debt?",
+            "min",
+            "Data Science",
+            r"Data Science \[2\]",
+        ),
+        (
+            "How many papers investigate Technical Debt per publication year?",
+            "group",
+            3,
+            r"one paper in 2017 \[1\] and two papers in 2020 \[2\]\[3\]",
+        ),
+        (
+            "Which papers investigate Technical Debt and indicate that no input data was used?",
+            "negation",
+            None,
+            r"'Alpha Study' \[1\] and 'Gamma Study' \[3\].*stated explicitly as 'No input data used' \[1\].*No .* fact is stated at all for \[3\]",
+        ),
+        (
+            "What are the evaluation methods applied in papers that investigate Technical Debt?",
+            "list",
+            None,
+            r"are Case Study \[1\]\[3\] and Data Science \[2\]\.$",
+        ),
+    ],
+)
 def test_operations_render_cited_sentences(question, operation, value, expect):
     text, result = compose(question, PAPERS)
     assert result.operation == operation
@@ -129,8 +214,10 @@ def test_operations_render_cited_sentences(question, operation, value, expect):
 
 
 def test_compare_states_both_sides_and_the_verdict():
-    text, result = compose("In which publication year was the paper 'Alpha Study' published in comparison to "
-                           "the paper 'Beta Study'?", PAPERS)
+    text, result = compose(
+        "In which publication year was the paper 'Alpha Study' published in comparison to the paper 'Beta Study'?",
+        PAPERS,
+    )
     assert result.operation == "compare" and result.value == "earlier"
     assert "2017 [1], which is earlier than" in text and "2020 [2]" in text
     text, result = compose("How many papers on Technical Debt were published in 2017 compared to 2020?", PAPERS)
@@ -141,16 +228,30 @@ def test_mismatch_is_reported_for_a_wrong_count_or_order():
     _, result = compose("How many papers investigate Technical Debt?", PAPERS)
     assert mismatches("There are two papers [1][2][3].", result.as_dict())
     assert mismatches("There are two papers [3].", result.as_dict())  # a citation is not the count
-    _, ranked = compose("Which papers investigate Technical Debt? Rank them in ascending order of publication year.", PAPERS)
+    _, ranked = compose(
+        "Which papers investigate Technical Debt? Rank them in ascending order of publication year.", PAPERS
+    )
     assert mismatches("Beta Study, Gamma Study and Alpha Study.", ranked.as_dict())
 
 
-@pytest.mark.parametrize("question,expect", [
-    ("how many papers investigate technical debt?", r"^There are three papers \(3\) that investigate technical debt"),
-    ("Which papers investigate Technical Debt, newest first?", r"^The papers that investigate Technical Debt, ranked in descending"),
-    ("How many research objects did the team investigate?", r"^The team investigated one research object \(1\)"),
-    ("Which papers with a contribution have no input data?", r"^The papers with a contribution that have no input data are"),
-])
+@pytest.mark.parametrize(
+    "question,expect",
+    [
+        (
+            "how many papers investigate technical debt?",
+            r"^There are three papers \(3\) that investigate technical debt",
+        ),
+        (
+            "Which papers investigate Technical Debt, newest first?",
+            r"^The papers that investigate Technical Debt, ranked in descending",
+        ),
+        ("How many research objects did the team investigate?", r"^The team investigated one research object \(1\)"),
+        (
+            "Which papers with a contribution have no input data?",
+            r"^The papers with a contribution that have no input data are",
+        ),
+    ],
+)
 def test_restatements(question, expect):
     text, _ = compose(question, PAPERS)
     assert re.search(expect, text), text
@@ -162,10 +263,15 @@ def test_no_partial_facts_give_an_honest_sentence():
 
 
 def test_sources_that_miss_a_stated_constraint_are_left_out():
-    stray = _paper("P4", "Delta Study", [("publication year", "2019"), ("Evaluation method", "Case Study"),
-                                         ("Research Object", "Software Ecosystems")], via="Contribution 1")
+    stray = _paper(
+        "P4",
+        "Delta Study",
+        [("publication year", "2019"), ("Evaluation method", "Case Study"), ("Research Object", "Software Ecosystems")],
+        via="Contribution 1",
+    )
     text, result = compose("How many papers investigate the research object Technical Debt?", PAPERS + [stray])
     assert result.value == 3 and "Delta" not in " ".join(result.items) and "[4]" not in text
-    text, result = compose("How many papers investigate Software Ecosystems compared to Technical Debt?",
-                           PAPERS + [stray])
+    text, result = compose(
+        "How many papers investigate Software Ecosystems compared to Technical Debt?", PAPERS + [stray]
+    )
     assert result.groups == {"Software Ecosystems": 1, "Technical Debt": 3}  # sides are not filtered

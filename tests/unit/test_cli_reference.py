@@ -22,8 +22,10 @@ def test_docs_cli_md_is_up_to_date():
     expected = ref.render()
     current = ref.CLI_MD.read_text(encoding="utf-8")
     stale = ref.differences(current, expected)
-    assert not stale, (f"docs/cli.md is out of date for {', '.join(stale)}: "
-                       "run `python scripts/cli_reference.py` and commit docs/cli.md")
+    assert not stale, (
+        f"docs/cli.md is out of date for {', '.join(stale)}: "
+        "run `python scripts/cli_reference.py` and commit docs/cli.md"
+    )
 
 
 def test_reference_covers_every_command_and_option():

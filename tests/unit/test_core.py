@@ -59,8 +59,14 @@ def test_best_per_path_keeps_highest_level():
 
 
 def test_diversity_penalty_applies_to_repeated_triple_subjects():
-    ranked = diversity_rank([_path("a", 0.80, VectorLevel.TRIPLE), _path("b", 0.79, VectorLevel.TRIPLE),
-                             _path("c", 0.77, VectorLevel.TRIPLE, subject=V)], 0.05)
+    ranked = diversity_rank(
+        [
+            _path("a", 0.80, VectorLevel.TRIPLE),
+            _path("b", 0.79, VectorLevel.TRIPLE),
+            _path("c", 0.77, VectorLevel.TRIPLE, subject=V),
+        ],
+        0.05,
+    )
     assert [p.hash for p in ranked] == ["a", "c", "b"]
     assert math.isclose(ranked[2].score, 0.74)
 
@@ -68,7 +74,8 @@ def test_diversity_penalty_applies_to_repeated_triple_subjects():
 def test_hub_score_weights_high_scores():
     assert math.isclose(hub_score([0.5], 5), 0.5)
     s = hub_score([0.9, 0.1], 5)
-    assert 0.5 < s < 0.9 and math.isclose(s, (0.9 * math.exp(4.5) + 0.1 * math.exp(0.5)) /
-                                          (math.exp(4.5) + math.exp(0.5)))
+    assert 0.5 < s < 0.9 and math.isclose(
+        s, (0.9 * math.exp(4.5) + 0.1 * math.exp(0.5)) / (math.exp(4.5) + math.exp(0.5))
+    )
     hubs = [Hub(Entity("A"), [_path("x", 0.2)]), Hub(Entity("B"), [_path("y", 0.8)])]
     assert [h.root.id for h in prune_hubs(hubs, 1, 5)] == ["B"]

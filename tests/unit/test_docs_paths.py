@@ -27,6 +27,9 @@ def test_pages_name_paths():
 
 
 def test_every_named_path_exists():
-    missing = [f"{page}:{n}: {path}" for page, n, path in named_paths()
-               if not any(x in path for x in EXAMPLES) and not (ROOT / path.rstrip("/")).exists()]
+    missing = [
+        f"{page}:{n}: {path}"
+        for page, n, path in named_paths()
+        if not any(x in path for x in EXAMPLES) and not (ROOT / path.rstrip("/")).exists()
+    ]
     assert not missing, "paths named in the docs that do not exist:\n" + "\n".join(missing)

@@ -18,12 +18,15 @@ from kgqa.llm.verbaliser import parse_sentences
 from kgqa.types import Entity, Triple
 
 
-@pytest.mark.parametrize("text, kind, expected", [
-    ('["a", "b"]', list, ["a", "b"]),
-    ('Sure:\n```json\n{"relevant": false}\n```\nDone.', dict, {"relevant": False}),
-    ('Here: [1, 2] and also {"x": 1}', dict, {"x": 1}),
-    ('[broken, then ["ok"]', list, ["ok"]),
-])
+@pytest.mark.parametrize(
+    "text, kind, expected",
+    [
+        ('["a", "b"]', list, ["a", "b"]),
+        ('Sure:\n```json\n{"relevant": false}\n```\nDone.', dict, {"relevant": False}),
+        ('Here: [1, 2] and also {"x": 1}', dict, {"x": 1}),
+        ('[broken, then ["ok"]', list, ["ok"]),
+    ],
+)
 def test_extract_json_tolerates_fences_and_prose(text, kind, expected):
     assert extract_json(text, kind) == expected
 

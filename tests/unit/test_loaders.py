@@ -74,12 +74,20 @@ def test_orkg_parses_triples_and_entities(tmp_path: Path) -> None:
     path = write(tmp_path, "g.json", ORKG_SMALL)
     records = load(OrkgJsonLoader(), path)
     assert records == [
-        TripleRecord(EntityRecord("R1", "Paper A", ("Paper",), False), "publication year",
-                     EntityRecord("L7", "2019", (), True), 2),
+        TripleRecord(
+            EntityRecord("R1", "Paper A", ("Paper",), False),
+            "publication year",
+            EntityRecord("L7", "2019", (), True),
+            2,
+        ),
         EntityOnlyRecord(EntityRecord("R2", "Café ☕", ("Venue", "Thing"), False), 7),
         EntityOnlyRecord(EntityRecord("L8", None, None, True), 8),
-        TripleRecord(EntityRecord("R1", "Paper A", ("Paper",), False), "venue",
-                     EntityRecord("R2", "Café ☕", ("Venue",), False), 9),
+        TripleRecord(
+            EntityRecord("R1", "Paper A", ("Paper",), False),
+            "venue",
+            EntityRecord("R2", "Café ☕", ("Venue",), False),
+            9,
+        ),
     ]
     assert OrkgJsonLoader.format_name == "orkg-json"
 
@@ -88,8 +96,7 @@ def test_orkg_literal_rule_is_l_followed_by_digits(tmp_path: Path) -> None:
     entities = [{"uid": uid} for uid in ("L1", "L", "LX1", "R5", "l3", "L12a", "C4")]
     path = write(tmp_path, "g.json", json.dumps(entities))
     flags = {r.entity.id: r.entity.is_literal for r in load(OrkgJsonLoader(), path)}
-    assert flags == {"L1": True, "L": False, "LX1": False, "R5": False, "l3": False,
-                     "L12a": False, "C4": False}
+    assert flags == {"L1": True, "L": False, "LX1": False, "R5": False, "l3": False, "L12a": False, "C4": False}
 
 
 @pytest.mark.parametrize("chunk_size", [1, 3, 7, 64])
@@ -112,8 +119,12 @@ def test_orkg_real_graph_gv3() -> None:
     assert len(triples) == 4488
     assert len(entities) == 4336
     first = triples[0]
-    assert (first.subject.id, first.predicate, first.object.id, first.line) == \
-        ("R725420", "Template of research field", "R659055", 2)
+    assert (first.subject.id, first.predicate, first.object.id, first.line) == (
+        "R725420",
+        "Template of research field",
+        "R659055",
+        2,
+    )
     assert all(r.object.is_literal == r.object.id.startswith("L") for r in triples)
     assert not any(r.subject.is_literal for r in triples)
     lines = [r.line for r in records]
@@ -126,8 +137,11 @@ def test_orkg_real_graph_gv3() -> None:
 
 
 def _triple(uid_s: str = "R1", uid_o: str = "R2", predicate: object = "p") -> dict[str, object]:
-    return {"entity_subject": {"uid": uid_s, "text": "s", "knowledge_types": []},
-            "predicate": predicate, "entity_object": {"uid": uid_o, "text": "o", "knowledge_types": []}}
+    return {
+        "entity_subject": {"uid": uid_s, "text": "s", "knowledge_types": []},
+        "predicate": predicate,
+        "entity_object": {"uid": uid_o, "text": "o", "knowledge_types": []},
+    }
 
 
 ORKG_ERRORS: list[tuple[str, str | bytes, int | None, str | None, str]] = [
@@ -142,19 +156,30 @@ ORKG_ERRORS: list[tuple[str, str | bytes, int | None, str | None, str]] = [
     ("empty-uid", '[\n{"uid": "R1"},\n{"uid": "  "}]', 3, "uid", "record 2"),
     ("number-uid", '[{"uid": 5}]', 1, "uid", "record 1"),
     ("text-not-string", '[\n{"uid": "R1", "text": 5}]', 2, "text", "record 1"),
-    ("types-not-list", '[\n{"uid": "R1", "knowledge_types": "Paper"}]', 2, "knowledge_types",
-     "record 1"),
-    ("types-not-strings", '[\n{"uid": "R1", "knowledge_types": ["Paper", 3]}]', 2,
-     "knowledge_types", "record 1"),
-    ("missing-predicate", "[\n" + json.dumps({k: v for k, v in _triple().items()
-                                              if k != "predicate"}) + "]", 2, "predicate",
-     "record 1"),
-    ("predicate-not-string", "[\n{\"uid\": \"R0\"},\n" + json.dumps(_triple(predicate=["p"])) + "]",
-     3, "predicate", "record 2"),
-    ("subject-uid-missing", "[" + json.dumps(_triple(uid_s="")) + "]", 1, "entity_subject.uid",
-     "record 1"),
-    ("object-not-object", '[{"entity_subject": {"uid": "R1"}, "predicate": "p", '
-     '"entity_object": "R2"}]', 1, "entity_object", "record 1"),
+    ("types-not-list", '[\n{"uid": "R1", "knowledge_types": "Paper"}]', 2, "knowledge_types", "record 1"),
+    ("types-not-strings", '[\n{"uid": "R1", "knowledge_types": ["Paper", 3]}]', 2, "knowledge_types", "record 1"),
+    (
+        "missing-predicate",
+        "[\n" + json.dumps({k: v for k, v in _triple().items() if k != "predicate"}) + "]",
+        2,
+        "predicate",
+        "record 1",
+    ),
+    (
+        "predicate-not-string",
+        '[\n{"uid": "R0"},\n' + json.dumps(_triple(predicate=["p"])) + "]",
+        3,
+        "predicate",
+        "record 2",
+    ),
+    ("subject-uid-missing", "[" + json.dumps(_triple(uid_s="")) + "]", 1, "entity_subject.uid", "record 1"),
+    (
+        "object-not-object",
+        '[{"entity_subject": {"uid": "R1"}, "predicate": "p", "entity_object": "R2"}]',
+        1,
+        "entity_object",
+        "record 1",
+    ),
     ("neither", '[\n{"uid": "R1"},\n\n  {"name": "x"}]', 4, None, "neither a triple"),
     ("non-utf8", b'[\n{"uid": "R1"},\n{"uid": "R\xff2"}]', 3, None, "UTF-8"),
     ("empty", "", None, None, "empty"),
@@ -163,11 +188,12 @@ ORKG_ERRORS: list[tuple[str, str | bytes, int | None, str | None, str]] = [
 
 
 @pytest.mark.parametrize("chunk_size", [5, 1 << 16])
-@pytest.mark.parametrize(("content", "line", "field", "fragment"),
-                         [case[1:] for case in ORKG_ERRORS], ids=[case[0] for case in ORKG_ERRORS])
-def test_orkg_errors_name_file_line_and_field(tmp_path: Path, content: str | bytes,
-                                               line: int | None, field: str | None,
-                                               fragment: str, chunk_size: int) -> None:
+@pytest.mark.parametrize(
+    ("content", "line", "field", "fragment"), [case[1:] for case in ORKG_ERRORS], ids=[case[0] for case in ORKG_ERRORS]
+)
+def test_orkg_errors_name_file_line_and_field(
+    tmp_path: Path, content: str | bytes, line: int | None, field: str | None, fragment: str, chunk_size: int
+) -> None:
     err = load_error(OrkgJsonLoader(chunk_size), write(tmp_path, "bad.json", content))
     assert_where(err, line, field)
     assert fragment in str(err)
@@ -189,8 +215,9 @@ def test_orkg_records_before_an_error_are_yielded(tmp_path: Path) -> None:
 
 # -- CSV / TSV ----------------------------------------------------------------------------------
 
+
 def test_csv_without_header(tmp_path: Path) -> None:
-    path = write(tmp_path, "g.csv", "R1,has author,R2\n\n  R2 , name, Alice\n\"R3\",\"a, b\",R4\n")
+    path = write(tmp_path, "g.csv", 'R1,has author,R2\n\n  R2 , name, Alice\n"R3","a, b",R4\n')
     assert load(DelimitedLoader(","), path) == [
         TripleRecord(EntityRecord("R1"), "has author", EntityRecord("R2"), 1),
         TripleRecord(EntityRecord("R2"), "name", EntityRecord("Alice"), 3),
@@ -205,32 +232,34 @@ def test_csv_header_with_labels_types_and_literals(tmp_path: Path) -> None:
         "R1,year,L1,Paper A,Paper|Thing,2019,,yes\n"
         "R1,title,A title,,,,,TRUE\n"
         "R1,venue,R2,,,ICSA,Venue,\n"
-        "R1,note,\"multi\nline\",,,,,0\n"
+        'R1,note,"multi\nline",,,,,0\n'
         "R1,count,7,,,,, 1 \n"
     )
     records = load(DelimitedLoader(","), write(tmp_path, "g.csv", content))
     assert records == [
-        TripleRecord(EntityRecord("R1", "Paper A", ("Paper", "Thing")), "year",
-                     EntityRecord("L1", "2019", None, True), 2),
-        TripleRecord(EntityRecord("R1"), "title",
-                     EntityRecord(synthetic_literal_id("A title"), "A title", None, True), 3),
+        TripleRecord(
+            EntityRecord("R1", "Paper A", ("Paper", "Thing")), "year", EntityRecord("L1", "2019", None, True), 2
+        ),
+        TripleRecord(
+            EntityRecord("R1"), "title", EntityRecord(synthetic_literal_id("A title"), "A title", None, True), 3
+        ),
         TripleRecord(EntityRecord("R1"), "venue", EntityRecord("R2", "ICSA", ("Venue",), False), 4),
         TripleRecord(EntityRecord("R1"), "note", EntityRecord("multi\nline"), 5),
-        TripleRecord(EntityRecord("R1"), "count", EntityRecord(synthetic_literal_id("7"), "7",
-                                                               None, True), 7),
+        TripleRecord(EntityRecord("R1"), "count", EntityRecord(synthetic_literal_id("7"), "7", None, True), 7),
     ]
 
 
 def test_tsv_with_header(tmp_path: Path) -> None:
-    content = "subject\tpredicate\tobject\tobject_label\tobject_is_literal\n" \
-              "R1\thas, comma\tL5\tSome, text\tno\n" \
-              "R1\tyear\t2020\t\t1\n"
+    content = (
+        "subject\tpredicate\tobject\tobject_label\tobject_is_literal\n"
+        "R1\thas, comma\tL5\tSome, text\tno\n"
+        "R1\tyear\t2020\t\t1\n"
+    )
     loader = get_loader("tsv")
     assert loader.format_name == "tsv"
     assert load(loader, write(tmp_path, "g.tsv", content)) == [
         TripleRecord(EntityRecord("R1"), "has, comma", EntityRecord("L5", "Some, text"), 2),
-        TripleRecord(EntityRecord("R1"), "year",
-                     EntityRecord(synthetic_literal_id("2020"), "2020", None, True), 3),
+        TripleRecord(EntityRecord("R1"), "year", EntityRecord(synthetic_literal_id("2020"), "2020", None, True), 3),
     ]
 
 
@@ -265,18 +294,19 @@ CSV_ERRORS: list[tuple[str, str | bytes, int | None, str | None, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("content", "line", "field", "fragment"),
-                         [case[1:] for case in CSV_ERRORS], ids=[case[0] for case in CSV_ERRORS])
-def test_csv_errors_name_file_line_and_field(tmp_path: Path, content: str | bytes,
-                                              line: int | None, field: str | None,
-                                              fragment: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "line", "field", "fragment"), [case[1:] for case in CSV_ERRORS], ids=[case[0] for case in CSV_ERRORS]
+)
+def test_csv_errors_name_file_line_and_field(
+    tmp_path: Path, content: str | bytes, line: int | None, field: str | None, fragment: str
+) -> None:
     err = load_error(DelimitedLoader(","), write(tmp_path, "bad.csv", content))
     assert_where(err, line, field)
     assert fragment in str(err)
 
 
 def test_tsv_error_reports_line_after_multiline_field(tmp_path: Path) -> None:
-    content = "R1\tp\t\"two\nlines\"\nR1\tp\n"
+    content = 'R1\tp\t"two\nlines"\nR1\tp\n'
     err = load_error(DelimitedLoader("\t"), write(tmp_path, "bad.tsv", content))
     assert_where(err, 3, None)
 
@@ -298,43 +328,56 @@ _:b1 <{EX}name> "Alice"@en .
 def test_ntriples_parses_terms_and_maps_records(tmp_path: Path) -> None:
     records = load(NTriplesLoader(), write(tmp_path, "g.nt", NT_SMALL))
     assert records == [
-        TripleRecord(EntityRecord(f"{EX}paper1"), "publication year",
-                     EntityRecord(synthetic_literal_id("2019", f"{XSD}gYear"), "2019", None, True),
-                     2, f"{EX}publicationYear"),
+        TripleRecord(
+            EntityRecord(f"{EX}paper1"),
+            "publication year",
+            EntityRecord(synthetic_literal_id("2019", f"{XSD}gYear"), "2019", None, True),
+            2,
+            f"{EX}publicationYear",
+        ),
         EntityOnlyRecord(EntityRecord(f"{EX}paper1", types=("Paper",)), 3),
-        EntityOnlyRecord(EntityRecord(f"{EX}paper1", label='Paper "One"\né\U0001F600'), 5),
-        TripleRecord(EntityRecord(f"{EX}paper1"), "has author", EntityRecord("_:b1"), 6,
-                     f"{EX}has_author"),
+        EntityOnlyRecord(EntityRecord(f"{EX}paper1", label='Paper "One"\né\U0001f600'), 5),
+        TripleRecord(EntityRecord(f"{EX}paper1"), "has author", EntityRecord("_:b1"), 6, f"{EX}has_author"),
         EntityOnlyRecord(EntityRecord("_:b1", label="Alice"), 7),
-        TripleRecord(EntityRecord("_:b1"), "name",
-                     EntityRecord(synthetic_literal_id("Alice", "@en"), "Alice", None, True), 8,
-                     f"{EX}name"),
-        TripleRecord(EntityRecord(f"{EX}paper1"), "title",
-                     EntityRecord(synthetic_literal_id("T\t1"), "T\t1", None, True), 9,
-                     f"{EX}title"),
+        TripleRecord(
+            EntityRecord("_:b1"),
+            "name",
+            EntityRecord(synthetic_literal_id("Alice", "@en"), "Alice", None, True),
+            8,
+            f"{EX}name",
+        ),
+        TripleRecord(
+            EntityRecord(f"{EX}paper1"),
+            "title",
+            EntityRecord(synthetic_literal_id("T\t1"), "T\t1", None, True),
+            9,
+            f"{EX}title",
+        ),
     ]
 
 
 def test_ntriples_xsd_string_is_a_plain_literal(tmp_path: Path) -> None:
-    content = f'<{EX}a> <{EX}p> "x" .\n<{EX}a> <{EX}p> "x"^^<{XSD}string> .\n' \
-              f'<{EX}a> <{EX}p> "x"@de .\n<{EX}a> <{EX}p> <urn:isbn:123> .\n'
-    objects = [r.object for r in load(NTriplesLoader(), write(tmp_path, "g.nt", content))
-               if isinstance(r, TripleRecord)]
+    content = (
+        f'<{EX}a> <{EX}p> "x" .\n<{EX}a> <{EX}p> "x"^^<{XSD}string> .\n'
+        f'<{EX}a> <{EX}p> "x"@de .\n<{EX}a> <{EX}p> <urn:isbn:123> .\n'
+    )
+    objects = [
+        r.object for r in load(NTriplesLoader(), write(tmp_path, "g.nt", content)) if isinstance(r, TripleRecord)
+    ]
     assert objects[0] == objects[1]
     assert objects[2].id == synthetic_literal_id("x", "@de") != objects[0].id
     assert objects[3] == EntityRecord("urn:isbn:123")
 
 
 def test_ntriples_load_twice_is_identical(tmp_path: Path) -> None:
-    path = write(tmp_path, "g.nt", f"_:x <{EX}p> _:y .\n_:y <{EX}q> \"v\" .\n")
+    path = write(tmp_path, "g.nt", f'_:x <{EX}p> _:y .\n_:y <{EX}q> "v" .\n')
     first = load(NTriplesLoader(), path)
     assert first == load(NTriplesLoader(), path)
     assert [r.subject.id for r in first if isinstance(r, TripleRecord)] == ["_:x", "_:y"]
 
 
 NT_ERRORS: list[tuple[str, str | bytes, int, str | None, str]] = [
-    ("iri-space", f"<{EX}a> <{EX}p> <{EX}b> .\n<{EX}a b> <{EX}p> <{EX}b> .\n", 2, "subject",
-     "' '"),
+    ("iri-space", f"<{EX}a> <{EX}p> <{EX}b> .\n<{EX}a b> <{EX}p> <{EX}b> .\n", 2, "subject", "' '"),
     ("iri-no-scheme", f"\n<{EX}a> <p> <{EX}b> .\n", 2, "predicate", "no scheme"),
     ("iri-brace", f"<{EX}a> <{EX}p> <{EX}b{{x}}> .\n", 1, "object", "'{'"),
     ("iri-caret", f"<{EX}a> <{EX}p^x> <{EX}b> .\n", 1, "predicate", "'^'"),
@@ -349,15 +392,16 @@ NT_ERRORS: list[tuple[str, str | bytes, int, str | None, str]] = [
     ("unterminated-iri", f"<{EX}a> <{EX}p> <{EX}b .\n", 1, "object", "unterminated IRI"),
     ("missing-dot", f"<{EX}a> <{EX}p> <{EX}b>\n", 1, None, "' .'"),
     ("junk-after-dot", f"<{EX}a> <{EX}p> <{EX}b> . <{EX}c>\n", 1, None, "unexpected text"),
-    ("non-utf8", f"<{EX}a> <{EX}p> <{EX}b> .\n\n".encode() + b'<http://e/a> <http://e/p> "\xff" .\n',
-     3, None, "UTF-8"),
+    ("non-utf8", f"<{EX}a> <{EX}p> <{EX}b> .\n\n".encode() + b'<http://e/a> <http://e/p> "\xff" .\n', 3, None, "UTF-8"),
 ]
 
 
-@pytest.mark.parametrize(("content", "line", "field", "fragment"),
-                         [case[1:] for case in NT_ERRORS], ids=[case[0] for case in NT_ERRORS])
-def test_ntriples_errors_name_file_line_and_field(tmp_path: Path, content: str | bytes, line: int,
-                                                  field: str | None, fragment: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "line", "field", "fragment"), [case[1:] for case in NT_ERRORS], ids=[case[0] for case in NT_ERRORS]
+)
+def test_ntriples_errors_name_file_line_and_field(
+    tmp_path: Path, content: str | bytes, line: int, field: str | None, fragment: str
+) -> None:
     err = load_error(NTriplesLoader(), write(tmp_path, "bad.nt", content))
     assert_where(err, line, field)
     assert fragment in str(err)
@@ -381,10 +425,13 @@ def test_turtle_maps_records(tmp_path: Path) -> None:
     records = load(TurtleLoader(), write(tmp_path, "g.ttl", TTL_SMALL))
     assert all(r.line == 0 for r in records)
     entity_only = [r.entity for r in records if isinstance(r, EntityOnlyRecord)]
-    assert sorted(entity_only, key=repr) == sorted([
-        EntityRecord(f"{EX}paper1", types=("Paper",)),
-        EntityRecord(f"{EX}paper1", label="Paper One"),
-    ], key=repr)
+    assert sorted(entity_only, key=repr) == sorted(
+        [
+            EntityRecord(f"{EX}paper1", types=("Paper",)),
+            EntityRecord(f"{EX}paper1", label="Paper One"),
+        ],
+        key=repr,
+    )
     triples = [r for r in records if isinstance(r, TripleRecord)]
     by_pred: dict[str, list[TripleRecord]] = {}
     for t in triples:
@@ -393,8 +440,7 @@ def test_turtle_maps_records(tmp_path: Path) -> None:
     (year,) = by_pred["publication year"]
     assert year.subject == EntityRecord(f"{EX}paper1")
     assert year.predicate_id == f"{EX}publicationYear"
-    assert year.object == EntityRecord(synthetic_literal_id("2019", f"{XSD}gYear"), "2019",
-                                       None, True)
+    assert year.object == EntityRecord(synthetic_literal_id("2019", f"{XSD}gYear"), "2019", None, True)
     authors = {t.object.id for t in by_pred["has author"]}
     assert len(authors) == 2 and all(a.startswith("_:") for a in authors)
     names = {t.subject.id: t.object.label for t in by_pred["name"]}
@@ -405,11 +451,12 @@ def test_turtle_maps_records(tmp_path: Path) -> None:
 
 
 def test_turtle_and_ntriples_agree_on_iris_and_literals(tmp_path: Path) -> None:
-    nt = (f'<{EX}a> <{EX}has_title> "T"@EN .\n<{EX}a> <{EX}year> "5"^^<{XSD}integer> .\n'
-          f'<{EX}a> <{EX}cites> <{EX}b> .\n<{EX}b> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>'
-          f' <{EX}Paper> .\n')
-    ttl = f'@prefix ex: <{EX}> .\nex:a ex:has_title "T"@EN ; ex:year 5 ; ex:cites ex:b .\n' \
-          f'ex:b a ex:Paper .\n'
+    nt = (
+        f'<{EX}a> <{EX}has_title> "T"@EN .\n<{EX}a> <{EX}year> "5"^^<{XSD}integer> .\n'
+        f"<{EX}a> <{EX}cites> <{EX}b> .\n<{EX}b> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+        f" <{EX}Paper> .\n"
+    )
+    ttl = f'@prefix ex: <{EX}> .\nex:a ex:has_title "T"@EN ; ex:year 5 ; ex:cites ex:b .\nex:b a ex:Paper .\n'
     from_nt = load(NTriplesLoader(), write(tmp_path, "g.nt", nt))
     from_ttl = load(TurtleLoader(), write(tmp_path, "g.ttl", ttl))
 
@@ -470,23 +517,28 @@ def test_turtle_path_with_space_and_hash(tmp_path: Path) -> None:
     folder.mkdir()
     path = write(folder, "g.ttl", f"<{EX}a> <{EX}p> <{EX}b> .\n")
     assert load(TurtleLoader(), path) == [
-        TripleRecord(EntityRecord(f"{EX}a"), "p", EntityRecord(f"{EX}b"), 0, f"{EX}p")]
+        TripleRecord(EntityRecord(f"{EX}a"), "p", EntityRecord(f"{EX}b"), 0, f"{EX}p")
+    ]
 
 
 # -- naming ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("iri", "expected"), [
-    (f"{EX}publicationYear", "publication year"),
-    (f"{EX}has_author", "has author"),
-    (f"{EX}hasAuthor", "has author"),
-    (f"{EX}onto#hasDOI", "has DOI"),
-    (f"{EX}HTTPServerName", "HTTP server name"),
-    (f"{EX}research-field", "research field"),
-    (f"{EX}has%20venue", "has venue"),
-    (f"{EX}title/", "title"),
-    ("urn:x:sameAs", "same as"),
-    ("http://www.wikidata.org/prop/direct/P50", "P50"),
-])
+
+@pytest.mark.parametrize(
+    ("iri", "expected"),
+    [
+        (f"{EX}publicationYear", "publication year"),
+        (f"{EX}has_author", "has author"),
+        (f"{EX}hasAuthor", "has author"),
+        (f"{EX}onto#hasDOI", "has DOI"),
+        (f"{EX}HTTPServerName", "HTTP server name"),
+        (f"{EX}research-field", "research field"),
+        (f"{EX}has%20venue", "has venue"),
+        (f"{EX}title/", "title"),
+        ("urn:x:sameAs", "same as"),
+        ("http://www.wikidata.org/prop/direct/P50", "P50"),
+    ],
+)
 def test_humanize(iri: str, expected: str) -> None:
     assert humanize(iri) == expected
 
@@ -499,6 +551,7 @@ def test_local_name() -> None:
 
 # -- registry -------------------------------------------------------------------------------
 
+
 def test_registry_formats() -> None:
     assert FORMATS == ("orkg-json", "csv", "tsv", "nt", "ttl")
     assert set(LOADERS) == set(FORMATS)
@@ -507,10 +560,19 @@ def test_registry_formats() -> None:
     assert get_loader("CSV").format_name == "csv"
 
 
-@pytest.mark.parametrize(("name", "fmt"), [
-    ("g.json", "orkg-json"), ("g.csv", "csv"), ("g.tsv", "tsv"), ("g.tab", "tsv"),
-    ("g.nt", "nt"), ("g.ttl", "ttl"), ("G.TURTLE", "ttl"), ("dir.v2/graph.JSON", "orkg-json"),
-])
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [
+        ("g.json", "orkg-json"),
+        ("g.csv", "csv"),
+        ("g.tsv", "tsv"),
+        ("g.tab", "tsv"),
+        ("g.nt", "nt"),
+        ("g.ttl", "ttl"),
+        ("G.TURTLE", "ttl"),
+        ("dir.v2/graph.JSON", "orkg-json"),
+    ],
+)
 def test_detect_format(name: str, fmt: str) -> None:
     assert detect_format(Path(name)) == fmt
 

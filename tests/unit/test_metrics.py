@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import math
 
-from kgqa.evaluation.metrics import (QuestionScores, em_at_k, hits_at_k, macro_average, map_at_k, mrr_at_k,
-                                     precision_recall_f1, score_question)
+from kgqa.evaluation.metrics import (
+    QuestionScores,
+    em_at_k,
+    hits_at_k,
+    macro_average,
+    map_at_k,
+    mrr_at_k,
+    precision_recall_f1,
+    score_question,
+)
 
 G = ["(a, p, b)", "(c, p, d)"]
 

@@ -15,13 +15,21 @@ from kgqa.vectorstores.base import ScoredVectors, VectorHit
 
 
 # -- extraction ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("question, expected", [
-    ("Which papers apply the evaluation method Field Experiment?", ["Field Experiment", "papers", "evaluation method"]),
-    ("How many evaluation methods evaluate the property Freedom from Risk?",
-     ["Freedom from Risk", "evaluation methods", "property"]),
-    ("How many threats to validity does the paper 'X Y' discuss?", ["X Y", "threats to validity", "paper"]),
-    ("Among papers that investigate Blockchain, which are used frequently?", ["Blockchain", "papers"]),
-])
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        (
+            "Which papers apply the evaluation method Field Experiment?",
+            ["Field Experiment", "papers", "evaluation method"],
+        ),
+        (
+            "How many evaluation methods evaluate the property Freedom from Risk?",
+            ["Freedom from Risk", "evaluation methods", "property"],
+        ),
+        ("How many threats to validity does the paper 'X Y' discuss?", ["X Y", "threats to validity", "paper"]),
+        ("Among papers that investigate Blockchain, which are used frequently?", ["Blockchain", "papers"]),
+    ],
+)
 def test_extraction_drops_verbs_adverbs_and_operators(question, expected):
     assert extract_components(question) == expected
 
@@ -51,8 +59,10 @@ def test_anchor_takes_the_attribute_before_it_as_qualifier():
 
 
 def test_attribute_value_phrase_is_split_on_the_graph_vocabulary():
-    comps = _analyse("What are the research objects of papers of the paper class philosophical paper?",
-                     vocabulary=["paper class", "research object"])
+    comps = _analyse(
+        "What are the research objects of papers of the paper class philosophical paper?",
+        vocabulary=["paper class", "research object"],
+    )
     by_text = {c.text: c for c in comps}
     assert by_text["philosophical paper"].anchor and by_text["philosophical paper"].qualifier == "paper class"
     assert not by_text["research objects"].anchor
@@ -61,8 +71,10 @@ def test_attribute_value_phrase_is_split_on_the_graph_vocabulary():
 def test_negation_marks_the_attribute_unless_contrasted():
     neg = {c.text: c.negated for c in _analyse("Which papers on Blockchain indicate that no input data was used?")}
     assert neg["input data"] is True and neg["Blockchain"] is False
-    contrast = {c.text: c.negated for c in _analyse(
-        "How many papers have not used input data compared to those that made input data available?")}
+    contrast = {
+        c.text: c.negated
+        for c in _analyse("How many papers have not used input data compared to those that made input data available?")
+    }
     assert contrast["input data"] is False
 
 
@@ -115,11 +127,15 @@ def test_attribute_on_a_container_node_is_stated_by_the_leaves_below():
 
 def test_attribute_below_an_anchor_comes_with_the_linking_triples():
     org = Entity("O1", "University of X")
-    affiliation, located = Triple(Entity("L6", "Ann Author"), "affiliation", org), Triple(org, "located in",
-                                                                                        Entity("L9", "Italy"))
+    affiliation, located = (
+        Triple(Entity("L6", "Ann Author"), "affiliation", org),
+        Triple(org, "located in", Entity("L9", "Italy")),
+    )
     other = Triple(Entity("O2", "Other Org"), "located in", Entity("L10", "Spain"))
-    paths = PATHS + [(HAS_AUTH, NAME, affiliation, located), (HAS_AUTH, NAME2, Triple(NAME2.object, "affiliation",
-                                                                                     other.subject), other)]
+    paths = PATHS + [
+        (HAS_AUTH, NAME, affiliation, located),
+        (HAS_AUTH, NAME2, Triple(NAME2.object, "affiliation", other.subject), other),
+    ]
     sims = _sims({"Ann Author": {1: 1.0}})
     sims |= {x: (0.1,) * 4 for x in ("University of X", "Italy", "Other Org", "Spain", "affiliation")}
     sims["located in"] = (0.1, 0.1, 0.7, 0.1)
@@ -136,8 +152,9 @@ def test_attribute_naming_the_kind_of_an_anchor_is_absorbed():
 def test_negated_attribute_needs_a_negative_value():
     sims = _sims({"Uses Input Data": {1: 0.9}})
     assert serving_triples(sims, ROOT, PATHS, QueryShape((), (1,), (1,)), 0.05).triples == [DATA]
-    positive = [p if p[-1] is not DATA else (TO_C1, Triple(C1, "Uses Input Data", Entity("L8", "Available")))
-                for p in PATHS]
+    positive = [
+        p if p[-1] is not DATA else (TO_C1, Triple(C1, "Uses Input Data", Entity("L8", "Available"))) for p in PATHS
+    ]
     sims = {**sims, "Available": (0.1,) * 4}
     out = serving_triples(sims, ROOT, positive, QueryShape((), (1,), (1,)), 0.05)
     assert not out.satisfies_negations and out.triples == []
@@ -150,39 +167,52 @@ def test_anchor_kind_and_groups():
     triples = [t for p in PATHS for t in p]
     assert anchor_kind(sims, ROOT, triples, 1) == "publication year"
     assert anchor_kind(sims, ROOT, triples, 3) == "<hub root>"
-    assert anchor_groups({1: ["publication year"], 2: ["Research Object"], 3: ["publication year", "x"], 4: []}) \
-        == [[1, 3], [2], [4]]
+    assert anchor_groups({1: ["publication year"], 2: ["Research Object"], 3: ["publication year", "x"], 4: []}) == [
+        [1, 3],
+        [2],
+        [4],
+    ]
 
 
 def test_read_shape_promotes_lower_case_values_and_excludes_linking_and_negated_hubs():
     other = Entity("P2", "Another Study")
     cites = Triple(other, "cites", ROOT)
-    hubs = [(ROOT, [t for p in PATHS for t in p]), (other, [cites, Triple(other, "Evaluation method",
-                                                                        Entity("L11", "Survey"))])]
+    hubs = [
+        (ROOT, [t for p in PATHS for t in p]),
+        (other, [cites, Triple(other, "Evaluation method", Entity("L11", "Survey"))]),
+    ]
     sims = _sims({"Case Study": {1: 1.0}, "Evaluation method": {1: 0.5}})
-    shape = read_shape([False], [False], hubs, sims)       # "case study" written in lower case
+    shape = read_shape([False], [False], hubs, sims)  # "case study" written in lower case
     assert shape.groups == ((1,),) and shape.attributes == ()
-    negated = read_shape([False], [True], hubs, sims)       # "not evaluated with a case study"
+    negated = read_shape([False], [True], hubs, sims)  # "not evaluated with a case study"
     assert negated.groups == () and negated.excluded == {"P1"}
     sims = _sims({"A Study of Things": {1: 1.0}})
     sims["Another Study"], sims["cites"], sims["Survey"] = (0.1,) * 4, (0.1,) * 4, (0.1,) * 4
-    assert read_shape([True], [False], hubs, sims).excluded == {"P2"}    # "the paper 'A Study of Things'"
-    sims["cites"] = (0.1, 0.1, 0.8, 0.1)                                 # "which papers cite 'A Study ...'"
+    assert read_shape([True], [False], hubs, sims).excluded == {"P2"}  # "the paper 'A Study of Things'"
+    sims["cites"] = (0.1, 0.1, 0.8, 0.1)  # "which papers cite 'A Study ...'"
     assert read_shape([True, False], [False, False], hubs, sims).excluded == frozenset()
 
 
 def test_hubs_must_match_every_anchor_group_by_name():
     shape = QueryShape(((1, 2), (3,)), (4,))
-    bests = {"a": {1: 1.0, 2: 0.8, 3: 0.99, 4: 0.5}, "b": {1: 0.8, 2: 0.99, 3: 1.0, 4: 0.9},
-             "c": {1: 1.0, 2: 0.7, 3: 0.8, 4: 0.9}, "d": {1: 0.6, 2: 0.6, 3: 0.6, 4: 0.6}}
-    assert shape.passing(bests) == {"a", "b"}      # c misses group (3,); d matches nothing by name
+    bests = {
+        "a": {1: 1.0, 2: 0.8, 3: 0.99, 4: 0.5},
+        "b": {1: 0.8, 2: 0.99, 3: 1.0, 4: 0.9},
+        "c": {1: 1.0, 2: 0.7, 3: 0.8, 4: 0.9},
+        "d": {1: 0.6, 2: 0.6, 3: 0.6, 4: 0.6},
+    }
+    assert shape.passing(bests) == {"a", "b"}  # c misses group (3,); d matches nothing by name
     assert shape.score(bests["b"]) == pytest.approx((0.99 + 1.0 + 0.9) / 3)
     assert QueryShape(((1,),), ()).passing({"x": {1: 0.5}, "y": {1: 0.4}}) == {"x", "y"}  # none by name
 
 
 def test_hit_table_groups_by_path_and_hub():
-    hits = [VectorHit("h1", "p1", "path", "t1", (0.2, 0.9)), VectorHit("h1", "p1", "entity", "t2", (0.8, 0.1)),
-            VectorHit("h1", "p2", "triple", "t3", (0.5, 0.5)), VectorHit("h2", "p3", "entity", "t2", (0.8, 0.1))]
+    hits = [
+        VectorHit("h1", "p1", "path", "t1", (0.2, 0.9)),
+        VectorHit("h1", "p1", "entity", "t2", (0.8, 0.1)),
+        VectorHit("h1", "p2", "triple", "t3", (0.5, 0.5)),
+        VectorHit("h2", "p3", "entity", "t2", (0.8, 0.1)),
+    ]
     table = HitTable.from_scored(ScoredVectors.from_hits(hits, 2))
     assert table.path_hashes == ["p1", "p2", "p3"] and table.path_hubs == ["h1", "h1", "h2"]
     assert [h.text for h in table.best_hit] == ["t1", "t3", "t2"]

@@ -15,30 +15,57 @@ def test_citations_and_reference_list_are_removed():
 
 
 def test_key_values_are_titles_years_numbers_and_names():
-    keys = key_values("The papers of Jane Doe are 'A Study of Things' (2019) and two others, "
-                      "published at the International Conference on Software Architecture (ICSA).")
-    assert {"A Study of Things", "2019", "#2", "Jane Doe",
-            "International Conference on Software Architecture (ICSA)"} <= set(keys)
+    keys = key_values(
+        "The papers of Jane Doe are 'A Study of Things' (2019) and two others, "
+        "published at the International Conference on Software Architecture (ICSA)."
+    )
+    assert {
+        "A Study of Things",
+        "2019",
+        "#2",
+        "Jane Doe",
+        "International Conference on Software Architecture (ICSA)",
+    } <= set(keys)
     assert "The" not in keys
 
 
 def test_states_reads_numbers_in_words_or_digits():
     assert states("There are two papers.", "#2") and states("There are 2 papers.", "#2")
     assert not states("There are three papers.", "#2")
-    assert states("published at the international conference on software architecture (icsa)",
-                  "International Conference on Software Architecture (ICSA)")
+    assert states(
+        "published at the international conference on software architecture (icsa)",
+        "International Conference on Software Architecture (ICSA)",
+    )
     assert stated_count("Found 3 sources", {"operation": "count", "value": 2}) == 2
     assert stated_count("There are five papers.", None) == 5
 
 
 def test_report_prints_the_answer_text_table(embedder):
-    qs = [Question("u1", "How many papers did X publish?", ("(P1:A, author, A1:X)",), retrieval_operation="counting",
-                   extra={"golden_answer": "X has published two papers."}),
-          Question("u2", "Who wrote 'A'?", ("(P1:A, author, A1:X)",), retrieval_operation="basic",
-                   extra={"golden_answer": "The author of 'A' is Jane Doe."})]
-    records = [{"uid": "u1", "answer": "X has published two papers (2) [1][2].", "triples": ["(P1:A, author, A1:X)"],
-                "result": {"operation": "count", "value": 2, "items": [], "groups": {}}},
-               {"uid": "u2", "answer": "Nothing found.", "triples": []}]
+    qs = [
+        Question(
+            "u1",
+            "How many papers did X publish?",
+            ("(P1:A, author, A1:X)",),
+            retrieval_operation="counting",
+            extra={"golden_answer": "X has published two papers."},
+        ),
+        Question(
+            "u2",
+            "Who wrote 'A'?",
+            ("(P1:A, author, A1:X)",),
+            retrieval_operation="basic",
+            extra={"golden_answer": "The author of 'A' is Jane Doe."},
+        ),
+    ]
+    records = [
+        {
+            "uid": "u1",
+            "answer": "X has published two papers (2) [1][2].",
+            "triples": ["(P1:A, author, A1:X)"],
+            "result": {"operation": "count", "value": 2, "items": [], "groups": {}},
+        },
+        {"uid": "u2", "answer": "Nothing found.", "triples": []},
+    ]
     ev = evaluate(records, qs, TextScorer(embedder.embed))
     good, bad = ev.rows
     assert good["rouge1_f1"] > 0.9 and good["count_acc"] == 1.0 and good["key_recall"] == 1.0

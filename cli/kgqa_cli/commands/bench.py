@@ -27,12 +27,22 @@ def _count(text: str) -> int:
 
 
 @bench.command("generate")
-@click.option("--triples", "n_triples", required=True, metavar="N",
-              help="About how many triples (100 .. 2e7; 1e5 and 100000 both work).")
+@click.option(
+    "--triples",
+    "n_triples",
+    required=True,
+    metavar="N",
+    help="About how many triples (100 .. 2e7; 1e5 and 100000 both work).",
+)
 @click.option("--seed", default=0, show_default=True, help="Same size and seed, same graph and questions.")
 @click.option("--questions", default=100, show_default=True, help="How many known-answer questions.")
-@click.option("--out", "out_dir", default=None, metavar="DIR",
-              help="Where graph.csv and questions.csv go (default: synthetic-N-sS).")
+@click.option(
+    "--out",
+    "out_dir",
+    default=None,
+    metavar="DIR",
+    help="Where graph.csv and questions.csv go (default: synthetic-N-sS).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 def generate_cmd(n_triples: str, seed: int, questions: int, out_dir: str | None, as_json: bool) -> None:
     """Write a scholarly-style graph of about N triples (papers as hubs; shared venues, authors,
@@ -44,7 +54,11 @@ def generate_cmd(n_triples: str, seed: int, questions: int, out_dir: str | None,
     if as_json:
         click.echo(json.dumps({k: str(v) if k.endswith("_file") else v for k, v in asdict(report).items()}))
         return
-    click.echo(f"wrote {report.graph_file}: {report.triples} triples, {report.papers} papers, "
-               f"{report.entities} entities (non-literal)")
-    click.echo(f"wrote {report.questions_file}: {report.questions} questions "
-               f"({', '.join(f'{k} {v}' for k, v in report.by_kind.items())})")
+    click.echo(
+        f"wrote {report.graph_file}: {report.triples} triples, {report.papers} papers, "
+        f"{report.entities} entities (non-literal)"
+    )
+    click.echo(
+        f"wrote {report.questions_file}: {report.questions} questions "
+        f"({', '.join(f'{k} {v}' for k, v in report.by_kind.items())})"
+    )

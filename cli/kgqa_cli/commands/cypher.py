@@ -13,8 +13,14 @@ from kgqa_cli.table import FORMATS
 
 
 @click.command()
-@click.option("-c", "--command", "text", default=None, metavar="CYPHER",
-              help="Run this statement and exit (default: read statements from stdin).")
+@click.option(
+    "-c",
+    "--command",
+    "text",
+    default=None,
+    metavar="CYPHER",
+    help="Run this statement and exit (default: read statements from stdin).",
+)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @store_options
 @retrieval_options(*SESSION_OPTIONS)

@@ -17,9 +17,14 @@ DEMO_DB = ".kgqa/demo.kuzu"
 
 
 @click.command()
-@click.option("--db", "db_opt", default=None, metavar="PATH",
-              help=f"Database for the demo (default: the group's --db when given, else {DEMO_DB}; $KGQA_DB is "
-                   "not used, so the demo never goes into your graph).")
+@click.option(
+    "--db",
+    "db_opt",
+    default=None,
+    metavar="PATH",
+    help=f"Database for the demo (default: the group's --db when given, else {DEMO_DB}; $KGQA_DB is "
+    "not used, so the demo never goes into your graph).",
+)
 @pass_state
 @click.pass_context
 def demo(ctx: click.Context, state: CliState, db_opt: str | None) -> None:
@@ -33,8 +38,10 @@ def demo(ctx: click.Context, state: CliState, db_opt: str | None) -> None:
     with state.open(create=True) as ws:
         held, demo_triples = ws.stats().triples, len(triples_in_file(graph))
         if held and held != demo_triples:  # never mix the demo into a user's graph
-            raise ConfigError(f"{db_opt} holds another graph ({held:,} triples); the demo needs its own "
-                              "database: give --db a new path (default .kgqa/demo.kuzu)")
+            raise ConfigError(
+                f"{db_opt} holds another graph ({held:,} triples); the demo needs its own "
+                "database: give --db a new path (default .kgqa/demo.kuzu)"
+            )
         click.echo(f"$ kgqa --db {db_opt} load {graph.name}")
         with progress_line(show) as progress:
             rep = ws.load(graph, on_progress=progress)
@@ -43,9 +50,11 @@ def demo(ctx: click.Context, state: CliState, db_opt: str | None) -> None:
         with progress_line(show) as progress:
             b = ws.build_index(IndexParams(hub_types=("Paper",)), on_progress=progress)
         c = b.counts
-        click.echo(f"  {b.hubs_rebuilt} hubs rebuilt, {b.hubs_unchanged} unchanged; index: {c.hubs} hubs, "
-                   f"{c.paths} paths, {c.vectors} vectors [{b.timings.get('total', 0):.1f}s]")
+        click.echo(
+            f"  {b.hubs_rebuilt} hubs rebuilt, {b.hubs_unchanged} unchanged; index: {c.hubs} hubs, "
+            f"{c.paths} paths, {c.vectors} vectors [{b.timings.get('total', 0):.1f}s]"
+        )
         for question, topic in DEMO_QUESTIONS:
-            click.echo(f"\n$ kgqa --db {db_opt} ask \"{question}\" --topic-entity {topic}")
+            click.echo(f'\n$ kgqa --db {db_opt} ask "{question}" --topic-entity {topic}')
             answer = ws.ask(question, RetrievalParams(topic_entity=topic, hubs_to_keep=10))
             click.echo(render(answer, max_triples=8))

@@ -38,14 +38,19 @@ def eval_group() -> None:
 
 @eval_group.command("run")
 @click.argument("questions", type=click.Path(dir_okay=False))
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Run file (JSON lines; default runs/<questions>-<strategy or retriever>.jsonl). Re-running resumes it.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Run file (JSON lines; default runs/<questions>-<strategy or retriever>.jsonl). Re-running resumes it.",
+)
 @retrieval_options(omit=("topic_entity",))  # each question brings its own
 @click.option("--limit", type=int, default=None, help="Only the first N questions.")
 @click.option("--keep-going", is_flag=True, help="Exit 0 when some (not all) questions failed.")
 @pass_state
-def run(state: CliState, questions: str, out: str | None, options: AskOptions, limit: int | None,
-        keep_going: bool) -> None:
+def run(
+    state: CliState, questions: str, out: str | None, options: AskOptions, limit: int | None, keep_going: bool
+) -> None:
     """Answer every question of QUESTIONS (thesis CSV format) and write one JSON line each. Stops
     before the first question when the retriever's index is missing; exits non-zero when every
     question failed, or when some failed (unless --keep-going)."""
@@ -56,8 +61,12 @@ def run(state: CliState, questions: str, out: str | None, options: AskOptions, l
     retriever, llm = options.retriever, options.llm
     name = options.strategy if retriever == "hublink" else retriever
     out_path = Path(out or f"runs/{Path(questions).stem}-{name}.jsonl")
-    info: dict[str, Any] = {"retriever": retriever, "llm_mode": llm, "strategy_requested": options.strategy,
-                            "scoring": params.scoring}
+    info: dict[str, Any] = {
+        "retriever": retriever,
+        "llm_mode": llm,
+        "strategy_requested": options.strategy,
+        "scoring": params.scoring,
+    }
     if params.extra:
         info["retriever_params"] = params.extra
     with state.open() as ws, progress_line(not state.quiet) as progress:
@@ -65,31 +74,53 @@ def run(state: CliState, questions: str, out: str | None, options: AskOptions, l
         load_seconds = ws.warm_up()  # the model loads once per process; not charged to the first question
 
         def ask(q):
-            return ws.ask(q.question, params, llm=llm, retriever=retriever, token_budget=options.token_budget,
-                          topic_entity=q.topic_entity)
+            return ws.ask(
+                q.question,
+                params,
+                llm=llm,
+                retriever=retriever,
+                token_budget=options.token_budget,
+                topic_entity=q.topic_entity,
+            )
+
         summary = run_questions(qs, ask, out_path, info, on_progress=progress)
-    click.echo(f"{out_path}: {summary.answered} answered, {summary.failed} failed, "
-               f"{summary.done_before} already done ({llm} mode); model loaded in {load_seconds:.1f}s")
+    click.echo(
+        f"{out_path}: {summary.answered} answered, {summary.failed} failed, "
+        f"{summary.done_before} already done ({llm} mode); model loaded in {load_seconds:.1f}s"
+    )
     if llm != "offline":
         n = max(summary.answered, 1)
-        usage = {"total_tokens": summary.llm_tokens, "calls": summary.llm_calls,
-                 "cache_hits": summary.llm_cache_hits, "estimated_cost_usd": summary.llm_cost_usd}
+        usage = {
+            "total_tokens": summary.llm_tokens,
+            "calls": summary.llm_calls,
+            "cache_hits": summary.llm_cache_hits,
+            "estimated_cost_usd": summary.llm_cost_usd,
+        }
         click.echo(f"LLM: {usage_line(usage)}; {summary.llm_tokens / n:,.0f} tokens per question answered")
     tried = summary.answered + summary.failed
     if summary.failed and (summary.failed == tried or not keep_going):
-        raise BatchError(f"{summary.failed} of {tried} questions failed (their errors are in {out_path})"
-                         + ("" if summary.failed == tried else "; --keep-going accepts a partial run"))
+        raise BatchError(
+            f"{summary.failed} of {tried} questions failed (their errors are in {out_path})"
+            + ("" if summary.failed == tried else "; --keep-going accepts a partial run")
+        )
 
 
 @eval_group.command("report")
 @click.argument("run_file", type=click.Path(dir_okay=False))
 @click.argument("questions", type=click.Path(dir_okay=False))
-@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
-              help="HTML report with plots (default: next to the run file).")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="HTML report with plots (default: next to the run file).",
+)
 @click.option("--sql", default=None, help="SQL over the views `scores` and `run` (DuckDB).")
 @click.option("--no-text", is_flag=True, help="Skip the answer-text metrics (they load the embedding model).")
 @pass_state
-def report(state: CliState, run_file: str, questions: str, html_path: str | None, sql: str | None, no_text: bool) -> None:
+def report(
+    state: CliState, run_file: str, questions: str, html_path: str | None, sql: str | None, no_text: bool
+) -> None:
     """Score RUN_FILE against QUESTIONS: retrieval and answer-text tables, an HTML report, optional SQL."""
     records = read_run(run_file)
     qs = read_questions(questions)
@@ -110,5 +141,7 @@ def report(state: CliState, run_file: str, questions: str, html_path: str | None
     click.echo(format_table(ev, mode))
     if ev.text:
         click.echo(format_text_table(ev, mode) + "\n")
-    page = write_html(ev, Path(html_path or run_path.with_suffix(".html")), f"HubLink evaluation: {run_path.name}", mode)
+    page = write_html(
+        ev, Path(html_path or run_path.with_suffix(".html")), f"HubLink evaluation: {run_path.name}", mode
+    )
     click.echo(f"report: {page}\nper-question scores: {scores}")

@@ -28,10 +28,12 @@ def init(state: CliState, db_opt: str | None) -> None:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Input format (default: from the file extension).")
-@click.option("--update-index", is_flag=True,
-              help="Then rebuild the hubs the load touched (`kgqa index update --dirty`).")
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default=None, help="Input format (default: from the file extension)."
+)
+@click.option(
+    "--update-index", is_flag=True, help="Then rebuild the hubs the load touched (`kgqa index update --dirty`)."
+)
 @click.option("--keep-going", is_flag=True, help="Exit 0 when some (not all) of several files failed.")
 @store_options
 @pass_state
@@ -56,9 +58,11 @@ def load(state: CliState, files: tuple[str, ...], fmt: str | None, update_index:
                 failures.append(exc)
                 continue
             marked += report.hubs_marked
-            click.echo(f"loaded {report.source} ({report.format}): {report.records} records, "
-                       f"+{report.entities_added} entities, +{report.triples_added} triples "
-                       f"(now {report.entities_total} entities, {report.triples_total} triples)")
+            click.echo(
+                f"loaded {report.source} ({report.format}): {report.records} records, "
+                f"+{report.entities_added} entities, +{report.triples_added} triples "
+                f"(now {report.entities_total} entities, {report.triples_total} triples)"
+            )
         if len(failures) < len(files):
             after_change(state, ws, marked, update_index)
     if failures:
@@ -85,8 +89,10 @@ def after_change(state: CliState, ws: Workspace, marked: int, update_index: bool
     """Say which hubs a graph change marked dirty; with `update_index`, rebuild them now."""
     if ws.index_status().info is None:
         return
-    click.echo(f"{marked} hub{'' if marked == 1 else 's'} marked dirty"
-               + ("" if update_index or not marked else "; run `kgqa index update --dirty`"))
+    click.echo(
+        f"{marked} hub{'' if marked == 1 else 's'} marked dirty"
+        + ("" if update_index or not marked else "; run `kgqa index update --dirty`")
+    )
     if update_index:
         with progress_line(not state.quiet) as progress:
             report = ws.update_index(dirty=True, on_progress=progress)

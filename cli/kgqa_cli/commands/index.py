@@ -34,45 +34,121 @@ def index() -> None:
 
 
 @index.command()
-@click.option("--hub-type", "hub_types", multiple=True, metavar="T",
-              help="Entities of type T are hub roots (repeatable; default: Paper).")
-@click.option("--min-out-degree", type=int, default=None, metavar="N",
-              help="Entities with out-degree >= N are hub roots (degree criterion).")
-@click.option("--criteria", type=click.Choice(["any", "all"]), default="any", show_default=True,
-              help="Combine the type and degree criteria with OR (any) or AND (all).")
-@click.option("--start", "start_ids", multiple=True, metavar="ID",
-              help="Find hub roots by traversal from these entities (repeatable; default: every root).")
-@click.option("--max-path-length", type=int, default=None, metavar="N",
-              help="Longest hub path in triples (default: unlimited, i.e. 30).")
-@click.option("--max-depth", type=int, default=10, show_default=True,
-              help="Hub levels followed from the start entities.")
-@click.option("--no-boundary-triples", is_flag=True,
-              help="Drop the triple that reaches another hub root (thesis Alg. 5) instead of ending a path with it.")
-@click.option("--rebuild", "--replace", "rebuild", is_flag=True,
-              help="Drop the index and build it from scratch (a new model, or other parameters); asks first.")
+@click.option(
+    "--hub-type",
+    "hub_types",
+    multiple=True,
+    metavar="T",
+    help="Entities of type T are hub roots (repeatable; default: Paper).",
+)
+@click.option(
+    "--min-out-degree",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Entities with out-degree >= N are hub roots (degree criterion).",
+)
+@click.option(
+    "--criteria",
+    type=click.Choice(["any", "all"]),
+    default="any",
+    show_default=True,
+    help="Combine the type and degree criteria with OR (any) or AND (all).",
+)
+@click.option(
+    "--start",
+    "start_ids",
+    multiple=True,
+    metavar="ID",
+    help="Find hub roots by traversal from these entities (repeatable; default: every root).",
+)
+@click.option(
+    "--max-path-length",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Longest hub path in triples (default: unlimited, i.e. 30).",
+)
+@click.option(
+    "--max-depth", type=int, default=10, show_default=True, help="Hub levels followed from the start entities."
+)
+@click.option(
+    "--no-boundary-triples",
+    is_flag=True,
+    help="Drop the triple that reaches another hub root (thesis Alg. 5) instead of ending a path with it.",
+)
+@click.option(
+    "--rebuild",
+    "--replace",
+    "rebuild",
+    is_flag=True,
+    help="Drop the index and build it from scratch (a new model, or other parameters); asks first.",
+)
 @yes_option
-@click.option("--llm", type=click.Choice(sorted(PROVIDERS)), default=None,
-              help="Path verbaliser: offline (template sentences) or anthropic (LLM sentences, batched and "
-                   "cached). Default: the one the index was built with, else offline.")
-@click.option("--dry-run", is_flag=True,
-              help="Count the hubs, texts and LLM calls/tokens/cost a build would need; write and send nothing.")
-@click.option("--hubs-per-batch", type=int, default=None, metavar="N",
-              help="Hub roots per path-enumeration query and per write transaction (default 200).")
-@click.option("--workers", type=int, default=None, metavar="N",
-              help="Share the build among N local worker processes (pgvector store; more may join with "
-                   "`kgqa index worker`): hub batches are claimed from a queue in Postgres.")
-@click.option("--lease-seconds", type=click.FloatRange(min=1.0), default=None, metavar="S",
-              help="With --workers: how long a worker's batch stays leased without a heartbeat (default 30).")
+@click.option(
+    "--llm",
+    type=click.Choice(sorted(PROVIDERS)),
+    default=None,
+    help="Path verbaliser: offline (template sentences) or anthropic (LLM sentences, batched and "
+    "cached). Default: the one the index was built with, else offline.",
+)
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Count the hubs, texts and LLM calls/tokens/cost a build would need; write and send nothing.",
+)
+@click.option(
+    "--hubs-per-batch",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Hub roots per path-enumeration query and per write transaction (default 200).",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Share the build among N local worker processes (pgvector store; more may join with "
+    "`kgqa index worker`): hub batches are claimed from a queue in Postgres.",
+)
+@click.option(
+    "--lease-seconds",
+    type=click.FloatRange(min=1.0),
+    default=None,
+    metavar="S",
+    help="With --workers: how long a worker's batch stays leased without a heartbeat (default 30).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
-@click.option("--retriever", type=click.Choice(sorted(RETRIEVERS, key=_hub_index_first)), default="hublink",
-              show_default=True, help="Whose index: HubLink's hub index, or the label index of difar "
-                                      "(triple texts), simgrag or coe (entity and predicate labels).")
+@click.option(
+    "--retriever",
+    type=click.Choice(sorted(RETRIEVERS, key=_hub_index_first)),
+    default="hublink",
+    show_default=True,
+    help="Whose index: HubLink's hub index, or the label index of difar "
+    "(triple texts), simgrag or coe (entity and predicate labels).",
+)
 @store_options
 @pass_state
-def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | None, criteria: str,
-          start_ids: tuple[str, ...], max_path_length: int | None, max_depth: int,
-          no_boundary_triples: bool, rebuild: bool, yes: bool, llm: str | None, dry_run: bool, hubs_per_batch: int | None,
-          workers: int | None, lease_seconds: float | None, as_json: bool, retriever: str) -> None:
+def build(
+    state: CliState,
+    hub_types: tuple[str, ...],
+    min_out_degree: int | None,
+    criteria: str,
+    start_ids: tuple[str, ...],
+    max_path_length: int | None,
+    max_depth: int,
+    no_boundary_triples: bool,
+    rebuild: bool,
+    yes: bool,
+    llm: str | None,
+    dry_run: bool,
+    hubs_per_batch: int | None,
+    workers: int | None,
+    lease_seconds: float | None,
+    as_json: bool,
+    retriever: str,
+) -> None:
     """Build the index, or bring it up to date: only hubs whose paths changed are rebuilt."""
     if HUB_INDEX not in index_parts(retriever):  # a label index: the hub options do not apply
         if rebuild:
@@ -80,8 +156,11 @@ def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | Non
                 held = label_index_counts(ws.store)
             texts = held["triple_texts"] + held["label_texts"] + held["predicate_texts"]
             if texts:
-                confirm_removal(f"--rebuild drops the label index first: this removes {texts:,} embedded texts "
-                                "(triples, entity and predicate labels) of every retriever", yes)
+                confirm_removal(
+                    f"--rebuild drops the label index first: this removes {texts:,} embedded texts "
+                    "(triples, entity and predicate labels) of every retriever",
+                    yes,
+                )
         build_label_index(state, retriever, rebuild=rebuild, as_json=as_json)
         return
     if rebuild and not dry_run:
@@ -91,22 +170,37 @@ def build(state: CliState, hub_types: tuple[str, ...], min_out_degree: int | Non
             confirm_removal(f"--rebuild drops the index first: this removes {removal_text(stored, store)}", yes)
     if not hub_types and min_out_degree is None:
         hub_types = ("Paper",)
-    params = IndexParams(hub_types=hub_types, min_out_degree=min_out_degree, criteria_mode=criteria,
-                         start_ids=start_ids, max_path_length=max_path_length, max_indexing_depth=max_depth,
-                         boundary_triples=not no_boundary_triples)
+    params = IndexParams(
+        hub_types=hub_types,
+        min_out_degree=min_out_degree,
+        criteria_mode=criteria,
+        start_ids=start_ids,
+        max_path_length=max_path_length,
+        max_indexing_depth=max_depth,
+        boundary_triples=not no_boundary_triples,
+    )
     if hubs_per_batch is not None:
         params = replace(params, hubs_per_batch=hubs_per_batch)
     if workers is not None:
-        report = _build_shared(state, params, workers, rebuild=rebuild, llm=llm, dry_run=dry_run,
-                               lease_seconds=lease_seconds)
+        report = _build_shared(
+            state, params, workers, rebuild=rebuild, llm=llm, dry_run=dry_run, lease_seconds=lease_seconds
+        )
     else:
         with state.open() as ws, progress_line(not state.quiet) as progress:
             report = ws.build_index(params, rebuild=rebuild, on_progress=progress, llm=llm, dry_run=dry_run)
     show_report(report, as_json)
 
 
-def _build_shared(state: CliState, params: IndexParams, workers: int, *, rebuild: bool, llm: str | None,
-                  dry_run: bool, lease_seconds: float | None) -> BuildReport:
+def _build_shared(
+    state: CliState,
+    params: IndexParams,
+    workers: int,
+    *,
+    rebuild: bool,
+    llm: str | None,
+    dry_run: bool,
+    lease_seconds: float | None,
+) -> BuildReport:
     """`index build --workers N`: the graph opened read-only, the batches built by worker processes."""
     from kgqa.indexing.shared_build import build_shared, check_shared
     from kgqa.postgres.build_queue import LEASE_S
@@ -114,17 +208,32 @@ def _build_shared(state: CliState, params: IndexParams, workers: int, *, rebuild
     if workers < 1:
         raise click.BadParameter(f"must be at least 1 (got {workers})", param_hint="--workers")
     if dry_run or (llm not in (None, "offline")):
-        raise click.UsageError("--workers builds with the template path texts and writes: "
-                               "leave out --dry-run and --llm")
+        raise click.UsageError(
+            "--workers builds with the template path texts and writes: leave out --dry-run and --llm"
+        )
     with state.open(read_only=True) as ws, progress_line(not state.quiet) as progress:
         check_shared(ws.vstore, params, workers)
-        return build_shared(ws.store, ws.vstore, ws.embedder, params, settings=ws.settings, workers=workers,
-                            rebuild=rebuild, on_progress=progress, lease_s=lease_seconds or LEASE_S)
+        return build_shared(
+            ws.store,
+            ws.vstore,
+            ws.embedder,
+            params,
+            settings=ws.settings,
+            workers=workers,
+            rebuild=rebuild,
+            on_progress=progress,
+            lease_s=lease_seconds or LEASE_S,
+        )
 
 
 @index.command()
-@click.option("--lease-seconds", type=click.FloatRange(min=1.0), default=None, metavar="S",
-              help="How long a claimed batch stays leased without a heartbeat (default 30).")
+@click.option(
+    "--lease-seconds",
+    type=click.FloatRange(min=1.0),
+    default=None,
+    metavar="S",
+    help="How long a claimed batch stays leased without a heartbeat (default 30).",
+)
 @store_options
 @pass_state
 def worker(state: CliState, lease_seconds: float | None) -> None:
@@ -135,15 +244,25 @@ def worker(state: CliState, lease_seconds: float | None) -> None:
     from kgqa.postgres.build_queue import LEASE_S
 
     report = work(state.settings(), lease_s=lease_seconds or LEASE_S)
-    state.info(f"worker {report.worker}: {report.batches} batches ({report.hubs} hubs) built, "
-               f"{report.reclaimed} taken over from workers whose lease ran out")
+    state.info(
+        f"worker {report.worker}: {report.batches} batches ({report.hubs} hubs) built, "
+        f"{report.reclaimed} taken over from workers whose lease ran out"
+    )
 
 
 @index.command()
-@click.option("--dirty", is_flag=True,
-              help="Check only the hubs marked dirty by `kgqa load` / `kgqa triples` (plus new and removed roots).")
-@click.option("--hubs-per-batch", type=int, default=None, metavar="N",
-              help="Hub roots per path-enumeration query and per write transaction (default 200).")
+@click.option(
+    "--dirty",
+    is_flag=True,
+    help="Check only the hubs marked dirty by `kgqa load` / `kgqa triples` (plus new and removed roots).",
+)
+@click.option(
+    "--hubs-per-batch",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Hub roots per path-enumeration query and per write transaction (default 200).",
+)
 @click.option("--dry-run", is_flag=True, help="Count what the update would rebuild; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @store_options
@@ -165,10 +284,12 @@ def show_report(report: BuildReport, as_json: bool) -> None:
     for note in report.notes:
         click.echo(f"note: {note}")
     if report.dry_run:
-        click.echo(f"dry run: would rebuild {report.hubs_rebuilt} of {report.hubs_checked} hubs "
-                   f"({report.hubs_unchanged} unchanged, {report.hubs_removed} removed), {report.paths_written} "
-                   f"paths; about {report.texts_embedded} texts to embed (template texts), "
-                   f"{report.texts_reused} already embedded")
+        click.echo(
+            f"dry run: would rebuild {report.hubs_rebuilt} of {report.hubs_checked} hubs "
+            f"({report.hubs_unchanged} unchanged, {report.hubs_removed} removed), {report.paths_written} "
+            f"paths; about {report.texts_embedded} texts to embed (template texts), "
+            f"{report.texts_reused} already embedded"
+        )
         _show_ids(report)
         click.echo(estimate_line(report.llm) if report.llm else "path texts: template (offline), 0 LLM tokens")
         click.echo("nothing was written or sent")
@@ -176,19 +297,25 @@ def show_report(report: BuildReport, as_json: bool) -> None:
     if report.nothing_to_do:
         click.echo(f"index up to date: {report.hubs_checked} hubs checked, nothing rebuilt")
     else:
-        click.echo(f"rebuilt {report.hubs_rebuilt} of {report.hubs_checked} hubs "
-                   f"({report.hubs_added} new, {report.hubs_unchanged} unchanged, {report.hubs_removed} removed); "
-                   f"{report.paths_written} paths, {report.vectors_written} vectors written, "
-                   f"{report.vectors_deleted} deleted; "
-                   f"{report.texts_embedded} texts embedded, {report.texts_reused} reused")
+        click.echo(
+            f"rebuilt {report.hubs_rebuilt} of {report.hubs_checked} hubs "
+            f"({report.hubs_added} new, {report.hubs_unchanged} unchanged, {report.hubs_removed} removed); "
+            f"{report.paths_written} paths, {report.vectors_written} vectors written, "
+            f"{report.vectors_deleted} deleted; "
+            f"{report.texts_embedded} texts embedded, {report.texts_reused} reused"
+        )
         _show_ids(report)
     c = report.counts
-    click.echo(f"index: {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} unique texts "
-               f"[{report.timings.get('total', 0):.1f}s]")
+    click.echo(
+        f"index: {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} unique texts "
+        f"[{report.timings.get('total', 0):.1f}s]"
+    )
     if report.llm:
         fallback = report.llm.get("template_fallback_paths", 0)
-        click.echo(f"path texts: {report.verbaliser}, {usage_line(report.llm)}"
-                   + (f"; {fallback} paths kept their template text (unusable replies)" if fallback else ""))
+        click.echo(
+            f"path texts: {report.verbaliser}, {usage_line(report.llm)}"
+            + (f"; {fallback} paths kept their template text (unusable replies)" if fallback else "")
+        )
 
 
 def _show_ids(report: BuildReport) -> None:
@@ -209,52 +336,94 @@ def status(state: CliState, as_json: bool) -> None:
         st = ws.index_status()
         store = ws.vstore.name
         labels = label_index_status(ws.store)
-    data = {"store": store, "built": st.info is not None, "hubs": st.counts.hubs, "paths": st.counts.paths,
-            "vectors": st.counts.vectors, "texts": st.counts.texts, "ann_index": st.ann_index,
-            "dirty_hubs": st.dirty_hubs}
+    data = {
+        "store": store,
+        "built": st.info is not None,
+        "hubs": st.counts.hubs,
+        "paths": st.counts.paths,
+        "vectors": st.counts.vectors,
+        "texts": st.counts.texts,
+        "ann_index": st.ann_index,
+        "dirty_hubs": st.dirty_hubs,
+    }
     if st.info:
-        data.update(embedding_model=st.info.embedding_model, dim=st.info.dim, status=st.info.status,
-                    embedder=st.info.embedder or "torch-fp32",
-                    params=st.info.params, last_build=st.info.stats)
+        data.update(
+            embedding_model=st.info.embedding_model,
+            dim=st.info.dim,
+            status=st.info.status,
+            embedder=st.info.embedder or "torch-fp32",
+            params=st.info.params,
+            last_build=st.info.stats,
+        )
     data["label_index"] = labels  # the seed retrievers' index (`index build --retriever difar|simgrag|coe`)
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
     if labels:
-        click.echo("label index: " + ", ".join(f"{name} {p['texts']} texts" for name, p in labels["parts"].items())
-                   + f" ({labels['embedding_model']})")
+        click.echo(
+            "label index: "
+            + ", ".join(f"{name} {p['texts']} texts" for name, p in labels["parts"].items())
+            + f" ({labels['embedding_model']})"
+        )
     if not st.info:
         click.echo(f"no index yet in the {store} store: run `kgqa index build`")
         return
-    click.echo(f"store: {store}\nstatus: {st.info.status}\nhubs: {data['hubs']}\npaths: {data['paths']}\n"
-               f"vectors: {data['vectors']}\nunique texts: {data['texts']}\n"
-               f"embedding model: {st.info.embedding_model} (dim {st.info.dim}; written by "
-               f"{data['embedder']})\n"
-               f"ANN index: {'yes' if st.ann_index else 'no'}\n"
-               f"dirty hubs: {st.dirty_hubs}" + (" (run `kgqa index update --dirty`)" if st.dirty_hubs else "")
-               + f"\nparameters: {json.dumps(st.info.params)}")
+    click.echo(
+        f"store: {store}\nstatus: {st.info.status}\nhubs: {data['hubs']}\npaths: {data['paths']}\n"
+        f"vectors: {data['vectors']}\nunique texts: {data['texts']}\n"
+        f"embedding model: {st.info.embedding_model} (dim {st.info.dim}; written by "
+        f"{data['embedder']})\n"
+        f"ANN index: {'yes' if st.ann_index else 'no'}\n"
+        f"dirty hubs: {st.dirty_hubs}"
+        + (" (run `kgqa index update --dirty`)" if st.dirty_hubs else "")
+        + f"\nparameters: {json.dumps(st.info.params)}"
+    )
 
 
 @index.command()
 @click.option("--to", "target", type=click.Choice(sorted(STORES)), required=True, help="The store to copy into.")
-@click.option("--from", "source", type=click.Choice(sorted(STORES)), default="kuzu", show_default=True,
-              help="The store to copy from.")
-@click.option("--pg-dsn", default=None, metavar="DSN",
-              help="Postgres DSN of the pgvector store (default: $KGQA_PG_DSN, else `kgqa pg start`'s server).")
-@click.option("--index", "index_name", default=None, metavar="NAME",
-              help="The index's name in Postgres (default: $KGQA_INDEX, else the database file's stem).")
+@click.option(
+    "--from",
+    "source",
+    type=click.Choice(sorted(STORES)),
+    default="kuzu",
+    show_default=True,
+    help="The store to copy from.",
+)
+@click.option(
+    "--pg-dsn",
+    default=None,
+    metavar="DSN",
+    help="Postgres DSN of the pgvector store (default: $KGQA_PG_DSN, else `kgqa pg start`'s server).",
+)
+@click.option(
+    "--index",
+    "index_name",
+    default=None,
+    metavar="NAME",
+    help="The index's name in Postgres (default: $KGQA_INDEX, else the database file's stem).",
+)
 @click.option("--rebuild", is_flag=True, help="Empty the target first (e.g. it holds another model's index).")
 @yes_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @pass_state
-def sync(state: CliState, target: str, source: str, pg_dsn: str | None, index_name: str | None, rebuild: bool,
-         yes: bool, as_json: bool) -> None:
+def sync(
+    state: CliState,
+    target: str,
+    source: str,
+    pg_dsn: str | None,
+    index_name: str | None,
+    rebuild: bool,
+    yes: bool,
+    as_json: bool,
+) -> None:
     """Copy the index into another store (e.g. Kùzu -> Postgres) without re-embedding anything.
     A sync that would remove hubs from the target says how many and asks first (or needs --yes)."""
     state.store, state.pg_dsn, state.index = source, pg_dsn or state.pg_dsn, index_name or state.index
 
     def confirm(held: IndexCounts, removing: int) -> None:
         confirm_removal(f"the sync removes {removal_text(held, target, removing)}", yes)
+
     with state.open() as ws, progress_line(not state.quiet) as progress:
         report = ws.sync_index(target, rebuild=rebuild, on_progress=progress, confirm=confirm)
     if as_json:
@@ -263,12 +432,16 @@ def sync(state: CliState, target: str, source: str, pg_dsn: str | None, index_na
     if report.nothing_to_do:
         click.echo(f"{target} index up to date: {report.hubs_unchanged} hubs unchanged, nothing copied")
     else:
-        click.echo(f"copied {report.hubs_copied} hubs from {source} to {target} ({report.hubs_unchanged} unchanged, "
-                   f"{report.hubs_removed} removed); {report.paths_written} paths, {report.vectors_written} "
-                   f"vectors, {report.texts_copied} texts with their embeddings (0 embedded)")
+        click.echo(
+            f"copied {report.hubs_copied} hubs from {source} to {target} ({report.hubs_unchanged} unchanged, "
+            f"{report.hubs_removed} removed); {report.paths_written} paths, {report.vectors_written} "
+            f"vectors, {report.texts_copied} texts with their embeddings (0 embedded)"
+        )
     c = report.counts
-    click.echo(f"{target} index: {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} unique texts "
-               f"[{report.seconds:.1f}s]")
+    click.echo(
+        f"{target} index: {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} unique texts "
+        f"[{report.seconds:.1f}s]"
+    )
 
 
 @index.command("list")
@@ -318,8 +491,10 @@ def drop(state: CliState, name: str | None, yes: bool) -> None:
             return
         confirm_removal(f"this removes {removal_text(st.counts, store)}", yes)
         removed = ws.drop_index()
-    click.echo(f"dropped the {store} index: {removed.hubs} hubs, {removed.paths} paths, {removed.vectors} vectors, "
-               f"{removed.texts} unique texts removed")
+    click.echo(
+        f"dropped the {store} index: {removed.hubs} hubs, {removed.paths} paths, {removed.vectors} vectors, "
+        f"{removed.texts} unique texts removed"
+    )
 
 
 def _drop_named(state: CliState, name: str, yes: bool) -> None:
@@ -340,5 +515,7 @@ def _drop_named(state: CliState, name: str, yes: bool) -> None:
     finally:
         store.close()
     c = held[name]
-    click.echo(f"dropped the pgvector index '{name}': {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, "
-               f"{c.texts} unique texts removed")
+    click.echo(
+        f"dropped the pgvector index '{name}': {c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, "
+        f"{c.texts} unique texts removed"
+    )

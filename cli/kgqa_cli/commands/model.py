@@ -29,8 +29,10 @@ def export_cmd(state: CliState, int8: bool, force: bool, as_json: bool) -> None:
     settings = state.settings()
     check_backend(settings.embedder)  # the setting the exported files serve must be a real one
     started = time.perf_counter()
-    files = {v: str(export_model(settings.embedding_model, settings.cache_dir, v, force=force))
-             for v in (("fp32", "int8") if int8 else ("fp32",))}
+    files = {
+        v: str(export_model(settings.embedding_model, settings.cache_dir, v, force=force))
+        for v in (("fp32", "int8") if int8 else ("fp32",))
+    }
     seconds = round(time.perf_counter() - started, 2)
     if as_json:
         click.echo(json.dumps({"model": settings.embedding_model, "files": files, "seconds": seconds}))
@@ -46,18 +48,28 @@ def export_cmd(state: CliState, int8: bool, force: bool, as_json: bool) -> None:
 def status(state: CliState, as_json: bool) -> None:
     """Which embedder answers (KGQA_EMBEDDER), the cache folder and the ONNX files in it; loads nothing."""
     settings = state.settings()
-    embedder = get_embedder(settings.embedding_model, settings.embedding_batch_size, settings.embedder,
-                            settings.cache_dir)
+    embedder = get_embedder(
+        settings.embedding_model, settings.embedding_batch_size, settings.embedder, settings.cache_dir
+    )
     files = read_model_files(settings.embedding_model)
-    cached = {v: str(p) for v in VARIANTS
-              if files is not None and (p := onnx_file(settings.cache_dir, files, v)).is_file()}
-    data = {"model": settings.embedding_model, "setting": settings.embedder, "embedder": embedder.label,
-            "vector_space": embedder.name, "cache_dir": str(settings.cache_dir), "onnx_files": cached,
-            "can_export": can_export()}
+    cached = {
+        v: str(p) for v in VARIANTS if files is not None and (p := onnx_file(settings.cache_dir, files, v)).is_file()
+    }
+    data = {
+        "model": settings.embedding_model,
+        "setting": settings.embedder,
+        "embedder": embedder.label,
+        "vector_space": embedder.name,
+        "cache_dir": str(settings.cache_dir),
+        "onnx_files": cached,
+        "can_export": can_export(),
+    }
     if as_json:
         click.echo(json.dumps(data))
         return
-    click.echo(f"model: {data['model']}\nembedder: {data['embedder']} (KGQA_EMBEDDER={data['setting']})\n"
-               f"cache: {data['cache_dir']}\nONNX files: "
-               + (", ".join(f"{v} {p}" for v, p in cached.items()) or "none (run `kgqa model export`)")
-               + f"\ncan export here (torch installed): {'yes' if data['can_export'] else 'no'}")
+    click.echo(
+        f"model: {data['model']}\nembedder: {data['embedder']} (KGQA_EMBEDDER={data['setting']})\n"
+        f"cache: {data['cache_dir']}\nONNX files: "
+        + (", ".join(f"{v} {p}" for v, p in cached.items()) or "none (run `kgqa model export`)")
+        + f"\ncan export here (torch installed): {'yes' if data['can_export'] else 'no'}"
+    )

@@ -36,8 +36,7 @@ def start(state: CliState, as_json: bool) -> None:
     st = server.start(state.settings().pg_data_dir)
     _show(st, as_json, "running")
     if not as_json:
-        state.info("commands find it by themselves (--store pgvector); other clients: "
-                   "export KGQA_PG_DSN='<dsn>'")
+        state.info("commands find it by themselves (--store pgvector); other clients: export KGQA_PG_DSN='<dsn>'")
 
 
 @pg.command()

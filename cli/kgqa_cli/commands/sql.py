@@ -16,26 +16,46 @@ from kgqa_cli.table import FORMATS
 
 
 @click.group(invoke_without_command=True)
-@click.option("-c", "--command", "sql", default=None, metavar="SQL",
-              help="Run these statements and exit (default: read statements from stdin).")
-@click.option("--run", "runs", multiple=True, type=click.Path(dir_okay=False), metavar="RUN.jsonl",
-              help="Eval run files to query as the view `runs` (repeatable).")
+@click.option(
+    "-c",
+    "--command",
+    "sql",
+    default=None,
+    metavar="SQL",
+    help="Run these statements and exit (default: read statements from stdin).",
+)
+@click.option(
+    "--run",
+    "runs",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    metavar="RUN.jsonl",
+    help="Eval run files to query as the view `runs` (repeatable).",
+)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--no-server", is_flag=True, help="Answer in this process even when `kgqa serve` runs for the database.")
 @store_options
 @retrieval_options(*SESSION_OPTIONS)
 @pass_state
 @click.pass_context
-def sql(ctx: click.Context, state: CliState, sql: str | None, runs: tuple[str, ...], fmt: str,
-        no_server: bool, options: AskOptions) -> None:
+def sql(
+    ctx: click.Context,
+    state: CliState,
+    sql: str | None,
+    runs: tuple[str, ...],
+    fmt: str,
+    no_server: bool,
+    options: AskOptions,
+) -> None:
     """A DuckDB session (not Postgres) with kgqa_ask(question), kgqa_retrieve(question, k),
     kgqa_hubs(question, k), kgqa_answers() and the view `runs` over eval run files. `kgqa sql
     install` is the Postgres side: it installs CALL kgqa.ask(...) and the SQL layer there."""
-    params = params_from_options(options)   # checked even when a subcommand follows
+    params = params_from_options(options)  # checked even when a subcommand follows
     if ctx.invoked_subcommand is not None:
         return
-    session = open_sql_session(state.settings(), params, llm=options.llm, runs=runs, no_server=no_server,
-                               note=state.info)
+    session = open_sql_session(
+        state.settings(), params, llm=options.llm, runs=runs, no_server=no_server, note=state.info
+    )
     run_session(session, sql, fmt, "sql")
 
 

@@ -22,20 +22,39 @@ def triples() -> None:
 
 
 def _triple_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    for decorator in reversed([
-        click.argument("file", required=False, type=click.Path(dir_okay=False)),
-        click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-                     help="Format of FILE (default: from the extension)."),
-        click.option("--subject", "-s", default=None, metavar="ID", help="Subject entity id (or <IRI>)."),
-        click.option("--predicate", "-p", default=None, metavar="TEXT", help="Predicate."),
-        click.option("--object", "-o", "obj", default=None, metavar="ID|VALUE",
-                     help="Object entity id (or <IRI>), or the value with --literal."),
-        click.option("--literal", is_flag=True,
-                     help="The object is a literal: --object is its value (or, with --object-label, its id)."),
-        click.option("--update-index", is_flag=True,
-                     help="Then rebuild the hubs the change touched (`kgqa index update --dirty`)."),
-        store_options,
-    ]):
+    for decorator in reversed(
+        [
+            click.argument("file", required=False, type=click.Path(dir_okay=False)),
+            click.option(
+                "--format",
+                "fmt",
+                type=click.Choice(FORMATS),
+                default=None,
+                help="Format of FILE (default: from the extension).",
+            ),
+            click.option("--subject", "-s", default=None, metavar="ID", help="Subject entity id (or <IRI>)."),
+            click.option("--predicate", "-p", default=None, metavar="TEXT", help="Predicate."),
+            click.option(
+                "--object",
+                "-o",
+                "obj",
+                default=None,
+                metavar="ID|VALUE",
+                help="Object entity id (or <IRI>), or the value with --literal.",
+            ),
+            click.option(
+                "--literal",
+                is_flag=True,
+                help="The object is a literal: --object is its value (or, with --object-label, its id).",
+            ),
+            click.option(
+                "--update-index",
+                is_flag=True,
+                help="Then rebuild the hubs the change touched (`kgqa index update --dirty`).",
+            ),
+            store_options,
+        ]
+    ):
         f = decorator(f)
     return f
 
@@ -47,8 +66,9 @@ def _one_or_file(file: str | None, subject: str | None, predicate: str | None, o
         raise InputError(f"give either FILE or --subject/--predicate/--object, not both ({', '.join(given)} given)")
     if file is None and len(given) < 3:
         missing = [n for n in ("--subject", "--predicate", "--object") if n not in given]
-        raise InputError(f"give FILE, or a triple with --subject, --predicate and --object "
-                         f"(missing {', '.join(missing)})")
+        raise InputError(
+            f"give FILE, or a triple with --subject, --predicate and --object (missing {', '.join(missing)})"
+        )
     return file is None
 
 
@@ -59,19 +79,43 @@ def _one_or_file(file: str | None, subject: str | None, predicate: str | None, o
 @click.option("--object-label", default=None, help="Label of the object (for a literal: its value).")
 @click.option("--object-type", "object_types", multiple=True, metavar="T", help="Type of the object (repeatable).")
 @pass_state
-def add(state: CliState, file: str | None, fmt: str | None, subject: str | None, predicate: str | None,
-        obj: str | None, literal: bool, update_index: bool, subject_label: str | None,
-        subject_types: tuple[str, ...], object_label: str | None, object_types: tuple[str, ...]) -> None:
+def add(
+    state: CliState,
+    file: str | None,
+    fmt: str | None,
+    subject: str | None,
+    predicate: str | None,
+    obj: str | None,
+    literal: bool,
+    update_index: bool,
+    subject_label: str | None,
+    subject_types: tuple[str, ...],
+    object_label: str | None,
+    object_types: tuple[str, ...],
+) -> None:
     """Add a triple (--subject/--predicate/--object) or the triples of FILE (as `kgqa load` does).
     Labels and types given for existing entities replace or extend theirs."""
     single = _one_or_file(file, subject, predicate, obj)
-    record = triple_record(subject, predicate, obj, literal=literal, subject_label=subject_label,
-                           subject_types=subject_types, object_label=object_label,
-                           object_types=object_types) if single else None
+    record = (
+        triple_record(
+            subject,
+            predicate,
+            obj,
+            literal=literal,
+            subject_label=subject_label,
+            subject_types=subject_types,
+            object_label=object_label,
+            object_types=object_types,
+        )
+        if single
+        else None
+    )
     with state.open(create=True) as ws:
         report = ws.add_triples([record]) if record is not None else ws.load(file, fmt)
-        click.echo(f"added {report.triples_added} triple{'' if report.triples_added == 1 else 's'} "
-                   f"(+{report.entities_added} entities; now {report.triples_total} triples)")
+        click.echo(
+            f"added {report.triples_added} triple{'' if report.triples_added == 1 else 's'} "
+            f"(+{report.entities_added} entities; now {report.triples_total} triples)"
+        )
         after_change(state, ws, report.hubs_marked, update_index)
 
 
@@ -79,8 +123,17 @@ def add(state: CliState, file: str | None, fmt: str | None, subject: str | None,
 @_triple_options
 @click.option("--keep-going", is_flag=True, help="With FILE: exit 0 when some (not all) of its triples were not found.")
 @pass_state
-def delete(state: CliState, file: str | None, fmt: str | None, subject: str | None, predicate: str | None,
-           obj: str | None, literal: bool, update_index: bool, keep_going: bool) -> None:
+def delete(
+    state: CliState,
+    file: str | None,
+    fmt: str | None,
+    subject: str | None,
+    predicate: str | None,
+    obj: str | None,
+    literal: bool,
+    update_index: bool,
+    keep_going: bool,
+) -> None:
     """Delete a triple (--subject/--predicate/--object) or the triples FILE states. Entities stay.
     An unknown entity is an error (nothing is deleted); a triple not in the graph is reported.
     With FILE, exits non-zero when none of its triples was in the graph, or some were not (unless
@@ -92,10 +145,17 @@ def delete(state: CliState, file: str | None, fmt: str | None, subject: str | No
             report = ws.delete_triples([(rec.subject.id, rec.predicate, rec.object.id)])
         else:
             report = ws.delete_file(file, fmt)
-        click.echo(f"deleted {report.deleted} triple{'' if report.deleted == 1 else 's'}"
-                   + (f" ({report.not_found} not in the graph)" if report.not_found else "")
-                   + f"; now {report.triples_total} triples")
+        click.echo(
+            f"deleted {report.deleted} triple{'' if report.deleted == 1 else 's'}"
+            + (f" ({report.not_found} not in the graph)" if report.not_found else "")
+            + f"; now {report.triples_total} triples"
+        )
         after_change(state, ws, report.hubs_marked, update_index)
     if not single and report.not_found:
-        fail_batch(report.not_found, report.requested, "triples to delete", keep_going,
-                   InputError(f"{report.not_found} triples of {file} are not in the graph", source=file))
+        fail_batch(
+            report.not_found,
+            report.requested,
+            "triples to delete",
+            keep_going,
+            InputError(f"{report.not_found} triples of {file} are not in the graph", source=file),
+        )

@@ -44,7 +44,9 @@ def detect_format(path: str | Path) -> str:
         what = f"extension '{suffix}'" if suffix else "no extension"
         raise UnsupportedFormatError(
             f"cannot detect the input format ({what}); accepted: {accepted}; "
-            f"or name the format explicitly ({', '.join(FORMATS)})", source=str(path))
+            f"or name the format explicitly ({', '.join(FORMATS)})",
+            source=str(path),
+        )
     return fmt
 
 
@@ -52,8 +54,7 @@ def get_loader(fmt: str) -> Loader:
     """A new loader for a format name; UnsupportedFormatError listing the known formats."""
     factory = LOADERS.get(fmt.strip().lower())
     if factory is None:
-        raise UnsupportedFormatError(
-            f"unknown input format '{fmt}'; known formats: {', '.join(FORMATS)}")
+        raise UnsupportedFormatError(f"unknown input format '{fmt}'; known formats: {', '.join(FORMATS)}")
     return factory()
 
 

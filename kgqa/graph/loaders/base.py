@@ -21,8 +21,7 @@ class EntityRecord:
 
     def to_entity(self) -> Entity:
         """The entity with unstated facts defaulted."""
-        return Entity(self.id, self.label if self.label is not None else "", self.types or (),
-                      self.is_literal)
+        return Entity(self.id, self.label if self.label is not None else "", self.types or (), self.is_literal)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,16 @@ from kgqa.graph.loaders.base import EntityRecord, Record, TripleRecord
 from kgqa.types import synthetic_literal_id
 
 #: The columns a header row may name (matched case-insensitively, surrounding whitespace ignored).
-COLUMNS = ("subject", "predicate", "object", "subject_label", "subject_types", "object_label",
-           "object_types", "object_is_literal")
+COLUMNS = (
+    "subject",
+    "predicate",
+    "object",
+    "subject_label",
+    "subject_types",
+    "object_label",
+    "object_types",
+    "object_is_literal",
+)
 REQUIRED = ("subject", "predicate", "object")
 TYPE_SEPARATOR = "|"
 
@@ -39,8 +47,7 @@ def utf8_lines(path: Path) -> Iterator[tuple[int, str]]:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise InputError("the file is not valid UTF-8", source=str(path),
-                                 line=number) from None
+                raise InputError("the file is not valid UTF-8", source=str(path), line=number) from None
             if number == 1 and text.startswith("\ufeff"):
                 text = text[1:]
             yield number, text
@@ -68,18 +75,17 @@ def _header(row: list[str], source: str, line: int) -> dict[str, int] | None:
         return None
     if not all(known):
         bad = next(row[i].strip() for i, ok in enumerate(known) if not ok)
-        raise InputError(f"unknown header column '{bad}' (known columns: {', '.join(COLUMNS)})",
-                         source=source, line=line, field=bad)
+        raise InputError(
+            f"unknown header column '{bad}' (known columns: {', '.join(COLUMNS)})", source=source, line=line, field=bad
+        )
     positions: dict[str, int] = {}
     for i, name in enumerate(names):
         if name in positions:
-            raise InputError(f"header column '{name}' appears twice", source=source, line=line,
-                             field=name)
+            raise InputError(f"header column '{name}' appears twice", source=source, line=line, field=name)
         positions[name] = i
     for name in REQUIRED:
         if name not in positions:
-            raise InputError(f"the header has no '{name}' column", source=source, line=line,
-                             field=name)
+            raise InputError(f"the header has no '{name}' column", source=source, line=line, field=name)
     return positions
 
 
@@ -102,8 +108,7 @@ class DelimitedLoader:
     def records(self, path: Path) -> Iterator[Record]:
         """Yield one TripleRecord per data row; line = the row's first line."""
         source = str(path)
-        reader = csv.reader((text for _, text in utf8_lines(path)), delimiter=self.delimiter,
-                            strict=True)
+        reader = csv.reader((text for _, text in utf8_lines(path)), delimiter=self.delimiter, strict=True)
         columns: dict[str, int] | None = None
         first = True
         last_line = 0
@@ -113,8 +118,9 @@ class DelimitedLoader:
             except StopIteration:
                 break
             except csv.Error as exc:
-                raise InputError(f"malformed {self.format_name.upper()} row: {exc}", source=source,
-                                 line=reader.line_num) from None
+                raise InputError(
+                    f"malformed {self.format_name.upper()} row: {exc}", source=source, line=reader.line_num
+                ) from None
             line, last_line = last_line + 1, reader.line_num
             if _is_blank(row):
                 continue
@@ -127,13 +133,11 @@ class DelimitedLoader:
         if first:
             raise InputError("the file is empty (no rows)", source=source)
 
-    def _record(self, row: list[str], columns: dict[str, int] | None, source: str,
-                line: int) -> TripleRecord:
+    def _record(self, row: list[str], columns: dict[str, int] | None, source: str, line: int) -> TripleRecord:
         expected = len(columns) if columns is not None else 3
         if len(row) != expected:
             what = "the header's columns" if columns is not None else "subject, predicate, object"
-            raise InputError(f"expected {expected} cells ({what}), got {len(row)}",
-                             source=source, line=line)
+            raise InputError(f"expected {expected} cells ({what}), got {len(row)}", source=source, line=line)
         if columns is None:
             columns = {"subject": 0, "predicate": 1, "object": 2}
 
@@ -150,13 +154,16 @@ class DelimitedLoader:
                 raise InputError(f"empty {name}", source=source, line=line, field=name)
             return value
 
-        subject_id, predicate, object_cell = required("subject"), required("predicate"), \
-            required("object")
+        subject_id, predicate, object_cell = required("subject"), required("predicate"), required("object")
         flag = row[columns["object_is_literal"]] if "object_is_literal" in columns else ""
         is_literal = parse_bool(flag)
         if is_literal is None:
-            raise InputError(f"'{flag.strip()}' is not a boolean (true/false/1/0/yes/no)",
-                             source=source, line=line, field="object_is_literal")
+            raise InputError(
+                f"'{flag.strip()}' is not a boolean (true/false/1/0/yes/no)",
+                source=source,
+                line=line,
+                field="object_is_literal",
+            )
         subject = EntityRecord(subject_id, cell("subject_label"), _types(cell("subject_types")))
         object_label = cell("object_label")
         object_types = _types(cell("object_types"))

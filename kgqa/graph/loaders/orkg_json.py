@@ -42,8 +42,8 @@ class _JsonArrayReader:
         self._json = json.JSONDecoder()
         self._buf = ""
         self._pos = 0
-        self._line = 1            # line number at self._pos
-        self._lines_read = 0      # newlines in all text decoded so far
+        self._line = 1  # line number at self._pos
+        self._lines_read = 0  # newlines in all text decoded so far
         self._eof = False
 
     # -- buffer handling ---------------------------------------------------------------------
@@ -53,7 +53,7 @@ class _JsonArrayReader:
         if self._eof:
             return False
         if self._pos > self._chunk:  # drop the consumed prefix (self._line already covers it)
-            self._buf = self._buf[self._pos:]
+            self._buf = self._buf[self._pos :]
             self._pos = 0
         size = max(self._chunk, len(self._buf) - self._pos)  # grows with a long element
         data = self._stream.read(size)
@@ -61,7 +61,7 @@ class _JsonArrayReader:
         try:
             text = self._decoder.decode(data, final=final)
         except UnicodeDecodeError as exc:
-            bad = exc.object[:exc.start] if isinstance(exc.object, bytes) else b""
+            bad = exc.object[: exc.start] if isinstance(exc.object, bytes) else b""
             line = self._lines_read + bad.count(b"\n") + 1
             raise InputError("the file is not valid UTF-8", source=self._source, line=line) from None
         self._lines_read += text.count("\n")
@@ -122,8 +122,7 @@ class _JsonArrayReader:
                 self._advance(self._pos + 1)
                 break
             if ch != ",":
-                raise self._error(f"invalid JSON after record {number}: expected ',' or ']' "
-                                  f"but found {ch!r}")
+                raise self._error(f"invalid JSON after record {number}: expected ',' or ']' but found {ch!r}")
             self._advance(self._pos + 1)
         if self._peek() is not None:
             raise self._error("unexpected data after the end of the JSON array")
@@ -135,10 +134,8 @@ class _JsonArrayReader:
             except json.JSONDecodeError as exc:
                 if not _certainly_invalid(exc, len(self._buf)) and self._fill():
                     continue  # the value may just be cut off by the end of the buffer
-                what = "truncated JSON" if exc.pos >= len(self._buf) or "Unterminated" in exc.msg \
-                    else "invalid JSON"
-                raise self._error(f"{what} in record {number}: {exc.msg}",
-                                  line=self._line_at(exc.pos)) from None
+                what = "truncated JSON" if exc.pos >= len(self._buf) or "Unterminated" in exc.msg else "invalid JSON"
+                raise self._error(f"{what} in record {number}: {exc.msg}", line=self._line_at(exc.pos)) from None
             if end >= len(self._buf) and not self._eof and self._fill():
                 continue  # a number or literal may go on in the next chunk
             self._advance(end)
@@ -197,8 +194,7 @@ def _to_record(value: Any, number: int, line: int, source: str) -> Record:
         return TripleRecord(subject, predicate, obj, line)
     if any(key in value for key in _ENTITY_KEYS):
         return EntityOnlyRecord(_entity(value, "", fail), line)
-    raise fail("neither a triple (entity_subject, predicate, entity_object) nor an entity "
-               "(uid, text, knowledge_types)")
+    raise fail("neither a triple (entity_subject, predicate, entity_object) nor an entity (uid, text, knowledge_types)")
 
 
 def _entity(value: Any, where: str, fail: _Fail) -> EntityRecord:
@@ -218,8 +214,7 @@ def _entity(value: Any, where: str, fail: _Fail) -> EntityRecord:
     if "knowledge_types" in value:
         raw = value["knowledge_types"]
         if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
-            raise fail(f"'{prefix}knowledge_types' must be a list of strings",
-                       f"{prefix}knowledge_types")
+            raise fail(f"'{prefix}knowledge_types' must be a list of strings", f"{prefix}knowledge_types")
         types = tuple(raw)
     return EntityRecord(uid, label, types, is_orkg_literal(uid))
 

@@ -30,10 +30,12 @@ from kgqa.types import synthetic_literal_id
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
-LABEL_PREDICATES = frozenset({
-    "http://www.w3.org/2000/01/rdf-schema#label",
-    "http://www.w3.org/2004/02/skos/core#prefLabel",
-})
+LABEL_PREDICATES = frozenset(
+    {
+        "http://www.w3.org/2000/01/rdf-schema#label",
+        "http://www.w3.org/2004/02/skos/core#prefLabel",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +54,14 @@ class Term:
 
 # -- mapping ----------------------------------------------------------------------------------
 
+
 def local_name(iri: str) -> str:
     """The part of an IRI after its last `#` or `/` (or `:` if it has neither)."""
     trimmed = iri.rstrip("#/")
     cut = max(trimmed.rfind("#"), trimmed.rfind("/"))
     if cut < 0:
         cut = trimmed.rfind(":")
-    return trimmed[cut + 1:] or iri
+    return trimmed[cut + 1 :] or iri
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -90,8 +93,7 @@ def to_record(subject: Term, predicate: Term, obj: Term, line: int) -> Record:
         return EntityOnlyRecord(EntityRecord(subject.value, types=(local_name(obj.value),)), line)
     if predicate.value in LABEL_PREDICATES and obj.kind == "literal":
         return EntityOnlyRecord(EntityRecord(subject.value, label=obj.value), line)
-    return TripleRecord(_entity(subject), humanize(predicate.value), _entity(obj), line,
-                        predicate.value)
+    return TripleRecord(_entity(subject), humanize(predicate.value), _entity(obj), line, predicate.value)
 
 
 # -- N-Triples ----------------------------------------------------------------------------------
@@ -138,7 +140,7 @@ class _LineParser:
         self.i += 1
         self.skip_ws()
         if not self.at_end():
-            raise self.fail(f"unexpected text after the statement: {self.text[self.i:self.i + 20]!r}")
+            raise self.fail(f"unexpected text after the statement: {self.text[self.i : self.i + 20]!r}")
         return subject, predicate, obj
 
     def object(self) -> Term:
@@ -154,7 +156,7 @@ class _LineParser:
         end = self.text.find(">", self.i + 1)
         if end < 0:
             raise self.fail("unterminated IRI (no closing '>')", field)
-        raw = self.text[self.i + 1:end]
+        raw = self.text[self.i + 1 : end]
         self.i = end + 1
         value = self.unescape(raw, field, allowed="uU") if "\\" in raw else raw
         bad = _IRI_BAD.search(value)
@@ -183,7 +185,7 @@ class _LineParser:
             j = m.end() + 1  # skip the escaped character
             if j > len(self.text):
                 raise self.fail("unterminated string literal", "object")
-        raw = self.text[start:m.start()]
+        raw = self.text[start : m.start()]
         self.i = m.end()
         value = self.unescape(raw, "object") if "\\" in raw else raw
         if self.text.startswith("^^", self.i):
@@ -207,10 +209,10 @@ class _LineParser:
                 out.append(ch)
                 k += 1
                 continue
-            code = raw[k + 1:k + 2]
+            code = raw[k + 1 : k + 2]
             if code in ("u", "U"):
                 width = 4 if code == "u" else 8
-                digits = raw[k + 2:k + 2 + width]
+                digits = raw[k + 2 : k + 2 + width]
                 if len(digits) != width or not all(c in "0123456789abcdefABCDEF" for c in digits):
                     raise self.fail(f"invalid \\{code} escape", field)
                 point = int(digits, 16)
@@ -282,8 +284,7 @@ def skolemise(triples: Iterable[tuple[Term, Term, Term]]) -> dict[str, str]:
     for _ in range(_MAX_ROUNDS):
         new = {}
         for b in nodes:
-            parts = sorted([f"o\x1e{p}\x1e{key(o)}" for p, o in out[b]]
-                           + [f"i\x1e{key(s)}\x1e{p}" for s, p in inc[b]])
+            parts = sorted([f"o\x1e{p}\x1e{key(o)}" for p, o in out[b]] + [f"i\x1e{key(s)}\x1e{p}" for s, p in inc[b]])
             text = colour[b] + "\x1d" + "\x1d".join(parts)
             new[b] = hashlib.sha1(text.encode("utf-8")).hexdigest()
         colour = new
@@ -346,16 +347,16 @@ class TurtleLoader:
             graph.parse(source, format="turtle")
         except BadSyntax as exc:
             why = getattr(exc, "_why", None) or str(exc)
-            raise InputError(f"invalid Turtle: {why}", source=source,
-                             line=exc.lines + 1) from None
+            raise InputError(f"invalid Turtle: {why}", source=source, line=exc.lines + 1) from None
         except UnicodeDecodeError:
-            raise InputError("the file is not valid UTF-8", source=source,
-                             line=_bad_utf8_line(path)) from None
+            raise InputError("the file is not valid UTF-8", source=source, line=_bad_utf8_line(path)) from None
         except (SyntaxError, ValueError) as exc:
             raise InputError(f"invalid Turtle: {exc}", source=source) from None
         except (IndexError, KeyError, TypeError, AttributeError) as exc:  # rdflib on truncated input
-            raise InputError(f"invalid Turtle (is the file cut short?); the parser failed with "
-                             f"{type(exc).__name__}: {exc}", source=source) from None
+            raise InputError(
+                f"invalid Turtle (is the file cut short?); the parser failed with {type(exc).__name__}: {exc}",
+                source=source,
+            ) from None
         triples = [(_from_rdflib(s), _from_rdflib(p), _from_rdflib(o)) for s, p, o in graph]
         del graph
         ids = skolemise(triples)
@@ -363,7 +364,9 @@ class TurtleLoader:
         def fix(term: Term) -> Term:
             return Term("bnode", ids[term.value]) if term.kind == "bnode" else term
 
-        stable = sorted(((fix(s), p, fix(o)) for s, p, o in triples),
-                        key=lambda t: (t[0].sort_key(), t[1].sort_key(), t[2].sort_key()))
+        stable = sorted(
+            ((fix(s), p, fix(o)) for s, p, o in triples),
+            key=lambda t: (t[0].sort_key(), t[1].sort_key(), t[2].sort_key()),
+        )
         for s, p, o in stable:
             yield to_record(s, p, o, 0)

@@ -27,8 +27,9 @@ def _sdk() -> Any:
     try:
         import anthropic
     except ImportError:
-        raise ConfigError("the anthropic LLM mode needs the `anthropic` package: "
-                          "pip install 'anthropic>=0.40' (or use --llm offline)") from None
+        raise ConfigError(
+            "the anthropic LLM mode needs the `anthropic` package: pip install 'anthropic>=0.40' (or use --llm offline)"
+        ) from None
     return anthropic
 
 
@@ -38,8 +39,16 @@ class AnthropicClient(CachedClient):
     provider = "anthropic"
     cannot_send = NO_KEY
 
-    def __init__(self, sdk: anthropic.Anthropic | None, model: str, cache: ResponseCache | None, *,
-                 timeout_s: float, max_retries: int, endpoint: str = DEFAULT_ENDPOINT) -> None:
+    def __init__(
+        self,
+        sdk: anthropic.Anthropic | None,
+        model: str,
+        cache: ResponseCache | None,
+        *,
+        timeout_s: float,
+        max_retries: int,
+        endpoint: str = DEFAULT_ENDPOINT,
+    ) -> None:
         super().__init__(model, cache)
         self._sdk = sdk
         self.timeout_s = timeout_s
@@ -54,11 +63,18 @@ class AnthropicClient(CachedClient):
             raise ConfigError(NO_KEY)
         sdk = None
         if llm.api_key:
-            sdk = _sdk().Anthropic(api_key=llm.api_key, base_url=llm.base_url, max_retries=llm.max_retries,
-                                   timeout=llm.timeout_s)
+            sdk = _sdk().Anthropic(
+                api_key=llm.api_key, base_url=llm.base_url, max_retries=llm.max_retries, timeout=llm.timeout_s
+            )
         cache_file = settings.llm_cache_file
-        return cls(sdk, llm.model, ResponseCache(cache_file) if cache_file else None, timeout_s=llm.timeout_s,
-                   max_retries=llm.max_retries, endpoint=llm.base_url or DEFAULT_ENDPOINT)
+        return cls(
+            sdk,
+            llm.model,
+            ResponseCache(cache_file) if cache_file else None,
+            timeout_s=llm.timeout_s,
+            max_retries=llm.max_retries,
+            endpoint=llm.base_url or DEFAULT_ENDPOINT,
+        )
 
     @property
     def can_send(self) -> bool:
@@ -74,17 +90,21 @@ class AnthropicClient(CachedClient):
 
     def _create(self, request: LLMRequest) -> Any:
         """One SDK call (the SDK retries); SDK errors become LLMError with a clear message."""
-        extra: dict[str, Any] = ({"extra_body": {"temperature": request.temperature}}
-                                 if request.temperature is not None else {})
+        extra: dict[str, Any] = (
+            {"extra_body": {"temperature": request.temperature}} if request.temperature is not None else {}
+        )
         assert self._sdk is not None
         sdk = _sdk()
         messages: Any = request.messages  # the SDK's MessageParam: {"role", "content"} dicts
         try:
-            return self._sdk.messages.create(model=self.model, system=request.system, messages=messages,
-                                             max_tokens=request.max_tokens, **extra)
+            return self._sdk.messages.create(
+                model=self.model, system=request.system, messages=messages, max_tokens=request.max_tokens, **extra
+            )
         except sdk.APITimeoutError:
-            raise LLMError(f"the Anthropic API at {self.endpoint} did not answer within {self.timeout_s:g} s "
-                           f"({self._attempts}); raise KGQA_LLM_TIMEOUT or try later") from None
+            raise LLMError(
+                f"the Anthropic API at {self.endpoint} did not answer within {self.timeout_s:g} s "
+                f"({self._attempts}); raise KGQA_LLM_TIMEOUT or try later"
+            ) from None
         except sdk.APIConnectionError:
             raise LLMError(f"cannot reach the Anthropic API at {self.endpoint} ({self._attempts})") from None
         except sdk.AuthenticationError:
@@ -92,14 +112,18 @@ class AnthropicClient(CachedClient):
         except sdk.PermissionDeniedError as exc:
             raise LLMError(f"the API key may not use {self.model} (HTTP 403): {_api_message(exc)}") from None
         except sdk.RateLimitError:
-            raise LLMError(f"rate limited by the Anthropic API (HTTP 429) after {self._attempts}; "
-                           "lower KGQA_LLM_CONCURRENCY or try later") from None
+            raise LLMError(
+                f"rate limited by the Anthropic API (HTTP 429) after {self._attempts}; "
+                "lower KGQA_LLM_CONCURRENCY or try later"
+            ) from None
         except sdk.APIStatusError as exc:
             if exc.status_code >= 500:
-                raise LLMError(f"the Anthropic API failed (HTTP {exc.status_code}) after {self._attempts}: "
-                               f"{_api_message(exc)}") from None
-            raise LLMError(f"the Anthropic API rejected the {request.kind} request (HTTP {exc.status_code}): "
-                           f"{_api_message(exc)}") from None
+                raise LLMError(
+                    f"the Anthropic API failed (HTTP {exc.status_code}) after {self._attempts}: {_api_message(exc)}"
+                ) from None
+            raise LLMError(
+                f"the Anthropic API rejected the {request.kind} request (HTTP {exc.status_code}): {_api_message(exc)}"
+            ) from None
 
     @property
     def _attempts(self) -> str:

@@ -37,12 +37,12 @@ from kgqa.retrieval.seed_prompts import COE_EVALUATE, COE_PLAN, COE_SELECT
 from kgqa.types import Answer, Entity, Triple
 
 DEFAULTS = {"k_nodes": 10, "max_nodes": 300, "max_hops": 2}
-MAX_FAILED_TRIES = 3          # Algorithm 1 line 7
-MIN_NODE_SIMILARITY = 0.35    # a node step whose best label is less similar finds nothing
-SATISFIED = 0.5               # a relation step below this explores one more hop
-MARGIN = 0.1                  # offline pick: candidates within this of the best
+MAX_FAILED_TRIES = 3  # Algorithm 1 line 7
+MIN_NODE_SIMILARITY = 0.35  # a node step whose best label is less similar finds nothing
+SATISFIED = 0.5  # a relation step below this explores one more hop
+MARGIN = 0.1  # offline pick: candidates within this of the best
 NODE_MARGIN = 0.05
-SHOWN = 15                    # candidates shown to the LLM
+SHOWN = 15  # candidates shown to the LLM
 NO_ANSWER = "I am sorry, I could not find an answer to your question."
 
 
@@ -52,7 +52,7 @@ class Hop:
 
     step: Step
     links: list[tuple[str, str, Triple, float]] = field(default_factory=list)
-    starts: dict[str, float] = field(default_factory=dict)   # node steps: the start nodes
+    starts: dict[str, float] = field(default_factory=dict)  # node steps: the start nodes
 
 
 @dataclass
@@ -92,10 +92,18 @@ class CoERetriever(LabelIndexRetriever):
             step = plan[i]
             outcome = self._explore(question, step, current, visited, cfg, notes)
             decision = self._evaluate(question, plan, i, outcome, hops, hops_in_step, cfg, notes)
-            trace.append({"step": len(trace), "kind": step.kind, "text": step.text, "hop": hops_in_step + 1,
-                          "candidates": outcome.candidates if outcome else [],
-                          "selected": len(outcome.hop.links or outcome.hop.starts) if outcome else 0,
-                          "current_nodes": len(outcome.current) if outcome else 0, "decision": decision[0]})
+            trace.append(
+                {
+                    "step": len(trace),
+                    "kind": step.kind,
+                    "text": step.text,
+                    "hop": hops_in_step + 1,
+                    "candidates": outcome.candidates if outcome else [],
+                    "selected": len(outcome.hop.links or outcome.hop.starts) if outcome else 0,
+                    "current_nodes": len(outcome.current) if outcome else 0,
+                    "decision": decision[0],
+                }
+            )
             if decision[0] == "refine":
                 failed += 1
                 plan = decision[1]
@@ -126,11 +134,21 @@ class CoERetriever(LabelIndexRetriever):
         sources, hubs = sources_and_hubs(final, groups)
         if params.topic_entity:
             notes.append("CoE finds its start nodes by vector search: the topic entity is not used")
-        return Answer(question=question, answer=text, sources=sources if scored else [],
-                      triples=list(dict.fromkeys(st.triple.canonical for st in scored)), hubs=hubs,
-                      mode=self.roles.name, strategy="exploration", topic_entity=None,
-                      components=[f"{s.kind}: {s.text}" for s in plan],
-                      timings={"retrieve": t1 - t0, "generate": time.perf_counter() - t1}, notes=notes, trace=trace, result=final.result if scored else None)
+        return Answer(
+            question=question,
+            answer=text,
+            sources=sources if scored else [],
+            triples=list(dict.fromkeys(st.triple.canonical for st in scored)),
+            hubs=hubs,
+            mode=self.roles.name,
+            strategy="exploration",
+            topic_entity=None,
+            components=[f"{s.kind}: {s.text}" for s in plan],
+            timings={"retrieve": t1 - t0, "generate": time.perf_counter() - t1},
+            notes=notes,
+            trace=trace,
+            result=final.result if scored else None,
+        )
 
     # -- planning ---------------------------------------------------------------------------------
     def plan(self, question: str, notes: list[str]) -> list[Step]:
@@ -147,8 +165,15 @@ class CoERetriever(LabelIndexRetriever):
         return hits[0].similarity if hits else 0.0
 
     # -- exploration --------------------------------------------------------------------------------
-    def _explore(self, question: str, step: Step, current: dict[str, float], visited: set[str],
-                 cfg: dict[str, int], notes: list[str]) -> _Outcome | None:
+    def _explore(
+        self,
+        question: str,
+        step: Step,
+        current: dict[str, float],
+        visited: set[str],
+        cfg: dict[str, int],
+        notes: list[str],
+    ) -> _Outcome | None:
         if step.kind == "node" or not current:
             return self._node_step(question, step, cfg, notes)
         if step.kind == "check":
@@ -161,11 +186,13 @@ class CoERetriever(LabelIndexRetriever):
         if not hits or hits[0].similarity < MIN_NODE_SIMILARITY:
             return None
         entities = self.search.entities_for([h.hash for h in hits])
-        shown = [{"text": h.text, "score": round(h.similarity, 4), "entities": len(entities.get(h.hash, []))}
-                 for h in hits]
+        shown = [
+            {"text": h.text, "score": round(h.similarity, 4), "entities": len(entities.get(h.hash, []))} for h in hits
+        ]
         chosen = [h for h in hits if h.similarity >= hits[0].similarity - NODE_MARGIN]
-        picks = self._llm_pick(question, step, [f"{h.text} ({len(entities.get(h.hash, []))} nodes)" for h in hits],
-                               notes)
+        picks = self._llm_pick(
+            question, step, [f"{h.text} ({len(entities.get(h.hash, []))} nodes)" for h in hits], notes
+        )
         if picks:
             chosen = [hits[n] for n in picks]
         starts: dict[str, float] = {}
@@ -175,8 +202,15 @@ class CoERetriever(LabelIndexRetriever):
         starts = dict(sorted(starts.items(), key=lambda kv: (-kv[1], kv[0]))[: cfg["max_nodes"]])
         return _Outcome(shown, starts, Hop(step, starts=starts), hits[0].similarity)
 
-    def _relation_step(self, question: str, step: Step, current: dict[str, float], visited: set[str],
-                       cfg: dict[str, int], notes: list[str]) -> _Outcome | None:
+    def _relation_step(
+        self,
+        question: str,
+        step: Step,
+        current: dict[str, float],
+        visited: set[str],
+        cfg: dict[str, int],
+        notes: list[str],
+    ) -> _Outcome | None:
         """Cypher.Query(current nodes) -> relations ranked by similarity -> the LLM (offline: the
         top-scored) selects -> the targets become the current nodes."""
         edges = [e for e in self.search.edges(list(current)) if e.other.id not in visited and e.other.id not in current]
@@ -188,16 +222,28 @@ class CoERetriever(LabelIndexRetriever):
             groups[(e.predicate, e.outgoing)].append(k)
         ranked = sorted(groups, key=lambda g: (-max(scores[k] for k in groups[g]), g))
         best = max(scores)
-        shown = [{"text": f"{'->' if out else '<-'} {pred} ({len(groups[(pred, out)])} edges)",
-                  "score": round(max(scores[k] for k in groups[(pred, out)]), 4)} for pred, out in ranked[:10]]
+        shown = [
+            {
+                "text": f"{'->' if out else '<-'} {pred} ({len(groups[(pred, out)])} edges)",
+                "score": round(max(scores[k] for k in groups[(pred, out)]), 4),
+            }
+            for pred, out in ranked[:10]
+        ]
         chosen = [k for k in range(len(edges)) if scores[k] >= best - MARGIN]
-        labels = [f"{'outgoing' if out else 'incoming'} '{pred}' to e.g. "
-                  f"'{edges[max(groups[(pred, out)], key=lambda k: scores[k])].other.text[:80]}' "
-                  f"({len(groups[(pred, out)])} edges)" for pred, out in ranked[:SHOWN]]
+        labels = [
+            f"{'outgoing' if out else 'incoming'} '{pred}' to e.g. "
+            f"'{edges[max(groups[(pred, out)], key=lambda k: scores[k])].other.text[:80]}' "
+            f"({len(groups[(pred, out)])} edges)"
+            for pred, out in ranked[:SHOWN]
+        ]
         picks = self._llm_pick(question, step, labels, notes)
         if picks:
-            chosen = [k for n in picks for k in groups[ranked[n]]
-                      if scores[k] >= max(scores[j] for j in groups[ranked[n]]) - MARGIN]
+            chosen = [
+                k
+                for n in picks
+                for k in groups[ranked[n]]
+                if scores[k] >= max(scores[j] for j in groups[ranked[n]]) - MARGIN
+            ]
         nodes = self.search.resolve(list(current))
         links: list[tuple[str, str, Triple, float]] = []
         new: dict[str, float] = {}
@@ -210,8 +256,9 @@ class CoERetriever(LabelIndexRetriever):
         links = [lk for lk in links if lk[1] in new]
         return _Outcome(shown, new, Hop(step, links), best)
 
-    def _check_step(self, step: Step, current: dict[str, float], visited: set[str],
-                    cfg: dict[str, int]) -> _Outcome | None:
+    def _check_step(
+        self, step: Step, current: dict[str, float], visited: set[str], cfg: dict[str, int]
+    ) -> _Outcome | None:
         """Keep the current nodes that reach a node matching the step text within two hops."""
         first = self.search.edges(list(current))
         if not first:
@@ -221,8 +268,11 @@ class CoERetriever(LabelIndexRetriever):
         best1 = max(one)
         chains: list[tuple[str, list[Triple], float]] = []
         if best1 >= SATISFIED:
-            chains = [(e.anchor, [e.triple(nodes.get(e.anchor) or Entity(e.anchor))], s)
-                      for e, s in zip(first, one) if s >= best1 - NODE_MARGIN]
+            chains = [
+                (e.anchor, [e.triple(nodes.get(e.anchor) or Entity(e.anchor))], s)
+                for e, s in zip(first, one)
+                if s >= best1 - NODE_MARGIN
+            ]
             best = best1
         else:
             mids = {e.other.id: e for e in first if e.other.id not in current}
@@ -230,8 +280,11 @@ class CoERetriever(LabelIndexRetriever):
             two = self._label_scores(step.text, [e.other for e in second]) if second else []
             best = max(two, default=0.0)
             if best <= best1:
-                chains = [(e.anchor, [e.triple(nodes.get(e.anchor) or Entity(e.anchor))], s)
-                          for e, s in zip(first, one) if s >= best1 - NODE_MARGIN]
+                chains = [
+                    (e.anchor, [e.triple(nodes.get(e.anchor) or Entity(e.anchor))], s)
+                    for e, s in zip(first, one)
+                    if s >= best1 - NODE_MARGIN
+                ]
                 best = best1
             else:
                 by_mid = defaultdict(list)
@@ -262,10 +315,14 @@ class CoERetriever(LabelIndexRetriever):
         if missing:
             self._type_vectors.update(zip(missing, self.embedder.embed(missing)))
         type_sim = {t: float(self._type_vectors[t] @ q) for t in types}
-        pred_sim = {p: float(preds[p] @ q) if p in preds else float(self.embedder.embed([p])[0] @ q)
-                    for p in {e.predicate for e in edges}}
-        return [max(pred_sim[e.predicate], ls, max((type_sim[t] for t in e.other.types), default=0.0))
-                for e, ls in zip(edges, label_sims)]
+        pred_sim = {
+            p: float(preds[p] @ q) if p in preds else float(self.embedder.embed([p])[0] @ q)
+            for p in {e.predicate for e in edges}
+        }
+        return [
+            max(pred_sim[e.predicate], ls, max((type_sim[t] for t in e.other.types), default=0.0))
+            for e, ls in zip(edges, label_sims)
+        ]
 
     def _label_scores(self, text: str, entities: list[Entity], q: np.ndarray | None = None) -> list[float]:
         q = self.embedder.embed([text])[0] if q is None else q
@@ -278,24 +335,46 @@ class CoERetriever(LabelIndexRetriever):
         if not has_llm(self.roles) or not labels:
             return []
         shown = labels[:SHOWN]
-        numbers = ask_llm(self.roles, COE_SELECT, lambda t: as_int_list(extract_json(t, list)), notes,
-                          question=question, step=f"{step.kind}: {step.text}", candidates=numbered(shown))
+        numbers = ask_llm(
+            self.roles,
+            COE_SELECT,
+            lambda t: as_int_list(extract_json(t, list)),
+            notes,
+            question=question,
+            step=f"{step.kind}: {step.text}",
+            candidates=numbered(shown),
+        )
         return [n - 1 for n in dict.fromkeys(numbers or []) if 1 <= n <= len(shown)]
 
-    def _evaluate(self, question: str, plan: list[Step], i: int, outcome: _Outcome | None, hops: list[Hop],
-                  hops_in_step: int, cfg: dict[str, int], notes: list[str]) -> tuple[str, list[Step]]:
+    def _evaluate(
+        self,
+        question: str,
+        plan: list[Step],
+        i: int,
+        outcome: _Outcome | None,
+        hops: list[Hop],
+        hops_in_step: int,
+        cfg: dict[str, int],
+        notes: list[str],
+    ) -> tuple[str, list[Step]]:
         """eval_state: continue, repeat (one more hop for this step), respond, or refine (new plan)."""
         if outcome is None:  # nothing to follow: refine the plan without this step
-            rest = plan[:i] + plan[i + 1:]
+            rest = plan[:i] + plan[i + 1 :]
             if rest and rest[0].kind != "node":
                 rest[0] = Step("node", rest[0].text)
             return "refine", rest
         if has_llm(self.roles) and i + 1 < len(plan):
             facts = [lk[2] for h in hops + [outcome.hop] for lk in h.links][-30:]
-            reply = ask_llm(self.roles, COE_EVALUATE, parse_evaluation_reply, notes, question=question,
-                            remaining="; ".join(f"{s.kind}: {s.text}" for s in plan[i + 1:]) or "none",
-                            facts="\n".join(f"({t.subject.text}, {t.predicate}, {t.object.text})" for t in facts)
-                            or "(only start nodes so far)")
+            reply = ask_llm(
+                self.roles,
+                COE_EVALUATE,
+                parse_evaluation_reply,
+                notes,
+                question=question,
+                remaining="; ".join(f"{s.kind}: {s.text}" for s in plan[i + 1 :]) or "none",
+                facts="\n".join(f"({t.subject.text}, {t.predicate}, {t.object.text})" for t in facts)
+                or "(only start nodes so far)",
+            )
             if reply is not None:
                 decision, steps = reply
                 return (decision, steps) if decision != "continue" else ("continue", [])

@@ -24,7 +24,6 @@ class DifarRetriever(LabelIndexRetriever):
 
     name = "difar"
 
-
     def _retrieve(self, question: str) -> Answer:
         params = self.params
         top_n = int(params.extra.get("top_n", DEFAULT_TOP_N))
@@ -39,10 +38,20 @@ class DifarRetriever(LabelIndexRetriever):
         notes = []
         if params.topic_entity:
             notes.append("DiFaR searches every triple of the graph: the topic entity is not used")
-        return Answer(question=question, answer=final.text, sources=sources,
-                      triples=[st.triple.canonical for st in scored], hubs=hubs, mode=self.roles.name,
-                      strategy="direct", topic_entity=None, components=[],
-                      timings={"retrieve": t1 - t0, "generate": time.perf_counter() - t1}, notes=notes, result=final.result)
+        return Answer(
+            question=question,
+            answer=final.text,
+            sources=sources,
+            triples=[st.triple.canonical for st in scored],
+            hubs=hubs,
+            mode=self.roles.name,
+            strategy="direct",
+            topic_entity=None,
+            components=[],
+            timings={"retrieve": t1 - t0, "generate": time.perf_counter() - t1},
+            notes=notes,
+            result=final.result,
+        )
 
     def top_triples(self, question: str, n: int) -> list[ScoredTriple]:
         """The n triples nearest to the question, nearest first (a text shared by several triples

@@ -101,8 +101,7 @@ class QueryShape:
 
     def units(self, best: dict[int, float]) -> list[float]:
         """A hub's match per unit: each group's best alternative, each attribute's best similarity."""
-        return ([max(best.get(qi, 0.0) for qi in g) for g in self.groups]
-                + [best.get(qi, 0.0) for qi in self.attributes])
+        return [max(best.get(qi, 0.0) for qi in g) for g in self.groups] + [best.get(qi, 0.0) for qi in self.attributes]
 
     def score(self, best: dict[int, float]) -> float:
         """Mean over units: a hub that satisfies every constraint outranks one matching a single one."""
@@ -121,8 +120,9 @@ class QueryShape:
         return ok or set(bests) - self.excluded or set(bests)
 
 
-def read_shape(anchors: list[bool], negated: list[bool], hubs: list[tuple[Entity, list[Triple]]],
-               sims: Sims) -> QueryShape:
+def read_shape(
+    anchors: list[bool], negated: list[bool], hubs: list[tuple[Entity, list[Triple]]], sims: Sims
+) -> QueryShape:
     """The question's shape, read off the candidate hubs (root, triples):
     - a component matched by name somewhere is an anchor if the question wrote it as a name, or if
       its by-name matches beat its best predicate match ("controlled experiment" written in lower case);
@@ -154,11 +154,18 @@ def read_shape(anchors: list[bool], negated: list[bool], hubs: list[tuple[Entity
         excluded = set()
     for qi in anchor_qis:
         if ROOT in kinds[qi].values():
-            excluded |= {hub for hub, kind in kinds[qi].items() if kind != ROOT
-                         and max((_sim(sims, kind, a) for a in attributes), default=0.0) < ATTRIBUTE_MIN_SIM}
+            excluded |= {
+                hub
+                for hub, kind in kinds[qi].items()
+                if kind != ROOT and max((_sim(sims, kind, a) for a in attributes), default=0.0) < ATTRIBUTE_MIN_SIM
+            }
     groups = anchor_groups({qi: list(kinds[qi].values()) for qi in anchor_qis})
-    return QueryShape(tuple(tuple(g) for g in groups), attributes,
-                      tuple(qi for qi in negated_qis if qi not in negative_values), frozenset(excluded))
+    return QueryShape(
+        tuple(tuple(g) for g in groups),
+        attributes,
+        tuple(qi for qi in negated_qis if qi not in negative_values),
+        frozenset(excluded),
+    )
 
 
 @dataclass(frozen=True)
@@ -169,8 +176,9 @@ class Serving:
     satisfies_negations: bool
 
 
-def serving_triples(sims: Sims, root: Entity, paths: list[tuple[Triple, ...]], shape: QueryShape,
-                    margin: float) -> Serving:
+def serving_triples(
+    sims: Sims, root: Entity, paths: list[tuple[Triple, ...]], shape: QueryShape, margin: float
+) -> Serving:
     """The triples of a hub that state what the question asks:
     - for each anchor not matched by the root itself, the triples matching it best;
     - for each negated attribute ("no input data"), its best-matching triples with a negative value;
@@ -214,8 +222,9 @@ def serving_triples(sims: Sims, root: Entity, paths: list[tuple[Triple, ...]], s
     return Serving(chosen, satisfied)
 
 
-def _near_constraints(triples: list[Triple], constraints: list[Triple], paths: list[tuple[Triple, ...]]
-                      ) -> list[tuple[Triple, tuple[Triple, ...]]]:
+def _near_constraints(
+    triples: list[Triple], constraints: list[Triple], paths: list[tuple[Triple, ...]]
+) -> list[tuple[Triple, tuple[Triple, ...]]]:
     """The triples about the same node as a constraint triple (its siblings), or below one on a path,
     each with the triples linking it to that constraint ("Giulia Marchetti" -> affiliation -> located in)."""
     nodes = {c.subject for c in constraints}
@@ -229,14 +238,13 @@ def _near_constraints(triples: list[Triple], constraints: list[Triple], paths: l
                 i = p.index(t)
                 below = [p.index(c) for c in constraints if c in p[:i]]
                 if below:
-                    chain = p[max(below) + 1:i]
+                    chain = p[max(below) + 1 : i]
         if chain is not None:
             out.append((t, chain))
     return out
 
 
-def _names_kind_of(attribute_triples: list[Triple], constraints: list[Triple],
-                   paths: list[tuple[Triple, ...]]) -> bool:
+def _names_kind_of(attribute_triples: list[Triple], constraints: list[Triple], paths: list[tuple[Triple, ...]]) -> bool:
     """Whether the attribute's triples lead to a chosen constraint triple (the attribute "author"
     matches the authors edge above the chosen "Ingo Weber"): then it only names the constraint's kind."""
     wanted = set(attribute_triples)

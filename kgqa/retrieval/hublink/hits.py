@@ -23,11 +23,11 @@ ACRONYM_SIM = 0.95
 class HitTable:
     """Hits grouped by path and by hub."""
 
-    path_hashes: list[str]            # one entry per distinct path
-    path_hubs: list[str]              # the hub of each path
-    best_hit: list[VectorHit]         # each path's vector with the highest similarity to any query
-    path_best: np.ndarray             # (paths, queries): best similarity per query vector
-    hub_best: dict[str, np.ndarray]   # hub id -> (queries,) best similarity per query vector
+    path_hashes: list[str]  # one entry per distinct path
+    path_hubs: list[str]  # the hub of each path
+    best_hit: list[VectorHit]  # each path's vector with the highest similarity to any query
+    path_best: np.ndarray  # (paths, queries): best similarity per query vector
+    hub_best: dict[str, np.ndarray]  # hub id -> (queries,) best similarity per query vector
     sims: Mapping[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
 
     @classmethod
@@ -53,13 +53,24 @@ class HitTable:
         order = np.lexsort((rows.level_codes, rows.text_ranks, -sims.max(axis=1), codes))
         first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]  # in path-code order
         path_hubs = _gather(scored.hub_ids, first)
-        best_hit = list(map(VectorHit, path_hubs, paths, _gather(scored.levels, first), _gather(scored.texts, first),
-                            map(tuple, sims[first].tolist())))
+        best_hit = list(
+            map(
+                VectorHit,
+                path_hubs,
+                paths,
+                _gather(scored.levels, first),
+                _gather(scored.texts, first),
+                map(tuple, sims[first].tolist()),
+            )
+        )
         hub_codes, hubs = _codes(path_hubs)
         by_hub = np.argsort(hub_codes, kind="stable")
-        hub_matrix = np.maximum.reduceat(path_best[by_hub], np.searchsorted(hub_codes[by_hub], np.arange(len(hubs))),
-                                         axis=0)
-        return cls(paths, path_hubs, best_hit, path_best, dict(zip(hubs, hub_matrix)), TextSims(rows.text_row, text_sims))
+        hub_matrix = np.maximum.reduceat(
+            path_best[by_hub], np.searchsorted(hub_codes[by_hub], np.arange(len(hubs))), axis=0
+        )
+        return cls(
+            paths, path_hubs, best_hit, path_best, dict(zip(hubs, hub_matrix)), TextSims(rows.text_row, text_sims)
+        )
 
 
 @dataclass
@@ -68,13 +79,13 @@ class RowLayout:
     of scored vectors."""
 
     texts: list[tuple[str, int]]  # each distinct row of `sims` (row order) with its text
-    text_row: dict[str, int]     # each text -> its row of `sims`
-    codes: np.ndarray            # (rows,) path code, numbered in order of first appearance
-    paths: list[str]             # path hash of each code
-    by_path: np.ndarray          # rows grouped by path code, in row order within a path
-    starts: np.ndarray           # where each path's rows start in `by_path`
-    text_ranks: np.ndarray       # (rows,) rank of the row's text in sorted order (ties)
-    level_codes: np.ndarray      # (rows,) rank of the row's level in sorted order (ties)
+    text_row: dict[str, int]  # each text -> its row of `sims`
+    codes: np.ndarray  # (rows,) path code, numbered in order of first appearance
+    paths: list[str]  # path hash of each code
+    by_path: np.ndarray  # rows grouped by path code, in row order within a path
+    starts: np.ndarray  # where each path's rows start in `by_path`
+    text_ranks: np.ndarray  # (rows,) rank of the row's text in sorted order (ties)
+    level_codes: np.ndarray  # (rows,) rank of the row's level in sorted order (ties)
 
     @classmethod
     def of(cls, scored: ScoredVectors) -> RowLayout:
@@ -86,9 +97,16 @@ class RowLayout:
         codes, paths = _codes(scored.path_hashes)
         by_path = np.argsort(codes, kind="stable")
         pairs = list(zip(texts, distinct_rows.tolist()))
-        return cls(pairs, dict(pairs), codes, paths, by_path,
-                   np.searchsorted(codes[by_path], np.arange(len(paths))), text_rank[scored.text_rows],
-                   _codes(scored.levels, ordered=True)[0])
+        return cls(
+            pairs,
+            dict(pairs),
+            codes,
+            paths,
+            by_path,
+            np.searchsorted(codes[by_path], np.arange(len(paths))),
+            text_rank[scored.text_rows],
+            _codes(scored.levels, ordered=True)[0],
+        )
 
 
 class TextSims(Mapping[str, tuple[float, ...]]):

@@ -42,8 +42,7 @@ def champions_of(paths: list[HubPath]) -> set[str]:
     """Hashes of the paths that match some component best (coverage scoring)."""
     if not paths or not paths[0].component_sims:
         return set()
-    return {max(paths, key=lambda p: (p.component_sims[k], p.hash)).hash
-            for k in range(len(paths[0].component_sims))}
+    return {max(paths, key=lambda p: (p.component_sims[k], p.hash)).hash for k in range(len(paths[0].component_sims))}
 
 
 def _head(paths: list[HubPath], n: int) -> list[HubPath]:
@@ -66,8 +65,15 @@ class HubLinkRetriever(BaseRetriever):
 
     name = "hublink"
 
-    def __init__(self, store: GraphStore, vstore: HubVectorStore, embedder: Embedder, roles: AnswerRoles,
-                 params: RetrievalParams | None = None, facts: GraphFacts | None = None) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        vstore: HubVectorStore,
+        embedder: Embedder,
+        roles: AnswerRoles,
+        params: RetrievalParams | None = None,
+        facts: GraphFacts | None = None,
+    ) -> None:
         self.store, self.vstore, self.embedder, self.roles = store, vstore, embedder, roles
         self.params = params or RetrievalParams()
         self.facts = facts or GraphFacts(store, vstore)  # a workspace shares one across questions
@@ -109,14 +115,22 @@ class HubLinkRetriever(BaseRetriever):
         timings["generate"] = partial_seconds + (time.perf_counter() - t2)
         cited = {hub_id for _, hub_id, _ in final.sources}
         return Answer(
-            question=question, answer=final.text,
+            question=question,
+            answer=final.text,
             sources=[Source(n, hid, label) for n, hid, label in final.sources],
             triples=triples,
-            hubs=[RankedHub(h.root.id, h.root.label, round(h.score, 4), h.root.id in cited, len(h.paths))
-                  for h in hubs],
-            mode=self.roles.name, strategy=strategy, topic_entity=topic.id if topic else None,
-            components=pq.components, timings=timings,
-            llm_tokens={"total_tokens": self.roles.usage.total - tokens_before}, notes=notes, result=final.result)
+            hubs=[
+                RankedHub(h.root.id, h.root.label, round(h.score, 4), h.root.id in cited, len(h.paths)) for h in hubs
+            ],
+            mode=self.roles.name,
+            strategy=strategy,
+            topic_entity=topic.id if topic else None,
+            components=pq.components,
+            timings=timings,
+            llm_tokens={"total_tokens": self.roles.usage.total - tokens_before},
+            notes=notes,
+            result=final.result,
+        )
 
     def process_question(self, question: str, params: RetrievalParams) -> ProcessedQuestion:
         """PROCESSQUESTION (Alg. 11): components and the embeddings of question and components."""
@@ -124,17 +138,20 @@ class HubLinkRetriever(BaseRetriever):
         analysed = analyse_components(question, raw, self._predicates(), self._hub_type_words())
         components = [c.text for c in analysed]
         vectors = self.embedder.embed([question] + components)
-        return ProcessedQuestion(question, components, vectors, tuple(c.anchor for c in analysed),
-                                 tuple(c.negated for c in analysed))
+        return ProcessedQuestion(
+            question, components, vectors, tuple(c.anchor for c in analysed), tuple(c.negated for c in analysed)
+        )
 
     # -- strategies ----------------------------------------------------------------------------
-    def _traversal(self, pq: ProcessedQuestion, topic: Entity, params: RetrievalParams,
-                   timings: dict[str, float]) -> tuple[list[Hub], list[PartialAnswer], dict]:
+    def _traversal(
+        self, pq: ProcessedQuestion, topic: Entity, params: RetrievalParams, timings: dict[str, float]
+    ) -> tuple[list[Hub], list[PartialAnswer], dict]:
         """Graph traversal strategy (Alg. 14–15): hubs reachable from the topic entity, level by level."""
         hubs: list[Hub] = []
         sims: dict = {}
-        for roots in self.facts.root_levels.levels(topic.id, params.uniform_hop_count, params.max_retrieval_level,
-                                                   lambda: deadline.check("hub traversal")):
+        for roots in self.facts.root_levels.levels(
+            topic.id, params.uniform_hop_count, params.max_retrieval_level, lambda: deadline.check("hub traversal")
+        ):
             deadline.check("hub traversal")
             if not roots:
                 continue
@@ -149,8 +166,9 @@ class HubLinkRetriever(BaseRetriever):
                 return hubs, partials, sims
         return hubs, [], sims
 
-    def _direct(self, pq: ProcessedQuestion, params: RetrievalParams,
-                timings: dict[str, float]) -> tuple[list[Hub], list[PartialAnswer], dict]:
+    def _direct(
+        self, pq: ProcessedQuestion, params: RetrievalParams, timings: dict[str, float]
+    ) -> tuple[list[Hub], list[PartialAnswer], dict]:
         """Direct strategy (Alg. 12–13): global ANN over the embedded texts, then per-hub scoring.
 
         Identical texts are stored once and shared by many hub paths, so the ANN hits are expanded
@@ -172,13 +190,13 @@ class HubLinkRetriever(BaseRetriever):
         return hubs, self._partials(pq, hubs, scored, timings, params), scored.sims
 
     # -- shared steps --------------------------------------------------------------------------
-    def _score_hubs(self, hub_ids: list[str], pq: ProcessedQuestion, params: RetrievalParams,
-                    via: dict[str, tuple]) -> _Scored:
+    def _score_hubs(
+        self, hub_ids: list[str], pq: ProcessedQuestion, params: RetrievalParams, via: dict[str, tuple]
+    ) -> _Scored:
         """GETHUBPATHSFORHUB for many hubs at once: exact similarities, best level per path,
         diversity ranking, the top `paths_per_hub` paths of each hub."""
         deadline.check("hub scoring")
-        table = HitTable.from_scored(self.vstore.score_hubs(hub_ids, pq.embeddings),
-                                     acronym_components(pq.components))
+        table = HitTable.from_scored(self.vstore.score_hubs(hub_ids, pq.embeddings), acronym_components(pq.components))
         deadline.check("hub scoring")
         coverage_mode = params.scoring == "coverage"
         comps = component_indices(len(pq.embeddings))
@@ -189,8 +207,9 @@ class HubLinkRetriever(BaseRetriever):
                 component_sims, score = path_comps[k], path_scores[k]
             else:  # thesis: the path's single best match (its best level)
                 component_sims, score = (), max(hit.similarities)
-            by_hub[hit.hub_id].append(HubPath(hit.hub_id, hit.path_hash, (), "", hit.text, _LEVELS[hit.level],
-                                              score, component_sims))
+            by_hub[hit.hub_id].append(
+                HubPath(hit.hub_id, hit.path_hash, (), "", hit.text, _LEVELS[hit.level], score, component_sims)
+            )
         roots = self.facts.entities(list(by_hub))
         if coverage_mode:
             return self._covering_hubs(by_hub, roots, table, pq, via)
@@ -205,23 +224,33 @@ class HubLinkRetriever(BaseRetriever):
             hubs.append(Hub(roots.get(hub_id) or Entity(hub_id), ranked, 0.0, tuple(via.get(hub_id, ()))))
         return _Scored(hubs, table.sims)
 
-    def _covering_hubs(self, by_hub: dict[str, list[HubPath]], roots: dict[str, Entity], table: HitTable,
-                       pq: ProcessedQuestion, via: dict[str, tuple]) -> _Scored:
+    def _covering_hubs(
+        self,
+        by_hub: dict[str, list[HubPath]],
+        roots: dict[str, Entity],
+        table: HitTable,
+        pq: ProcessedQuestion,
+        via: dict[str, tuple],
+    ) -> _Scored:
         """Coverage scoring: read the question's shape off each hub's best path per component (the
         only paths fetched here), keep the hubs that match every anchor group, score them by coverage.
         The kept hubs' paths are completed after pruning (`_complete`)."""
         comps = component_indices(len(pq.embeddings))
         champions = {hub_id: champions_of(paths) for hub_id, paths in by_hub.items()}
         stored = self.vstore.paths([ph for hashes in champions.values() for ph in hashes])
-        candidates = [(roots.get(hub_id) or Entity(hub_id), [t for ph in hashes for t in stored[ph].triples])
-                      for hub_id, hashes in champions.items()]
+        candidates = [
+            (roots.get(hub_id) or Entity(hub_id), [t for ph in hashes for t in stored[ph].triples])
+            for hub_id, hashes in champions.items()
+        ]
         shape = read_shape(list(pq.anchors), list(pq.negated), candidates, table.sims)
         bests = {hub_id: {qi: float(table.hub_best[hub_id][qi]) for qi in comps} for hub_id in by_hub}
         passing = shape.passing(bests)
-        hubs = [Hub(roots.get(hub_id) or Entity(hub_id), paths, shape.score(bests[hub_id]), tuple(via.get(hub_id, ())))
-                for hub_id, paths in by_hub.items() if hub_id in passing]
-        return _Scored(hubs, table.sims, shape,
-                       {hub_id: [p.hash for p in paths] for hub_id, paths in by_hub.items()})
+        hubs = [
+            Hub(roots.get(hub_id) or Entity(hub_id), paths, shape.score(bests[hub_id]), tuple(via.get(hub_id, ())))
+            for hub_id, paths in by_hub.items()
+            if hub_id in passing
+        ]
+        return _Scored(hubs, table.sims, shape, {hub_id: [p.hash for p in paths] for hub_id, paths in by_hub.items()})
 
     def _complete(self, hubs: list[Hub], scored: _Scored, params: RetrievalParams) -> None:
         """Coverage scoring, after pruning: fetch every path of the kept hubs (`scored.full`) and rank
@@ -248,8 +277,14 @@ class HubLinkRetriever(BaseRetriever):
         ranked = sorted(scored.hubs, key=lambda h: (-h.score, h.root.id))[: params.hubs_to_keep]
         return [h for h in ranked if h.score >= ranked[0].score - params.hub_margin] if ranked else []
 
-    def _partials(self, pq: ProcessedQuestion, hubs: list[Hub], scored: _Scored, timings: dict[str, float],
-                  params: RetrievalParams) -> list[PartialAnswer]:
+    def _partials(
+        self,
+        pq: ProcessedQuestion,
+        hubs: list[Hub],
+        scored: _Scored,
+        timings: dict[str, float],
+        params: RetrievalParams,
+    ) -> list[PartialAnswer]:
         start = time.perf_counter()
         if scored.shape is not None:
             contexts = self._serving_contexts(hubs, scored.full, scored, params)
@@ -269,8 +304,10 @@ class HubLinkRetriever(BaseRetriever):
                 triple_sims = sims.get(t.text, ())
                 obj_sims = sims.get(t.object.text, ())
                 n = max(len(triple_sims), len(obj_sims))
-                per_query = tuple(max(triple_sims[i] if i < len(triple_sims) else 0.0,
-                                      obj_sims[i] if 0 < i < len(obj_sims) else 0.0) for i in range(n))
+                per_query = tuple(
+                    max(triple_sims[i] if i < len(triple_sims) else 0.0, obj_sims[i] if 0 < i < len(obj_sims) else 0.0)
+                    for i in range(n)
+                )
                 score = max(per_query, default=0.0)
                 key = t.canonical
                 if key not in out or out[key].score < score:
@@ -278,18 +315,26 @@ class HubLinkRetriever(BaseRetriever):
         return list(out.values())
 
     @staticmethod
-    def _serving_contexts(hubs: list[Hub], full: dict[str, list[tuple]], scored: _Scored,
-                          params: RetrievalParams) -> list[HubContext]:
+    def _serving_contexts(
+        hubs: list[Hub], full: dict[str, list[tuple]], scored: _Scored, params: RetrievalParams
+    ) -> list[HubContext]:
         """Coverage scoring: each hub's triples that state an anchor or an attribute of the question
         (see `serving_triples`), scored by the hub's score so hub order is kept. When some hub
         satisfies the question's negations, the hubs that do not are given nothing (they decline)."""
         assert scored.shape is not None
-        serving = [serving_triples(scored.sims, h.root, full[h.root.id], scored.shape, params.path_margin)
-                   for h in hubs]
+        serving = [
+            serving_triples(scored.sims, h.root, full[h.root.id], scored.shape, params.path_margin) for h in hubs
+        ]
         negations_matter = any(s.satisfies_negations for s in serving)
-        return [HubContext(h, [ScoredTriple(t, h.score, h.root.id) for t in s.triples]
-                           if s.satisfies_negations or not negations_matter else [])
-                for h, s in zip(hubs, serving)]
+        return [
+            HubContext(
+                h,
+                [ScoredTriple(t, h.score, h.root.id) for t in s.triples]
+                if s.satisfies_negations or not negations_matter
+                else [],
+            )
+            for h, s in zip(hubs, serving)
+        ]
 
     def _all_path_triples(self, hubs: list[Hub], sims: dict) -> list[ScoredTriple]:
         """Without output filtering: every triple of every kept path, by path score then order."""

@@ -100,8 +100,10 @@ class SimGragRetriever(LabelIndexRetriever):
                     if result.truncated:
                         notes.append(f"pattern {gi + 1}: neighbourhoods cut at {MAX_EDGES} edges (not exact)")
                     if result.stats.exhausted:
-                        notes.append(f"search budget of {MAX_WORK:,} candidate extensions spent at pattern {gi + 1} "
-                                     f"({desc}): best subgraphs found so far (not exact)")
+                        notes.append(
+                            f"search budget of {MAX_WORK:,} candidate extensions spent at pattern {gi + 1} "
+                            f"({desc}): best subgraphs found so far (not exact)"
+                        )
                     found += [(m, pattern) for m in result.matches]
                 if found:  # the k best of the first tier that matches; equal GSD: the smaller pattern
                     ranked += sorted(found, key=_tier_order)[: cfg["k"]]
@@ -118,12 +120,23 @@ class SimGragRetriever(LabelIndexRetriever):
         triples = list(dict.fromkeys(st.triple.canonical for g in evidence for st in g.triples))
         if params.topic_entity:
             notes.append("SimGRAG needs no topic entity (candidates come from vector search): it is not used")
-        return Answer(question=question, answer=final.text, sources=sources, triples=triples, hubs=hubs,
-                      mode=self.roles.name, strategy="pattern", topic_entity=None,
-                      components=[" | ".join(f"({h}, {r}, {t})" for h, r, t in g.first.triples())
-                                  for g in groups if g.first is not None],
-                      timings={"pattern": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2},
-                      notes=notes, trace=trace, result=final.result)
+        return Answer(
+            question=question,
+            answer=final.text,
+            sources=sources,
+            triples=triples,
+            hubs=hubs,
+            mode=self.roles.name,
+            strategy="pattern",
+            topic_entity=None,
+            components=[
+                " | ".join(f"({h}, {r}, {t})" for h, r, t in g.first.triples()) for g in groups if g.first is not None
+            ],
+            timings={"pattern": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2},
+            notes=notes,
+            trace=trace,
+            result=final.result,
+        )
 
     # -- query to pattern ----------------------------------------------------------------------
     def patterns(self, question: str, notes: list[str]) -> list[PatternGroup]:
@@ -146,17 +159,29 @@ class SimGragRetriever(LabelIndexRetriever):
         ([expansions left]) bounds the search and is decreased by what it spent."""
         start_time = time.perf_counter()
         cands = self.candidates(pattern, cfg)
-        counts = {f"node {i}: {n.text}": len(c) for i, (n, c) in enumerate(zip(pattern.nodes, cands.nodes))
-                  if c is not None}
-        counts.update({f"relation {j}: {e.relation}": len(c)
-                       for j, (e, c) in enumerate(zip(pattern.edges, cands.relations)) if c is not None})
+        counts = {
+            f"node {i}: {n.text}": len(c) for i, (n, c) in enumerate(zip(pattern.nodes, cands.nodes)) if c is not None
+        }
+        counts.update(
+            {
+                f"relation {j}: {e.relation}": len(c)
+                for j, (e, c) in enumerate(zip(pattern.edges, cands.relations))
+                if c is not None
+            }
+        )
         if any(c is not None and not c for c in cands.nodes):
             return PatternResult(pattern, [], SearchStats(), counts, 0, time.perf_counter() - start_time)
         start = start_node(pattern, cands)
         adjacency, read, truncated = self._neighbourhoods(pattern, cands, start)
         stats = SearchStats()
-        matches = top_k_subgraphs(pattern, cands, lambda x: adjacency.get(x, ()), cfg["k"], stats,
-                                  max_considered=None if budget is None else budget[0])
+        matches = top_k_subgraphs(
+            pattern,
+            cands,
+            lambda x: adjacency.get(x, ()),
+            cfg["k"],
+            stats,
+            max_considered=None if budget is None else budget[0],
+        )
         if budget is not None:
             budget[0] -= stats.considered
         return PatternResult(pattern, matches, stats, counts, read, time.perf_counter() - start_time, truncated)
@@ -180,7 +205,7 @@ class SimGragRetriever(LabelIndexRetriever):
                 if allowed:
                     filters[i] = _type_filter(search.entities, allowed)
         relations: list[dict[str, float] | None] = [None] * len(pattern.edges)
-        for j, vec in zip(known_edges, vectors[len(known_nodes):]):
+        for j, vec in zip(known_edges, vectors[len(known_nodes) :]):
             relations[j] = {h.text: h.distance for h in search.ann("predicate", vec, cfg["k_relations"])}
         return Candidates(nodes, relations, filters)
 
@@ -195,8 +220,9 @@ class SimGragRetriever(LabelIndexRetriever):
         best, sim = max(((t, float(v @ q)) for t, v in self._types.items()), key=lambda ts: (ts[1], ts[0]))
         return frozenset({best}) if sim >= MIN_TYPE_SIMILARITY else frozenset()
 
-    def _neighbourhoods(self, pattern: Pattern, cands: Candidates,
-                        start: int) -> tuple[dict[str, list[GraphEdge]], int, bool]:
+    def _neighbourhoods(
+        self, pattern: Pattern, cands: Candidates, start: int
+    ) -> tuple[dict[str, list[GraphEdge]], int, bool]:
         """Every edge the search can use, read level by level in DFS order: the images a pattern node can
         take are known before its edges are read, so each pattern edge costs one query per direction."""
         order = dfs_order(pattern, start)
@@ -204,29 +230,37 @@ class SimGragRetriever(LabelIndexRetriever):
         if all(r is not None for r in cands.relations):
             predicates = sorted({p for r in cands.relations if r for p in r})
         adjacency: dict[str, list[GraphEdge]] = {}
-        reach: dict[int, set[str]] = {start: {x for x in cands.nodes[start] or {}
-                                              if cands.node_cost(start, x) is not None}}
+        reach: dict[int, set[str]] = {
+            start: {x for x in cands.nodes[start] or {} if cands.node_cost(start, x) is not None}
+        }
         read = 0
         for j, u, w in order:
             todo = sorted(x for x in reach[u] if x not in adjacency)
             for i in range(0, len(todo), 2000):
                 deadline.check("subgraph search")
-                chunk = todo[i:i + 2000]
+                chunk = todo[i : i + 2000]
                 for x in chunk:
                     adjacency[x] = []
                 for e in self.search.edges(chunk, predicates):
                     if not e.outgoing and e.other.id == e.anchor:
                         continue  # a self-loop is read in both directions
-                    edge = GraphEdge(e.anchor, e.predicate, e.other.id) if e.outgoing \
+                    edge = (
+                        GraphEdge(e.anchor, e.predicate, e.other.id)
+                        if e.outgoing
                         else GraphEdge(e.other.id, e.predicate, e.anchor)
+                    )
                     adjacency[e.anchor].append(edge)
                     read += 1
                 if read > MAX_EDGES:
                     return adjacency, read, True
             if w not in reach:
-                reach[w] = {edge.other(x) for x in reach[u] for edge in adjacency.get(x, ())
-                            if cands.relation_cost(j, edge.predicate) is not None
-                            and cands.node_cost(w, edge.other(x)) is not None}
+                reach[w] = {
+                    edge.other(x)
+                    for x in reach[u]
+                    for edge in adjacency.get(x, ())
+                    if cands.relation_cost(j, edge.predicate) is not None
+                    and cands.node_cost(w, edge.other(x)) is not None
+                }
         return adjacency, read, False
 
     # -- generation -------------------------------------------------------------------------------
@@ -234,15 +268,21 @@ class SimGragRetriever(LabelIndexRetriever):
         """The subgraph as its triples, cited under its answer node (a typed unknown node) or anchor."""
         ents = self.search.resolve([x for e in match.edges for x in (e.subject, e.object)])
         score = 1.0 / (1.0 + match.gsd)
-        triples = [Triple(ents.get(e.subject) or Entity(e.subject), e.predicate, ents.get(e.object) or Entity(e.object))
-                   for e in match.edges]
+        triples = [
+            Triple(ents.get(e.subject) or Entity(e.subject), e.predicate, ents.get(e.object) or Entity(e.object))
+            for e in match.edges
+        ]
         cite = next((i for i, n in enumerate(pattern.nodes) if not n.known and n.type_hint), None)
         if cite is None:
             cite = next(i for i, n in enumerate(pattern.nodes) if n.known)
         source = ents.get(match.nodes[cite]) or Entity(match.nodes[cite])
         text = "; ".join(f"({t.subject.text}, {t.predicate}, {t.object.text})" for t in triples)
-        return EvidenceGroup(source.id, source.text, [ScoredTriple(t, score, source.id) for t in triples],
-                             text=f"{text} (GSD {match.gsd:.3f})")
+        return EvidenceGroup(
+            source.id,
+            source.text,
+            [ScoredTriple(t, score, source.id) for t in triples],
+            text=f"{text} (GSD {match.gsd:.3f})",
+        )
 
 
 def _tier_order(mp: tuple[Match, Pattern]) -> tuple:
@@ -256,14 +296,26 @@ def _type_filter(entities: dict[str, Entity], allowed: frozenset[str]) -> Callab
     def accept(node: str) -> bool:
         e = entities.get(node)
         return e is not None and bool(allowed.intersection(e.types))
+
     return accept
 
 
 def _trace_entry(group: int, variant: str, r: PatternResult) -> dict[str, Any]:
-    return {"step": "pattern", "group": group + 1, "variant": variant,
-            "pattern": [list(t) for t in r.pattern.triples()], "candidates": r.candidates,
-            "edges_read": r.edges_read, "considered": r.stats.considered, "expansions": r.stats.expansions,
-            "pruned": r.stats.pruned,
-            "complete_matches": r.stats.complete, "exhausted": r.stats.exhausted, "seconds": round(r.seconds, 4),
-            "subgraphs": [{"gsd": round(m.gsd, 4), "triples": [f"({e.subject}, {e.predicate}, {e.object})"
-                                                                for e in m.edges]} for m in r.matches]}
+    return {
+        "step": "pattern",
+        "group": group + 1,
+        "variant": variant,
+        "pattern": [list(t) for t in r.pattern.triples()],
+        "candidates": r.candidates,
+        "edges_read": r.edges_read,
+        "considered": r.stats.considered,
+        "expansions": r.stats.expansions,
+        "pruned": r.stats.pruned,
+        "complete_matches": r.stats.complete,
+        "exhausted": r.stats.exhausted,
+        "seconds": round(r.seconds, 4),
+        "subgraphs": [
+            {"gsd": round(m.gsd, 4), "triples": [f"({e.subject}, {e.predicate}, {e.object})" for e in m.edges]}
+            for m in r.matches
+        ],
+    }

@@ -19,10 +19,11 @@ class UdfContext:
     min_out_degree: int | None = None
     criteria_mode: str = "any"
     root_ids: set[str] = field(default_factory=set)
-    verbalise_seconds: float = 0.0   # time spent in the path text and path hash UDFs (build phases)
+    verbalise_seconds: float = 0.0  # time spent in the path text and path hash UDFs (build phases)
 
     def timed(self, fn: Callable[..., str]) -> Callable[..., str]:
         """`fn`, adding its run time to `verbalise_seconds` (its signature kept: Kùzu reads it)."""
+
         @functools.wraps(fn)
         def run(*args: object) -> str:
             start = time.perf_counter()
@@ -30,6 +31,7 @@ class UdfContext:
                 return fn(*args)
             finally:
                 self.verbalise_seconds += time.perf_counter() - start
+
         return run
 
     def meets_criteria(self, types: list[str] | None, out_degree: int) -> bool:
@@ -54,16 +56,24 @@ def triples_of(ids: list[str], labels: list[str], preds: list[str]) -> tuple[Tri
     return tuple(Triple(nodes[k], preds[k], nodes[k + 1]) for k in range(len(preds)))
 
 
-def register_udfs(store: "object", ctx: UdfContext) -> None:
+def register_udfs(store: object, ctx: UdfContext) -> None:
     """Register the HubLink UDFs on a GraphStore connection, bound to `ctx`."""
     store.register_function(
-        "kgqa_hub_criteria", lambda types, deg: ctx.meets_criteria(types, int(deg or 0)),
-        ["STRING[]", "INT64"], "BOOLEAN")
+        "kgqa_hub_criteria",
+        lambda types, deg: ctx.meets_criteria(types, int(deg or 0)),
+        ["STRING[]", "INT64"],
+        "BOOLEAN",
+    )
+    store.register_function("kgqa_is_hub_root", lambda entity_id: entity_id in ctx.root_ids, ["STRING"], "BOOLEAN")
     store.register_function(
-        "kgqa_is_hub_root", lambda entity_id: entity_id in ctx.root_ids, ["STRING"], "BOOLEAN")
+        "kgqa_path_hash",
+        ctx.timed(lambda ids, labels, preds: path_hash(triples_of(ids, labels, preds))),
+        ["STRING[]", "STRING[]", "STRING[]"],
+        "STRING",
+    )
     store.register_function(
-        "kgqa_path_hash", ctx.timed(lambda ids, labels, preds: path_hash(triples_of(ids, labels, preds))),
-        ["STRING[]", "STRING[]", "STRING[]"], "STRING")
-    store.register_function(
-        "kgqa_verbalise_path", ctx.timed(lambda ids, labels, preds: verbalise(_entity_texts(ids, labels), preds)),
-        ["STRING[]", "STRING[]", "STRING[]"], "STRING")
+        "kgqa_verbalise_path",
+        ctx.timed(lambda ids, labels, preds: verbalise(_entity_texts(ids, labels), preds)),
+        ["STRING[]", "STRING[]", "STRING[]"],
+        "STRING",
+    )

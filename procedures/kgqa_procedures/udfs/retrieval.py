@@ -45,6 +45,7 @@ def register_retrieval_udfs(store: object, service: RetrievalService) -> None:
     shared with Postgres and DuckDB (docs/databases.md): kgqa_ask(q) (answer, result, sources,
     triples), kgqa_retrieve(q, k) ((rank, triple) list), kgqa_hubs(q, k); and kgqa_answer,
     kgqa_result, kgqa_sources, with the deprecated kgqa_retrieve_triples and kgqa_rank_hubs."""
+
     def ask(q: Any) -> dict[str, Any]:
         r = service.record(q)
         return {"answer": r["answer"], "result": r["result"], "sources": r["sources"], "triples": r["triples"]}
@@ -56,8 +57,12 @@ def register_retrieval_udfs(store: object, service: RetrievalService) -> None:
         ("kgqa_answer", lambda q: service.record(q)["answer"], ["STRING"], "STRING"),
         ("kgqa_result", lambda q: service.record(q)["result"], ["STRING"], "STRING"),
         ("kgqa_sources", lambda q: service.record(q)["sources"], ["STRING"], SOURCE_STRUCT),
-        ("kgqa_retrieve_triples", lambda q, k: [r["triple"] for r in service.triples(q, k)],
-         ["STRING", "INT64"], "STRING[]"),
+        (
+            "kgqa_retrieve_triples",
+            lambda q, k: [r["triple"] for r in service.triples(q, k)],
+            ["STRING", "INT64"],
+            "STRING[]",
+        ),
         ("kgqa_rank_hubs", service.hubs, ["STRING", "INT64"], HUB_STRUCT),
     ]
     for name, fn, params, returns in udfs:
