@@ -6,7 +6,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Prefix of the synthetic ids given to literals that have no id of their own (RDF, CSV).
 #: Such ids are storage keys only: the canonical string shows the literal's label alone.
@@ -136,7 +139,7 @@ class ProcessedQuestion:
 
     question: str
     components: list[str]
-    embeddings: object  # numpy array (1 + len(components), dim), L2-normalised
+    embeddings: np.ndarray  # (1 + len(components), dim), L2-normalised
     anchors: tuple[bool, ...] = ()  # per component: names a value to match (see question/components.py)
     negated: tuple[bool, ...] = ()  # per component: an attribute the question negates
 

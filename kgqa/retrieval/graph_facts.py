@@ -10,8 +10,6 @@ from kgqa.retrieval.fanout import TextHubCache
 from kgqa.types import Entity
 from kgqa.vectorstores.base import HubVectorStore
 
-_UNKNOWN = object()  # not read yet (None: read, and not stored)
-
 
 class GraphFacts:
     """The graph's predicate labels, the indexed hub ids and the hub types, each read on first use
@@ -62,7 +60,7 @@ class GraphFacts:
         """The stored entities among `ids`, keyed by id (kept while the database is read-only)."""
         if not self.store.read_only:
             return entities_by_ids(self.store, ids)
-        known = {i: r for i in ids if (r := self._entities.get(i, _UNKNOWN)) is not _UNKNOWN}
+        known = {i: self._entities[i] for i in ids if i in self._entities}
         missing = [i for i in dict.fromkeys(ids) if i not in known]
         if missing:
             if len(self._entities) > 1_000_000:

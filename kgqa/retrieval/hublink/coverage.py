@@ -15,7 +15,7 @@ embedding is the only "component"."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kgqa.answering.words import is_negative_value
@@ -47,7 +47,7 @@ ATTRIBUTE_MIN_SIM = 0.5
 CONTAINER_SIM = 0.5
 ROOT = "<hub root>"
 
-Sims = dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
+Sims = Mapping[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
 
 
 def _sim(sims: Sims, text: str, qi: int) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -54,7 +55,7 @@ def _head(paths: list[HubPath], n: int) -> list[HubPath]:
 @dataclass
 class _Scored:
     hubs: list[Hub]
-    sims: dict[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
+    sims: Mapping[str, tuple[float, ...]]  # embedded text -> similarity to each query vector
     shape: QueryShape | None = None
     path_hashes: dict[str, list[str]] | None = None  # hub id -> all its path hashes (coverage scoring)
     full: dict[str, list[tuple]] = field(default_factory=dict)  # kept hub id -> all its paths' triples
@@ -145,10 +146,10 @@ class HubLinkRetriever(BaseRetriever):
     # -- strategies ----------------------------------------------------------------------------
     def _traversal(
         self, pq: ProcessedQuestion, topic: Entity, params: RetrievalParams, timings: dict[str, float]
-    ) -> tuple[list[Hub], list[PartialAnswer], dict]:
+    ) -> tuple[list[Hub], list[PartialAnswer], Mapping[str, tuple[float, ...]]]:
         """Graph traversal strategy (Alg. 14–15): hubs reachable from the topic entity, level by level."""
         hubs: list[Hub] = []
-        sims: dict = {}
+        sims: Mapping[str, tuple[float, ...]] = {}
         for roots in self.facts.root_levels.levels(
             topic.id, params.uniform_hop_count, params.max_retrieval_level, lambda: deadline.check("hub traversal")
         ):
@@ -168,7 +169,7 @@ class HubLinkRetriever(BaseRetriever):
 
     def _direct(
         self, pq: ProcessedQuestion, params: RetrievalParams, timings: dict[str, float]
-    ) -> tuple[list[Hub], list[PartialAnswer], dict]:
+    ) -> tuple[list[Hub], list[PartialAnswer], Mapping[str, tuple[float, ...]]]:
         """Direct strategy (Alg. 12–13): global ANN over the embedded texts, then per-hub scoring.
 
         Identical texts are stored once and shared by many hub paths, so the ANN hits are expanded
@@ -295,7 +296,7 @@ class HubLinkRetriever(BaseRetriever):
         return partials
 
     @staticmethod
-    def _relevance(hub: Hub, sims: dict[str, tuple[float, ...]]) -> list[ScoredTriple]:
+    def _relevance(hub: Hub, sims: Mapping[str, tuple[float, ...]]) -> list[ScoredTriple]:
         """Each triple of the hub's kept paths with its relevance: the best similarity of the
         triple's text to any query vector, or of its object to any question component."""
         out: dict[str, ScoredTriple] = {}
@@ -336,9 +337,9 @@ class HubLinkRetriever(BaseRetriever):
             for h, s in zip(hubs, serving)
         ]
 
-    def _all_path_triples(self, hubs: list[Hub], sims: dict) -> list[ScoredTriple]:
+    def _all_path_triples(self, hubs: list[Hub], sims: Mapping[str, tuple[float, ...]]) -> list[ScoredTriple]:
         """Without output filtering: every triple of every kept path, by path score then order."""
-        out = []
+        out: list[ScoredTriple] = []
         for hub in hubs:
             for p in sorted(hub.paths, key=lambda p: -p.score):
                 out.extend(ScoredTriple(t, p.score, hub.root.id) for t in p.triples)
