@@ -58,6 +58,8 @@ def test_ask_a_demo_question_and_explore_the_evidence(service, browser, tmp_path
     sync_api.expect(page.locator("#source-1")).to_contain_text("(P01)")
     sync_api.expect(page.locator("#source-1 ul")).to_contain_text("publication year, 2019")
 
+    # the evidence graph is fetched after the answer is shown: wait until it is drawn
+    page.wait_for_function("() => window.kgqaGraph !== undefined && window.kgqaGraph.edges().length > 0")
     nodes = graph_nodes(page)
     for hub in ("P01", "P02", "P03", "P04", "P05"):
         assert "hub" in nodes[hub]  # every cited hub root is drawn, marked as a hub
