@@ -45,6 +45,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
+    load_at_start = os.getloadavg()[0]
     texts = orkg_texts(args.texts + 200)
     warm, texts = texts[:200], texts[200:]
     results = {}
@@ -66,7 +67,7 @@ def main() -> None:
     lines = [
         f"Embedding {len(texts)} ORKG texts (labels and triple sentences), batch 64 sorted by length, "
         f"{cpu_count()} intra-op threads; best of {args.rounds} rounds; {os.cpu_count()} cores, "
-        f"{platform.machine()}, shared machine (other work running); offline.",
+        f"{platform.machine()}, load average {load_at_start:.2f} at the start; offline.",
         "",
         "| embedder | texts/s | × torch | first load s | mean cosine to torch fp32 | min cosine |",
         "|---|---:|---:|---:|---:|---:|",
