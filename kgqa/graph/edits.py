@@ -12,7 +12,7 @@ from kgqa.errors import EntityNotFoundError, InputError
 from kgqa.graph.loaders.base import EntityRecord, TripleRecord
 from kgqa.graph.reader import entities_by_ids, stored_triples
 from kgqa.graph.store import GraphStore
-from kgqa.graph.writer import MAX_TEXT_CHARS, ChangeObserver, LoadReport, checked, control_character, write_records
+from kgqa.graph.writer import ChangeObserver, LoadReport, check_text, checked, write_records
 from kgqa.types import synthetic_literal_id
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
@@ -40,13 +40,7 @@ def checked_text(
     text = (value or "").strip()
     if not text:
         raise InputError(f"empty {field}", source=source, line=line, field=field)
-    if len(text) > MAX_TEXT_CHARS:
-        raise InputError(
-            f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}", source=source, line=line, field=field
-        )
-    bad = control_character(text, literal)
-    if bad is not None:
-        raise InputError(f"control character {bad!r} is not allowed", source=source, line=line, field=field)
+    check_text(text, field, literal, source, line)
     return text
 
 

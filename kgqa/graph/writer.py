@@ -112,9 +112,9 @@ def checked(records: Iterable[Record], source: str) -> Iterator[Record]:
             texts = [(f"{name} id", ent.id, False), (f"{name} label", ent.label or "", ent.is_literal)]
             texts += [(f"{name} type", t, False) for t in ent.types or ()]
             for field, text, literal in texts:
-                _check_text(text, field, literal, source, rec.line)
+                check_text(text, field, literal, source, rec.line)
         if isinstance(rec, TripleRecord):
-            _check_text(rec.predicate, "predicate", False, source, rec.line)
+            check_text(rec.predicate, "predicate", False, source, rec.line)
         yield rec
     if n == 0:
         raise InputError("the file is empty (no triples or entities)", source=source)
@@ -132,7 +132,9 @@ def control_character(text: str, literal: bool = False) -> str | None:
     return bad.group() if bad else None
 
 
-def _check_text(text: str, field: str, literal: bool, source: str, line: int) -> None:
+def check_text(text: str, field: str, literal: bool, source: str, line: int | None) -> None:
+    """InputError (naming source, line and field) for text over the length limit or with a control
+    character (a `literal` value may hold tabs and newlines)."""
     if len(text) > MAX_TEXT_CHARS:
         raise InputError(
             f"{len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}", source=source, line=line, field=field

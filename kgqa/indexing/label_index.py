@@ -27,6 +27,7 @@ from kgqa.graph.store import GraphStore
 from kgqa.indexing.metadata import META_KEY as HUB_META_KEY
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.types import Entity, Triple, text_hash
+from kgqa.vectorstores.kuzu_store import text_table
 
 META_KEY = "label_index"
 MIGRATIONS = "labelindex"
@@ -242,7 +243,7 @@ def _write_part(
         for chunk in _chunks(stale, 5000):
             store.run(f"labelindex/delete_{part.kind}_texts", {"hashes": chunk})
         for chunk in _chunks(new, 20000):
-            table = _text_table({h: (content.texts[h], vectors[h]) for h in chunk}, dim)
+            table = text_table({h: (content.texts[h], vectors[h]) for h in chunk}, dim)
             store.run_with_table(f"labelindex/insert_{part.kind}_texts", table, dim=dim)
         if part.name != "predicates":
             for chunk in _chunks(content.links, 50000):
@@ -267,18 +268,6 @@ def _reuse(store: GraphStore, embedder: Embedder, part: Part, hashes: list[str])
                 if raw is not None:
                     found[h] = np.frombuffer(raw, dtype="<f4").astype(np.float32)
     return found
-
-
-def _text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
-    matrix = np.stack([v for _, v in texts.values()]).astype(np.float32)
-    return pa.table(
-        {
-            "hash": list(texts),
-            "text": [t for t, _ in texts.values()],
-            "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim),
-            "raw": pa.array([row.astype("<f4").tobytes() for row in matrix], type=pa.binary()),
-        }
-    )
 
 
 def _chunks(rows: list, size: int) -> Iterator[list]:

@@ -95,7 +95,7 @@ class KuzuHubVectorStore:
             if hubs:
                 self._delete_hubs([h.id for h in hubs])
             if texts:
-                self.store.run_with_table("indexing/insert_texts", _text_table(texts, dim), dim=dim)
+                self.store.run_with_table("indexing/insert_texts", text_table(texts, dim), dim=dim)
             if hubs:  # none: only texts are added (index sync copies texts first)
                 self.store.run_with_table(
                     "indexing/insert_hubs",
@@ -256,7 +256,9 @@ class KuzuHubVectorStore:
         """Nothing of its own: the graph store belongs to the workspace."""
 
 
-def _text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
+def text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
+    """Texts with their embeddings as an Arrow table (hash, text, FLOAT[dim] embedding, raw float32 bytes)
+    for Kùzu's `LOAD FROM`."""
     matrix = np.stack([v for _, v in texts.values()]).astype(np.float32)
     return pa.table(
         {
