@@ -19,20 +19,12 @@ from pathlib import Path
 
 from kgqa.answering.words import number_words
 from kgqa.errors import ConfigError
+from kgqa.graph.loaders.delimited import COLUMNS
 from kgqa.synthetic import vocabulary as V
 
 GRAPH_FILE = "graph.csv"
 QUESTIONS_FILE = "questions.csv"
-HEADER = (
-    "subject",
-    "predicate",
-    "object",
-    "subject_label",
-    "subject_types",
-    "object_label",
-    "object_types",
-    "object_is_literal",
-)
+HEADER = COLUMNS  # the columns the CSV loader reads (kgqa/graph/loaders/delimited.py)
 #: Mean triples per paper (shared entities' triples included), to size the shared pools.
 TRIPLES_PER_PAPER = 21
 MIN_TRIPLES = 100
