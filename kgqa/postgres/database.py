@@ -163,11 +163,12 @@ class PgDatabase:
             yield
 
     # -- scripts ---------------------------------------------------------------------------------
-    def script(self, name: str, text: str) -> None:
-        """Run a script of several statements (DDL; no parameters)."""
+    def script(self, name: str, text: str, *, shared: bool = False) -> None:
+        """Run a script of several statements (DDL; no parameters). `shared`: its objects are the shared
+        `kgqa` schema's, so it runs as written rather than in this database's index schema."""
         start = time.perf_counter()
         try:
-            self.conn.execute(self._text(text))
+            self.conn.execute(text if shared else self._text(text))
         except psycopg.Error as exc:
             raise SchemaError(f"script {name} failed: {_first_line(exc)}") from None
         if self.tracer:

@@ -8,27 +8,19 @@ import re
 
 from kgqa.index_names import check_name, derived_name, index_name
 
-__all__ = ["check_name", "derived_name", "index_name", "qualify", "schema_of"]
+__all__ = ["check_name", "derived_name", "index_name", "is_shared_script", "qualify", "schema_of"]
 
-#: Objects of the shared `kgqa` schema; every other `kgqa.<object>` in a query belongs to one index.
-SHARED = (
-    "answers",
-    "indexes",
-    "queue",
-    "workers",
-    "resolve_index",
-    "submit",
-    "worker_alive",
-    "reply",
-    "wait",
-    "ask",
-    "ask_id",
-    "check_k",
-    "retrieve",
-)
-#: `kgqa.hubs(` (a call, no space) is the shared text-in function; `kgqa.hubs` otherwise is an index's table.
-SHARED_CALLS = ("hubs",)
-_INDEX_OBJECT = re.compile(rf"\bkgqa\.(?!(?:{'|'.join(SHARED)})\b|(?:{'|'.join(SHARED_CALLS)})\()")
+#: Tables of the shared `kgqa` schema; every other `kgqa.<object>` in a query belongs to one index.
+SHARED = ("answers", "indexes", "queue", "workers")
+_INDEX_OBJECT = re.compile(rf"\bkgqa\.(?!(?:{'|'.join(SHARED)})\b)")
+#: The first line of an SQL layer script whose objects all live in the shared `kgqa` schema (the question
+#: queue and its functions): it is installed as written, not moved into an index's schema.
+SHARED_SCRIPT = "-- scope: shared"
+
+
+def is_shared_script(text: str) -> bool:
+    """Whether an SQL layer script creates only shared objects (its first line is SHARED_SCRIPT)."""
+    return text.startswith(SHARED_SCRIPT)
 
 
 def schema_of(name: str) -> str:

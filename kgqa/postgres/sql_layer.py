@@ -7,7 +7,7 @@ from __future__ import annotations
 from kgqa import assets
 from kgqa.errors import IndexMissingError
 from kgqa.postgres.database import PgDatabase
-from kgqa.postgres.indexes import schema_of
+from kgqa.postgres.indexes import is_shared_script, schema_of
 
 PREFIX = "sql/postgres/"
 #: An object the layer creates; missing after the index tables were dropped (views go with them).
@@ -36,7 +36,7 @@ def install(db: PgDatabase) -> list[str]:
     names = []
     with db.transaction():
         for name, text in assets.sql_scripts("postgres"):
-            db.script(name, text)
+            db.script(name, text, shared=is_shared_script(text))
             db.run("record_script", {"name": name})
             names.append(name)
     return names

@@ -1,3 +1,4 @@
+-- scope: shared (every object here is in the kgqa schema, for all indexes; kgqa/postgres/indexes.py)
 -- Text in, answer out, inside Postgres with no Python in it: questions go into kgqa.queue, the
 -- `kgqa serve` processes of the index (workers) take them with FOR UPDATE SKIP LOCKED, answer them
 -- with the library and write the reply back. A worker keeps a heartbeat in kgqa.workers and a lease
@@ -212,14 +213,8 @@ BEGIN
     IF question IS NULL THEN
         RETURN;  -- NULL in, NULL out
     END IF;
-    IF NOT kgqa.worker_alive(_index) THEN
-        RAISE EXCEPTION 'kgqa: no worker is running for index %', _index
-            USING ERRCODE = 'object_not_in_prerequisite_state',
-                  HINT = 'start one: kgqa --db <the graph> serve --store pgvector';
-    END IF;
-    _id := kgqa.submit(question, _index, strategy, topic_entity, hubs, paths_per_hub, scoring, components,
-                       triple_filter, llm);
-    COMMIT;
+    CALL kgqa.ask_id(question, _index, strategy, topic_entity, hubs, paths_per_hub, scoring, components,
+                     triple_filter, _id, llm);
     SELECT w.answer, w.result, w.sources, w.triples INTO answer, result, sources, triples FROM kgqa.wait(_id) w;
 END $fn$;
 

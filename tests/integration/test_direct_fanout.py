@@ -12,6 +12,7 @@ import pytest
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.graph.loaders.delimited import COLUMNS
 from kgqa.retrieval.fanout import TextHubs, rank_hubs
 
 VENUE = "International Conference on Software Architecture (ICSA)"
@@ -70,18 +71,7 @@ def write_graph(path: Path) -> None:
     """40 papers, each with its own title, year and author, all at one venue."""
     with open(path, "w", encoding="utf-8", newline="") as fh:
         out = csv.writer(fh)
-        out.writerow(
-            [
-                "subject",
-                "predicate",
-                "object",
-                "subject_label",
-                "subject_types",
-                "object_label",
-                "object_types",
-                "object_is_literal",
-            ]
-        )
+        out.writerow(COLUMNS)
         for i in range(PAPERS):
             pid = f"P{i:02d}"
             out.writerow([pid, "venue", "V1", title(i), "Paper", VENUE, "Venue", "false"])

@@ -33,6 +33,16 @@ def index() -> None:
     """Build and inspect the HubLink index."""
 
 
+#: `index build` and `index update` batch their hubs alike.
+hubs_per_batch_option = click.option(
+    "--hubs-per-batch",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Hub roots per path-enumeration query and per write transaction (default 200).",
+)
+
+
 @index.command()
 @click.option(
     "--hub-type",
@@ -97,13 +107,7 @@ def index() -> None:
     is_flag=True,
     help="Count the hubs, texts and LLM calls/tokens/cost a build would need; write and send nothing.",
 )
-@click.option(
-    "--hubs-per-batch",
-    type=int,
-    default=None,
-    metavar="N",
-    help="Hub roots per path-enumeration query and per write transaction (default 200).",
-)
+@hubs_per_batch_option
 @click.option(
     "--workers",
     type=int,
@@ -256,13 +260,7 @@ def worker(state: CliState, lease_seconds: float | None) -> None:
     is_flag=True,
     help="Check only the hubs marked dirty by `kgqa load` / `kgqa triples` (plus new and removed roots).",
 )
-@click.option(
-    "--hubs-per-batch",
-    type=int,
-    default=None,
-    metavar="N",
-    help="Hub roots per path-enumeration query and per write transaction (default 200).",
-)
+@hubs_per_batch_option
 @click.option("--dry-run", is_flag=True, help="Count what the update would rebuild; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @store_options
