@@ -256,10 +256,11 @@ def table(results: list[dict]) -> str:
                     if m["reference"]["sampled"] == m["reference"]["texts"]
                     else f" ({m['reference']['sampled'] / m['reference']['texts']:.0%} sample)"
                 )
+                note = f" ({b['note']})" if b.get("note") else ""  # e.g. a build that needed a second run
                 lines.append(
                     f"| {r['triples']:,} | kuzu | {b['hubs']:,} | {b['paths']:,} | {b['texts_embedded']:,} "
                     f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('verbalise'))} | {_fmt_s(t.get('embed'))} "
-                    f"| {_fmt_s(t.get('write'))} | {_fmt_s(t.get('ann_index'))} | {_fmt_s(b['seconds'])} "
+                    f"| {_fmt_s(t.get('write'))} | {_fmt_s(t.get('ann_index'))} | {_fmt_s(b['seconds'])}{note} "
                     f"| {_fmt_s(ref)}{ref_note} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} | {m['index_mib']:.0f} |"
                 )
             elif m["mode"] == "build":
@@ -310,9 +311,10 @@ def table(results: list[dict]) -> str:
         "|---|---|---|---|---|---|",
     ]
     for r in results:
+        load_rss = r["load"].get("peak_rss_mib")
         lines.append(
             f"| {r['triples']:,} | {r['papers']:,} | {r['generate_s']:.1f} | {r['load']['seconds']:.1f} "
-            f"| {r['load']['peak_rss_mib']:.0f} | {r['graph_mib']:.0f} |"
+            f"| {'–' if load_rss is None else f'{load_rss:.0f}'} | {r['graph_mib']:.0f} |"
         )
     return "\n".join(lines)
 
@@ -334,7 +336,8 @@ def plots(results: list[dict], out: Path) -> list[Path]:
         series.setdefault("build", []).append((x, m["build"]["seconds"]))
         series.setdefault("model alone", []).append((x, m["reference"]["seconds"]))
         for p in ("enumerate_paths", "verbalise", "write", "ann_index"):
-            series.setdefault(p, []).append((x, m["build"]["timings"].get(p, 0.0)))
+            if p in m["build"]["timings"]:  # a resumed build may lack a phase of its first run
+                series.setdefault(p, []).append((x, m["build"]["timings"][p]))
     for est, real in (("build (est.)", "build"), ("model alone (est.)", "model alone")):
         if est in series and real in series:  # join the estimate to the last measured point
             series[est] = [max(series[real])] + series[est]
@@ -362,7 +365,8 @@ def plots(results: list[dict], out: Path) -> list[Path]:
         rss.setdefault("build" if "estimated" not in m else "build (dry run)", []).append(
             (r["triples"], m["build"]["peak_rss_mib"])
         )
-        rss.setdefault("load", []).append((r["triples"], r["load"]["peak_rss_mib"]))
+        if r["load"].get("peak_rss_mib") is not None:
+            rss.setdefault("load", []).append((r["triples"], r["load"]["peak_rss_mib"]))
     paths.append(line_chart(out / "scale_memory.svg", "Peak RSS (Kùzu)", "triples", "MiB", rss))
     return paths
 

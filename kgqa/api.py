@@ -10,7 +10,7 @@ from typing import Any
 
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.deadline import question_budget
-from kgqa.embeddings import get_embedder
+from kgqa.embeddings import backend_for_index, get_embedder
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, IndexMissingError
 from kgqa.graph import edits
@@ -21,6 +21,7 @@ from kgqa.graph.writer import LoadReport, load_file
 from kgqa.indexing.builder import TEMPLATE_VERBALISER, BuildReport, build_index
 from kgqa.indexing.dirty import clear_dirty, count_dirty, dirty_hubs, dirty_tracker
 from kgqa.indexing.label_index import LabelIndexReport, build_label_index
+from kgqa.indexing.label_index import read_meta as read_label_meta
 from kgqa.indexing.metadata import META_KEY, IndexInfo, read_info, stored_params
 from kgqa.indexing.readiness import require_index
 from kgqa.indexing.sync import SyncReport, sync_index
@@ -89,11 +90,27 @@ class Workspace:
 
     @property
     def embedder(self) -> Embedder:
-        """The embedding model (loaded on first use)."""
+        """The embedding model (loaded on first use). With KGQA_EMBEDDER=auto, the backend whose vector
+        space the stored index records (the hub index, else the label index): fp32, or the int8 variant
+        for an index built with it (`kgqa.embeddings.backend_for_index`)."""
         if self._embedder is None:
             s = self.settings
-            self._embedder = get_embedder(s.embedding_model, s.embedding_batch_size, s.embedder, s.cache_dir)
+            backend = backend_for_index(s.embedder, s.embedding_model, self.index_space())
+            self._embedder = get_embedder(s.embedding_model, s.embedding_batch_size, backend, s.cache_dir)
         return self._embedder
+
+    def share_embedder(self, embedder: Embedder) -> None:
+        """Use `embedder` from now on (one loaded model shared by several workspaces)."""
+        self._embedder = embedder
+
+    def index_space(self) -> str | None:
+        """The vector space (embedding model name) the stored index was built in: the hub index's,
+        else the label index's; None when neither exists."""
+        info = read_info(self.vstore) if self.vstore.ready() else None
+        if info is not None:
+            return info.embedding_model
+        label = read_label_meta(self.store) if self.store.has_table("KgqaMeta") else None
+        return str(label["embedding_model"]) if label and label.get("embedding_model") else None
 
     def load(self, path: str | Path, fmt: str | None = None, on_progress: ProgressFn = no_progress) -> LoadReport:
         """Load a file of triples into the graph (atomic, idempotent). When an index exists, the hubs

@@ -1,8 +1,10 @@
 """Embedding models behind one small protocol, with one place that picks the backend.
 
 Backends: "torch" (sentence-transformers) and "onnx" (ONNX Runtime, no torch at query time; fp32 gives
-the torch vectors, "onnx-int8" is a quantised variant). "auto" uses ONNX fp32 for a model it supports
-when its ONNX file is cached or can be exported here, and torch otherwise."""
+the torch vectors, "onnx-int8" is a per-channel int8 variant, its own vector space). For `get_embedder`,
+"auto" uses ONNX fp32 for a model it supports when its ONNX file is cached or can be exported here, and
+torch otherwise. A workspace resolves "auto" against its index first (`backend_for_index`): questions
+and updates of an index built with the int8 variant use that variant."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError
 
 BACKENDS = ("auto", "onnx", "onnx-int8", "torch")
+#: The vector space name suffix of the int8 variant (after the model's name and "+").
+INT8_SPACE = "onnx-int8-pc"
 
 
 def check_backend(backend: str) -> str:
@@ -59,6 +63,19 @@ def get_embedder(name: str, batch_size: int = 64, backend: str = "auto", cache_d
     return SentenceTransformerEmbedder(name, batch_size=batch_size)
 
 
+def backend_for_index(setting: str, model: str, index_model: str | None) -> str:
+    """The backend to embed with for an index whose vectors are in space `index_model` (None: no index
+    yet). A setting other than "auto" is kept. With "auto": the int8 variant for an index built with it,
+    else "auto" as `get_embedder` reads it (ONNX fp32 or torch: the torch model's space). New indexes
+    are fp32: int8 gave the fp32 ORKG dev metrics but changed a demo answer (docs/embedders.md)."""
+    check_backend(setting)
+    if setting != "auto":
+        return setting
+    from kgqa.embeddings.model_files import canonical_name
+
+    return "onnx-int8" if index_model == f"{canonical_name(model)}+{INT8_SPACE}" else "auto"
+
+
 def default_cache_dir() -> Path:
     """The user cache for exported models ($KGQA_CACHE_DIR, else $XDG_CACHE_HOME/kgqa, else ~/.cache/kgqa)."""
     from kgqa.config import cache_dir
@@ -66,4 +83,4 @@ def default_cache_dir() -> Path:
     return cache_dir()
 
 
-__all__ = ["BACKENDS", "Embedder", "check_backend", "get_embedder"]
+__all__ = ["BACKENDS", "Embedder", "backend_for_index", "check_backend", "get_embedder"]

@@ -13,12 +13,15 @@ from kgqa.embeddings.model_files import ModelFiles
 
 #: The variants of a model's ONNX file: fp32 (the same vectors as torch) and dynamic int8.
 VARIANTS = ("fp32", "int8")
+#: Each variant's file name. The int8 file is quantised per channel (kgqa/embeddings/onnx_export.py);
+#: a "model-int8.onnx" left by the earlier per-tensor recipe is another vector space and is not used.
+FILE_NAMES = {"fp32": "model-fp32.onnx", "int8": "model-int8-per-channel.onnx"}
 _DIGESTS = "digests.json"
 
 
 def onnx_file(cache_dir: Path, files: ModelFiles, variant: str) -> Path:
     """Where the ONNX file of `variant` for these model files lives (whether or not it exists yet)."""
-    return cache_dir / "onnx" / model_digest(cache_dir, files)[:16] / f"model-{variant}.onnx"
+    return cache_dir / "onnx" / model_digest(cache_dir, files)[:16] / FILE_NAMES[variant]
 
 
 def model_digest(cache_dir: Path, files: ModelFiles) -> str:

@@ -100,6 +100,10 @@ def _export(model_dir: Path, dest: Path) -> None:
 
 
 def _quantise(source: Path, dest: Path) -> None:
+    """Dynamic int8 quantisation of the weight matrices, one scale per output channel. Per-tensor
+    scales, or quantising the attention products too (activation x activation), moved the vectors
+    to a mean cosine of 0.95 to fp32 and the ORKG dev recall by 0.05; this recipe keeps a mean cosine
+    of 0.99 and the dev metrics of fp32 (bench/results/embedders.md)."""
     import logging
 
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -108,6 +112,12 @@ def _quantise(source: Path, dest: Path) -> None:
     level = root.level
     root.setLevel(logging.ERROR)  # the quantiser logs a pre-processing hint on the root logger
     try:
-        quantize_dynamic(str(source), str(dest), weight_type=QuantType.QInt8)
+        quantize_dynamic(
+            str(source),
+            str(dest),
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            extra_options={"MatMulConstBOnly": True},
+        )
     finally:
         root.setLevel(level)

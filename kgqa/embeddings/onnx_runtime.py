@@ -13,11 +13,16 @@ from typing import Any
 
 import numpy as np
 
+from kgqa.embeddings import INT8_SPACE
 from kgqa.embeddings.base import SMALL_BATCH
 from kgqa.embeddings.memo import TextMemo
 from kgqa.embeddings.model_files import ModelFiles, canonical_name
 from kgqa.embeddings.onnx_export import INPUTS, ensure_onnx
 from kgqa.errors import EmbeddingError
+
+#: The vector space of each quantised variant, as the index metadata names it (after the model's name).
+#: "onnx-int8-pc": per-channel int8; the earlier per-tensor recipe's "onnx-int8" indexes need a rebuild.
+SPACES = {"int8": INT8_SPACE}
 
 
 def cpu_count() -> int:
@@ -46,7 +51,7 @@ class OnnxEmbedder:
         self.variant = variant
         # fp32 gives the torch model's vectors, so an index either wrote can be queried by the other;
         # int8 vectors differ a little, so they are another embedder as far as an index is concerned
-        self.name = canonical_name(name) if variant == "fp32" else f"{canonical_name(name)}+onnx-{variant}"
+        self.name = canonical_name(name) if variant == "fp32" else f"{canonical_name(name)}+{SPACES[variant]}"
         self.files = files
         self.cache_dir = cache_dir
         self.batch_size = batch_size

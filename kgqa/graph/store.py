@@ -21,6 +21,8 @@ from kgqa.graph.buffer_pool import buffer_pool_bytes
 Tracer = Callable[[str, dict[str, Any] | None, float], None]
 
 _LOCK_MARKERS = ("Could not set lock", "lock on file", "database is locked")
+#: grow_buffer_pool reopens the database only when the cache it would size now is this much larger.
+GROWTH_TO_REOPEN = 1.25
 
 
 def stderr_tracer(name: str, params: dict[str, Any] | None, seconds: float) -> None:
@@ -66,9 +68,10 @@ class GraphStore:
                     f"cannot create the database {self.path}: {exc.strerror or exc} "
                     f"({exc.filename or self.path.parent})"
                 ) from None
+        self._pool_override = buffer_pool_mib
+        self.pool_bytes = buffer_pool_bytes(self.path, read_only=read_only, override_mib=buffer_pool_mib)
         try:
-            pool = buffer_pool_bytes(self.path, read_only=read_only, override_mib=buffer_pool_mib)
-            self._db = kuzu.Database(str(self.path), read_only=read_only, buffer_pool_size=pool)
+            self._db = kuzu.Database(str(self.path), read_only=read_only, buffer_pool_size=self.pool_bytes)
             self._conn = kuzu.Connection(self._db)
         except RuntimeError as exc:  # kuzu raises RuntimeError for lock and IO problems
             if any(m in str(exc) for m in _LOCK_MARKERS):
@@ -82,6 +85,7 @@ class GraphStore:
         self._in_tx = False
         self._extensions: set[str] = set()
         self._udfs: set[str] = set()
+        self._prepared: dict[tuple[str, tuple[tuple[str, int], ...]], Any] = {}
         self._owns_db = True
         if create and not read_only:
             self.apply_migrations("graph")
@@ -109,6 +113,38 @@ class GraphStore:
         result = self._raw(query.name, query.text, params)
         table = result.get_as_arrow(chunk_size=100_000)
         return [table.column(i).to_pylist() for i in range(table.num_columns)]
+
+    def run_each(
+        self, name: str, key: str, values: list[Any], params: dict[str, Any] | None = None, **structural: int
+    ) -> list[list[Any]]:
+        """Run a named query once per value of parameter `key` (prepared once per connection), and
+        return all rows. For lookups by primary key: Kùzu 0.11.3 answers `{key: $value}` from its hash
+        index, but plans `WHERE key IN $list` and `UNWIND $list ... {key: x}` as scans of the whole
+        table, whose cost grows with the database."""
+        query = assets.cypher(name, **structural)
+        cache_key = (query.name, tuple(sorted(structural.items())))
+        prepared = self._prepared.get(cache_key)
+        if prepared is None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # Kùzu prefers execute(text); this is cheaper
+                prepared = self._conn.prepare(query.text)
+            if not prepared.is_success():
+                raise StoreError(f"query {name} does not prepare: {prepared.get_error_message()}")
+            self._prepared[cache_key] = prepared
+        rows: list[list[Any]] = []
+        start = time.perf_counter()
+        for value in values:
+            try:
+                result = self._conn.execute(prepared, {**(params or {}), key: value})
+            except RuntimeError as exc:
+                raise StoreError(f"query {name} failed: {exc}") from exc
+            if isinstance(result, list):
+                raise StoreError(f"query {name} must be one statement")
+            while result.has_next():
+                rows.append(list(result.get_next()))
+        if self.tracer:
+            self.tracer(f"{name} x{len(values)}", params, time.perf_counter() - start)
+        return rows
 
     def run_with_table(self, name: str, table: object, **structural: int) -> list[list[Any]]:
         """Run a named query that reads the Arrow table `table` through `LOAD FROM kgqa_rows`
@@ -139,6 +175,7 @@ class GraphStore:
         store.read_only = bool(getattr(db, "read_only", False))
         store._db, store._conn = db, kuzu.Connection(db)
         store._in_tx, store._extensions, store._udfs, store._owns_db = False, set(), set(), False
+        store._prepared = {}
         if not store.has_table("Entity"):
             store._conn.close()
             raise NotInitialisedError(
@@ -146,12 +183,36 @@ class GraphStore:
             )
         return store
 
+    def grow_buffer_pool(self) -> bool:
+        """Reopen the database with the page cache sized for its size now, when that is larger than
+        the cache it was opened with: an index build grows the database from its size at open, and
+        Kùzu 0.11.3 builds the HNSW index with the vectors in the cache (a 10^6-triple index stopped
+        there with the cache sized for the empty index). Not when the size was set
+        (KGQA_BUFFER_POOL_MIB), inside a transaction, or on a database this store did not open.
+        True when it reopened; UDFs and extensions are registered again on their next use."""
+        if not self._owns_db or self._pool_override or self._in_tx:
+            return False
+        wanted = buffer_pool_bytes(self.path, read_only=self.read_only)
+        if wanted <= self.pool_bytes * GROWTH_TO_REOPEN:
+            return False
+        self._conn.close()
+        self._db.close()
+        try:
+            self._db = kuzu.Database(str(self.path), read_only=self.read_only, buffer_pool_size=wanted)
+            self._conn = kuzu.Connection(self._db)
+        except RuntimeError as exc:
+            raise StoreError(f"cannot reopen database {self.path} with a larger page cache: {exc}") from exc
+        self.pool_bytes = wanted
+        self._extensions, self._udfs, self._prepared = set(), set(), {}
+        return True
+
     def sibling(self) -> GraphStore:
         """Another connection to this open database, with its own UDFs and transactions: a UDF that
         queries the database must run its queries on a connection other than the one calling it."""
         other = copy.copy(self)
         other._conn = kuzu.Connection(self._db)
         other._in_tx, other._extensions, other._udfs, other._owns_db = False, set(), set(), False
+        other._prepared = {}
         return other
 
     def scalar(self, name: str, params: dict[str, Any] | None = None) -> Any:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from kgqa.config import IndexParams, Settings
-from kgqa.embeddings import get_embedder
+from kgqa.embeddings import backend_for_index, get_embedder
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, InputError, KgqaError, SharedBuildError
 from kgqa.graph.store import GraphStore
@@ -251,7 +251,8 @@ def _work(
             f"'{info.params['verbaliser']}'"
         )
     s = settings
-    embedder = embedder or get_embedder(s.embedding_model, s.embedding_batch_size, s.embedder, s.cache_dir)
+    backend = backend_for_index(s.embedder, s.embedding_model, info.embedding_model)  # the index's space
+    embedder = embedder or get_embedder(s.embedding_model, s.embedding_batch_size, backend, s.cache_dir)
     check_compatible(info, embedder.name)
     vstore.dim = info.dim
     vstore.shared_writes = True

@@ -16,7 +16,6 @@ import numpy as np
 
 from kgqa.api import Workspace
 from kgqa.config import Settings
-from kgqa.embeddings import get_embedder
 from kgqa.embeddings.base import Embedder
 
 T = TypeVar("T")
@@ -60,12 +59,15 @@ class WorkspacePool:
         self.workers, self.queue_size = workers, queue_size
         self._free: queue.Queue[Workspace] = queue.Queue()
         self._all: list[Workspace] = []
-        # One model for all workspaces, behind a lock (ONNX and torch sessions are not re-entrant here).
-        self.embedder = LockedEmbedder(
-            get_embedder(settings.embedding_model, settings.embedding_batch_size, settings.embedder, settings.cache_dir)
-        )
         try:
-            for _ in range(workers):
+            first = Workspace(settings, read_only=True)
+            self._all.append(first)
+            # One model for all workspaces (the index's own, KGQA_EMBEDDER=auto follows it), behind a
+            # lock (ONNX and torch sessions are not re-entrant here).
+            self.embedder = LockedEmbedder(first.embedder)
+            first.share_embedder(self.embedder)
+            self._free.put(first)
+            for _ in range(workers - 1):
                 ws = Workspace(settings, read_only=True, embedder=self.embedder)
                 self._all.append(ws)
                 self._free.put(ws)

@@ -12,6 +12,12 @@ from kgqa.graph.store import GraphStore
 from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
+#: Measured costs of reading by key against scanning (bench/results/lookups.md, Kùzu 0.11.3, 2 cores):
+#: one primary-key lookup query per text (with its fan-out) or per path, and one stored row scanned.
+TEXT_LOOKUP_S = 1.3e-3
+PATH_LOOKUP_S = 0.2e-3
+SCAN_ROW_S = 0.25e-6
+
 
 class KuzuHubVectorStore:
     """The default HubVector store: tables Hub, HubPath, EmbeddedText and edges HasPath, Embeds."""
@@ -26,6 +32,7 @@ class KuzuHubVectorStore:
         self._cache = HubVectorCache(self._read_hub_vectors) if store.read_only else None
         # hash -> path (None: read, and not stored); a hash not in it is not read yet
         self._records: dict[str, PathRecord | None] | None = {} if store.read_only else None
+        self._counts: IndexCounts | None = None  # table sizes, for _by_key (forgotten on every write)
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -49,6 +56,7 @@ class KuzuHubVectorStore:
         """Drop all index tables (hubs, paths, vectors, embedded texts and the HNSW index). The
         migrations are forgotten first: if the process dies half-way, the next `ensure_schema`
         creates whatever tables are missing (its scripts use IF NOT EXISTS)."""
+        self._counts = None
         self.store.run("meta/forget_migrations", {"prefix": "hubindex/"})
         if not self.ready():
             return
@@ -74,6 +82,7 @@ class KuzuHubVectorStore:
 
     def replace_hubs(self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]]) -> int:
         """Rewrite the given hubs atomically; returns the number of HubVectors written."""
+        self._counts = None
         dim = self._dim()
         paths: dict[str, list] = {"hash": [], "hub_id": [], "text": [], "triples": [], "length": []}
         vectors: dict[str, list] = {"path": [], "text": [], "level": []}
@@ -131,6 +140,7 @@ class KuzuHubVectorStore:
 
     def remove_hubs(self, hub_ids: list[str]) -> None:
         """Delete hubs with their paths and vectors, atomically."""
+        self._counts = None
         if hub_ids:
             with self.store.transaction():
                 self._delete_hubs(hub_ids)
@@ -152,6 +162,7 @@ class KuzuHubVectorStore:
 
     def collect_garbage(self) -> int:
         """Delete unused embedded texts."""
+        self._counts = None
         return int(self.store.scalar("indexing/gc_texts") or 0)
 
     def counts(self) -> IndexCounts:
@@ -197,11 +208,29 @@ class KuzuHubVectorStore:
 
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id; counted
-        in Kùzu, so a text shared by thousands of hubs returns one row."""
+        in Kùzu, so a text shared by thousands of hubs returns one row. Read in one query that scans
+        the stored texts, or with one primary-key lookup per text when that is cheaper (`_by_key`)."""
         if not text_hashes:
             return {}
-        texts, fanouts, hubs = self.store.run_columns("retrieval/text_hubs", {"hashes": text_hashes, "limit": limit})
+        wanted = list(dict.fromkeys(text_hashes))
+        if self._by_key(len(wanted), TEXT_LOOKUP_S, self._rows().texts):
+            rows = self.store.run_each("retrieval/text_hubs_one", "hash", wanted, {"limit": limit})
+            return {t: (int(n), list(h)) for t, n, h in rows}
+        texts, fanouts, hubs = self.store.run_columns("retrieval/text_hubs", {"hashes": wanted, "limit": limit})
         return {t: (int(n), list(h)) for t, n, h in zip(texts, fanouts, hubs)}
+
+    def _by_key(self, keys: int, per_key_s: float, rows: int) -> bool:
+        """Whether `keys` primary-key lookups cost less than one scan of a table of `rows` rows.
+        Kùzu 0.11.3 plans `WHERE key IN $list` (and `UNWIND $list ... {key: x}`) as a scan of the
+        table, which grows with the index; a lookup query per key costs the same at any size
+        (bench/results/lookups.md: per text 1.3 ms against 0.2-0.4 µs per stored row scanned)."""
+        return keys * per_key_s < rows * SCAN_ROW_S
+
+    def _rows(self) -> IndexCounts:
+        """The index's table sizes, counted once and again after each write."""
+        if self._counts is None:
+            self._counts = self.counts()
+        return self._counts
 
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
         """Stored paths by hash, in the order asked; kept while read-only (the same paths are read
@@ -222,8 +251,12 @@ class KuzuHubVectorStore:
         return {h: rec for h in wanted if (rec := known.get(h)) is not None}
 
     def _read_paths(self, hashes: list[str]) -> dict[str, PathRecord]:
-        columns = self.store.run_columns("retrieval/paths_by_hash", {"hashes": hashes})
-        return {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in zip(*columns)}
+        rows: list[Any]
+        if self._by_key(len(hashes), PATH_LOOKUP_S, self._rows().paths):
+            rows = self.store.run_each("retrieval/path_by_hash", "hash", hashes)
+        else:
+            rows = list(zip(*self.store.run_columns("retrieval/paths_by_hash", {"hashes": hashes})))
+        return {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in rows}
 
     def hub_records(self, hub_ids: list[str]) -> list[HubRecord]:
         """The given hubs with their paths and HubVectors, as written by `replace_hubs`."""

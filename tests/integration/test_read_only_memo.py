@@ -65,9 +65,18 @@ def test_read_only_paths_and_entities_equal_fresh_reads(demo_workspace, monkeypa
     monkeypatch.setattr(store, "read_only", True)  # what a workspace opened read-only has
     kept_store = KuzuHubVectorStore(store, vstore.dim)
     assert list(kept_store.paths(hashes[:5])) == list(fresh)[:5]
-    names = _counting(monkeypatch, store, "run_columns")
+    asked: list[list[str]] = []
+    read = kept_store._read_paths
+    monkeypatch.setattr(kept_store, "_read_paths", lambda hs: asked.append(hs) or read(hs))
     assert kept_store.paths(hashes) == fresh and list(kept_store.paths(hashes)) == list(fresh) == hashes[:-1]
-    assert names.count("retrieval/paths_by_hash") == 1  # only the paths not read before
+    assert asked == [hashes[5:]]  # only the paths not read before, once
+    # a primary-key lookup per path (large indexes) reads what the one scanning query reads (small ones)
+    by_key = KuzuHubVectorStore(store, vstore.dim)
+    monkeypatch.setattr(by_key, "_by_key", lambda *a: True)
+    assert by_key.paths(hashes) == fresh
+    texts = [r[0] for r in store.run("indexing/text_hashes")][:40] + ["no-such-text"]
+    scanned = vstore.text_hubs(texts, 3)
+    assert scanned and by_key.text_hubs(texts, 3) == scanned
     facts = GraphFacts(store, vstore)
     assert facts.entities(hubs[:3] + ["no-such-entity"]).keys() == set(hubs[:3])
     runs = _counting(monkeypatch, store, "run")

@@ -26,3 +26,21 @@ def test_a_store_opens_with_the_sized_cache(tmp_path):
     again = GraphStore(tmp_path / "graph.kuzu", read_only=True)
     assert again.has_table("Entity")
     again.close()
+
+
+def test_a_grown_database_is_reopened_with_a_larger_cache(tmp_path, monkeypatch):
+    """Before Kùzu builds the HNSW index (vectors in the cache), a store whose database grew since it
+    was opened reopens it with the cache sized for its size now; a cache set by the user is kept."""
+    import kgqa.graph.store as store_module
+
+    store = GraphStore(tmp_path / "graph.kuzu", create=True)
+    opened_with = store.pool_bytes
+    assert not store.grow_buffer_pool()  # it grew by its schema only
+    monkeypatch.setattr(store_module, "buffer_pool_bytes", lambda *a, **k: 2 * opened_with)
+    assert store.grow_buffer_pool() and store.pool_bytes == 2 * opened_with
+    assert store.scalar("graph/count_triples") == 0 and store.has_table("Entity")  # the new connection works
+    store.close()
+    monkeypatch.undo()
+    fixed = GraphStore(tmp_path / "graph.kuzu", buffer_pool_mib=300)
+    assert not fixed.grow_buffer_pool() and fixed.pool_bytes == 300 * MIB
+    fixed.close()

@@ -20,7 +20,7 @@ def model() -> None:
 
 
 @model.command("export")
-@click.option("--int8", "int8", is_flag=True, help="Also write the dynamic int8 variant (KGQA_EMBEDDER=onnx-int8).")
+@click.option("--int8", "int8", is_flag=True, help="Also write the per-channel int8 variant (KGQA_EMBEDDER=onnx-int8).")
 @click.option("--force", is_flag=True, help="Export again even when the file is cached.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_state
@@ -68,7 +68,8 @@ def status(state: CliState, as_json: bool) -> None:
         click.echo(json.dumps(data))
         return
     click.echo(
-        f"model: {data['model']}\nembedder: {data['embedder']} (KGQA_EMBEDDER={data['setting']})\n"
+        f"model: {data['model']}\nembedder: {data['embedder']} (KGQA_EMBEDDER={data['setting']}; "
+        "an index built with onnx-int8 is asked with it)\n"
         f"cache: {data['cache_dir']}\nONNX files: "
         + (", ".join(f"{v} {p}" for v, p in cached.items()) or "none (run `kgqa model export`)")
         + f"\ncan export here (torch installed): {'yes' if data['can_export'] else 'no'}"
