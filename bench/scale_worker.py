@@ -24,7 +24,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
-from kgqa.embeddings import backend_for_index, get_embedder
+from kgqa.embeddings import embedder_for_index
 from kgqa.evaluation.dataset import read_questions
 from kgqa.evaluation.metrics import score_question
 
@@ -80,12 +80,11 @@ def reference(args: argparse.Namespace) -> dict:
     texts = ws.store.run_columns("indexing/all_texts")[1]
     settings = Settings.from_env(args.db)
     # the embedder that built the index (KGQA_EMBEDDER=auto follows the space the index records)
-    backend = backend_for_index(settings.embedder, settings.embedding_model, ws.index_space())
+    embedder = embedder_for_index(settings, ws.index_space())
     ws.close()
     n_all = len(texts)
     if args.sample < 1.0:
         texts = random.Random(0).sample(texts, max(1, int(n_all * args.sample)))
-    embedder = get_embedder(settings.embedding_model, settings.embedding_batch_size, backend, settings.cache_dir)
     start = time.perf_counter()
     embedder.embed(["warm-up"])
     model_load = time.perf_counter() - start

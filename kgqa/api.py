@@ -10,7 +10,7 @@ from typing import Any
 
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.deadline import question_budget
-from kgqa.embeddings import backend_for_index, get_embedder
+from kgqa.embeddings import embedder_for_index
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, IndexMissingError
 from kgqa.graph import edits
@@ -92,11 +92,9 @@ class Workspace:
     def embedder(self) -> Embedder:
         """The embedding model (loaded on first use). With KGQA_EMBEDDER=auto, the backend whose vector
         space the stored index records (the hub index, else the label index): fp32, or the int8 variant
-        for an index built with it (`kgqa.embeddings.backend_for_index`)."""
+        for an index built with it (`kgqa.embeddings.embedder_for_index`)."""
         if self._embedder is None:
-            s = self.settings
-            backend = backend_for_index(s.embedder, s.embedding_model, self.index_space())
-            self._embedder = get_embedder(s.embedding_model, s.embedding_batch_size, backend, s.cache_dir)
+            self._embedder = embedder_for_index(self.settings, self.index_space())
         return self._embedder
 
     def share_embedder(self, embedder: Embedder) -> None:

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError
+
+if TYPE_CHECKING:
+    from kgqa.config import Settings
 
 BACKENDS = ("auto", "onnx", "onnx-int8", "torch")
 #: The vector space name suffix of the int8 variant (after the model's name and "+").
@@ -76,6 +80,13 @@ def backend_for_index(setting: str, model: str, index_model: str | None) -> str:
     return "onnx-int8" if index_model == f"{canonical_name(model)}+{INT8_SPACE}" else "auto"
 
 
+def embedder_for_index(settings: Settings, index_model: str | None) -> Embedder:
+    """The embedder of `settings` (model, batch size, KGQA_EMBEDDER, cache) for an index whose vectors
+    are in space `index_model` (None: no index yet); see `backend_for_index`. Nothing is loaded yet."""
+    backend = backend_for_index(settings.embedder, settings.embedding_model, index_model)
+    return get_embedder(settings.embedding_model, settings.embedding_batch_size, backend, settings.cache_dir)
+
+
 def default_cache_dir() -> Path:
     """The user cache for exported models ($KGQA_CACHE_DIR, else $XDG_CACHE_HOME/kgqa, else ~/.cache/kgqa)."""
     from kgqa.config import cache_dir
@@ -83,4 +94,4 @@ def default_cache_dir() -> Path:
     return cache_dir()
 
 
-__all__ = ["BACKENDS", "Embedder", "backend_for_index", "check_backend", "get_embedder"]
+__all__ = ["BACKENDS", "Embedder", "backend_for_index", "check_backend", "embedder_for_index", "get_embedder"]

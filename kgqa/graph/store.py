@@ -25,6 +25,22 @@ _LOCK_MARKERS = ("Could not set lock", "lock on file", "database is locked")
 GROWTH_TO_REOPEN = 1.25
 
 
+def _query_error(name: str, exc: RuntimeError) -> StoreError:
+    """The typed error for a query Kùzu failed: busy (another process holds the lock), or failed, with
+    a hint when the page cache was full."""
+    if any(m in str(exc) for m in _LOCK_MARKERS):
+        return StoreBusyError(f"{name}: database busy: {exc}")
+    hint = (
+        (
+            "; Kùzu's page cache is too small for this database: set KGQA_BUFFER_POOL_MIB higher "
+            "(an interrupted index build resumes where it stopped)"
+        )
+        if "buffer pool is full" in str(exc)
+        else ""
+    )
+    return StoreError(f"query {name} failed: {exc}{hint}")
+
+
 def stderr_tracer(name: str, params: dict[str, Any] | None, seconds: float) -> None:
     """Print a query's name, its parameters (vectors and long lists truncated) and its time."""
     shown = {k: _short(v) for k, v in (params or {}).items()}
@@ -69,19 +85,7 @@ class GraphStore:
                     f"({exc.filename or self.path.parent})"
                 ) from None
         self._pool_override = buffer_pool_mib
-        self.pool_bytes = buffer_pool_bytes(self.path, read_only=read_only, override_mib=buffer_pool_mib)
-        try:
-            self._db = kuzu.Database(str(self.path), read_only=read_only, buffer_pool_size=self.pool_bytes)
-            self._conn = kuzu.Connection(self._db)
-        except RuntimeError as exc:  # kuzu raises RuntimeError for lock and IO problems
-            if any(m in str(exc) for m in _LOCK_MARKERS):
-                from kgqa.graph.holder import describe_holder
-
-                raise StoreBusyError(
-                    f"database busy: {self.path} is open in another process ({describe_holder(self.path)}; "
-                    "Kùzu lets one process at a time open it for writing); try again when it has finished"
-                ) from exc
-            raise StoreError(f"cannot open database {self.path}: {exc}") from exc
+        self._open(buffer_pool_bytes(self.path, read_only=read_only, override_mib=buffer_pool_mib))
         self._in_tx = False
         self._extensions: set[str] = set()
         self._udfs: set[str] = set()
@@ -121,23 +125,17 @@ class GraphStore:
         return all rows. For lookups by primary key: Kùzu 0.11.3 answers `{key: $value}` from its hash
         index, but plans `WHERE key IN $list` and `UNWIND $list ... {key: x}` as scans of the whole
         table, whose cost grows with the database."""
-        query = assets.cypher(name, **structural)
-        cache_key = (query.name, tuple(sorted(structural.items())))
+        cache_key = (name, tuple(sorted(structural.items())))
         prepared = self._prepared.get(cache_key)
         if prepared is None:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)  # Kùzu prefers execute(text); this is cheaper
-                prepared = self._conn.prepare(query.text)
-            if not prepared.is_success():
-                raise StoreError(f"query {name} does not prepare: {prepared.get_error_message()}")
-            self._prepared[cache_key] = prepared
+            prepared = self._prepared[cache_key] = self.prepare(name, **structural)
         rows: list[list[Any]] = []
         start = time.perf_counter()
         for value in values:
             try:
                 result = self._conn.execute(prepared, {**(params or {}), key: value})
             except RuntimeError as exc:
-                raise StoreError(f"query {name} failed: {exc}") from exc
+                raise _query_error(name, exc) from exc
             if isinstance(result, list):
                 raise StoreError(f"query {name} must be one statement")
             while result.has_next():
@@ -183,6 +181,22 @@ class GraphStore:
             )
         return store
 
+    def _open(self, pool_bytes: int) -> None:
+        """Open the database with a page cache of `pool_bytes`, and a connection to it."""
+        try:
+            self._db = kuzu.Database(str(self.path), read_only=self.read_only, buffer_pool_size=pool_bytes)
+            self._conn = kuzu.Connection(self._db)
+        except RuntimeError as exc:  # kuzu raises RuntimeError for lock and IO problems
+            if any(m in str(exc) for m in _LOCK_MARKERS):
+                from kgqa.graph.holder import describe_holder
+
+                raise StoreBusyError(
+                    f"database busy: {self.path} is open in another process ({describe_holder(self.path)}; "
+                    "Kùzu lets one process at a time open it for writing); try again when it has finished"
+                ) from exc
+            raise StoreError(f"cannot open database {self.path}: {exc}") from exc
+        self.pool_bytes = pool_bytes
+
     def grow_buffer_pool(self) -> bool:
         """Reopen the database with the page cache sized for its size now, when that is larger than
         the cache it was opened with: an index build grows the database from its size at open, and
@@ -197,12 +211,7 @@ class GraphStore:
             return False
         self._conn.close()
         self._db.close()
-        try:
-            self._db = kuzu.Database(str(self.path), read_only=self.read_only, buffer_pool_size=wanted)
-            self._conn = kuzu.Connection(self._db)
-        except RuntimeError as exc:
-            raise StoreError(f"cannot reopen database {self.path} with a larger page cache: {exc}") from exc
-        self.pool_bytes = wanted
+        self._open(wanted)
         self._extensions, self._udfs, self._prepared = set(), set(), {}
         return True
 
@@ -225,17 +234,7 @@ class GraphStore:
         try:
             result = self._conn.execute(text, params or {})
         except RuntimeError as exc:
-            if any(m in str(exc) for m in _LOCK_MARKERS):
-                raise StoreBusyError(f"{name}: database busy: {exc}") from exc
-            hint = (
-                (
-                    "; Kùzu's page cache is too small for this database: set KGQA_BUFFER_POOL_MIB higher "
-                    "(an interrupted index build resumes where it stopped)"
-                )
-                if "buffer pool is full" in str(exc)
-                else ""
-            )
-            raise StoreError(f"query {name} failed: {exc}{hint}") from exc
+            raise _query_error(name, exc) from exc
         if self.tracer:
             self.tracer(name, params, time.perf_counter() - start)
         return result
@@ -249,17 +248,19 @@ class GraphStore:
             rows.append(result.get_next())
         return rows
 
-    def prepare(self, name: str, **structural: int) -> None:
-        """Have Kùzu parse and bind a named query without running it (used by tests)."""
+    def prepare(self, name: str, **structural: int) -> Any:
+        """Have Kùzu parse and bind a named query without running it; the prepared statement (run
+        by `run_each`; tests prepare every query to check it binds)."""
         query = assets.cypher(name, **structural)
         try:
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
+                warnings.simplefilter("ignore", DeprecationWarning)  # Kùzu prefers execute(text)
                 prepared = self._conn.prepare(query.text)
         except RuntimeError as exc:
             raise StoreError(f"query {name} does not prepare: {exc}") from exc
         if not prepared.is_success():
             raise StoreError(f"query {name} does not prepare: {prepared.get_error_message()}")
+        return prepared
 
     # -- transactions ------------------------------------------------------------------------
     @contextmanager

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from kgqa.config import IndexParams, Settings
-from kgqa.embeddings import backend_for_index, get_embedder
+from kgqa.embeddings import embedder_for_index
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, InputError, KgqaError, SharedBuildError
 from kgqa.graph.store import GraphStore
@@ -250,9 +250,7 @@ def _work(
             "a shared build keeps the template path texts; this index uses the verbaliser "
             f"'{info.params['verbaliser']}'"
         )
-    s = settings
-    backend = backend_for_index(s.embedder, s.embedding_model, info.embedding_model)  # the index's space
-    embedder = embedder or get_embedder(s.embedding_model, s.embedding_batch_size, backend, s.cache_dir)
+    embedder = embedder or embedder_for_index(settings, info.embedding_model)  # the index's space
     check_compatible(info, embedder.name)
     vstore.dim = info.dim
     vstore.shared_writes = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -213,11 +214,12 @@ class KuzuHubVectorStore:
         if not text_hashes:
             return {}
         wanted = list(dict.fromkeys(text_hashes))
+        rows: Iterable[Any]
         if self._by_key(len(wanted), TEXT_LOOKUP_S, self._rows().texts):
             rows = self.store.run_each("retrieval/text_hubs_one", "hash", wanted, {"limit": limit})
-            return {t: (int(n), list(h)) for t, n, h in rows}
-        texts, fanouts, hubs = self.store.run_columns("retrieval/text_hubs", {"hashes": wanted, "limit": limit})
-        return {t: (int(n), list(h)) for t, n, h in zip(texts, fanouts, hubs)}
+        else:
+            rows = zip(*self.store.run_columns("retrieval/text_hubs", {"hashes": wanted, "limit": limit}))
+        return {t: (int(n), list(h)) for t, n, h in rows}
 
     def _by_key(self, keys: int, per_key_s: float, rows: int) -> bool:
         """Whether `keys` primary-key lookups cost less than one scan of a table of `rows` rows.
@@ -251,11 +253,11 @@ class KuzuHubVectorStore:
         return {h: rec for h in wanted if (rec := known.get(h)) is not None}
 
     def _read_paths(self, hashes: list[str]) -> dict[str, PathRecord]:
-        rows: list[Any]
+        rows: Iterable[Any]
         if self._by_key(len(hashes), PATH_LOOKUP_S, self._rows().paths):
             rows = self.store.run_each("retrieval/path_by_hash", "hash", hashes)
         else:
-            rows = list(zip(*self.store.run_columns("retrieval/paths_by_hash", {"hashes": hashes})))
+            rows = zip(*self.store.run_columns("retrieval/paths_by_hash", {"hashes": hashes}))
         return {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in rows}
 
     def hub_records(self, hub_ids: list[str]) -> list[HubRecord]:
