@@ -48,13 +48,16 @@ def base(tmp_path_factory, embedder) -> Base:
 @pytest.fixture(scope="module")
 def shared_model(embedder):
     """Every Workspace of the module's in-process runs uses the session's loaded model."""
-    from kgqa.embeddings import get_embedder
+    from kgqa.embeddings import backend_for_index, embedder_for_index
+
+    def shared(settings, index_model):
+        backend = backend_for_index(settings.embedder, settings.embedding_model, index_model)
+        if settings.embedding_model == embedder.name and backend == "auto":
+            return embedder
+        return embedder_for_index(settings, index_model)
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(
-        "kgqa.api.get_embedder",
-        lambda name, *args, **kw: embedder if name == embedder.name else get_embedder(name, *args, **kw),
-    )
+    mp.setattr("kgqa.api.embedder_for_index", shared)
     yield embedder
     mp.undo()
 
