@@ -15,6 +15,7 @@ from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, IndexMissingError
 from kgqa.graph import edits
 from kgqa.graph.loaders.base import TripleRecord
+from kgqa.graph.property_layout import drop_own_tables
 from kgqa.graph.reader import GraphStats, graph_stats
 from kgqa.graph.store import GraphStore, stderr_tracer
 from kgqa.graph.writer import LoadReport, load_file
@@ -242,6 +243,8 @@ class Workspace:
             self.vstore.meta_set(META_KEY, None)
         self.vstore.drop()
         clear_dirty(self.store, dirty_hubs(self.store))
+        if self.vstore.name == "kuzu":  # a user's own graph: none of HubLink's tables stays
+            drop_own_tables(self.store)
         return status.counts
 
     def index_status(self) -> IndexStatus:

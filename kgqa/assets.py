@@ -10,6 +10,23 @@ from importlib import resources
 from kgqa.errors import ConfigError
 
 _TOKEN = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+#: A catalog-name token, `{{name:src}}`: a table or property name read from the database's catalog.
+_NAME_TOKEN = re.compile(r"\{\{\s*name:([a-z_]+)\s*\}\}")
+
+
+class CatalogName(str):
+    """A table or property name as the database's catalog lists it (kgqa/graph/mapping.py makes
+    them from `CALL show_tables()` / `table_info` rows, never from user text). Spliced quoted."""
+
+    def __new__(cls, value: str) -> CatalogName:
+        if not value or "`" in value or "\x00" in value:
+            raise ConfigError(f"unusable catalog name {value!r}")
+        return super().__new__(cls, value)
+
+    @property
+    def quoted(self) -> str:
+        """The name as a quoted Cypher identifier."""
+        return f"`{self}`"
 
 
 @dataclass(frozen=True)
@@ -46,9 +63,26 @@ def fill_tokens(name: str, text: str, **structural: int) -> str:
     return _TOKEN.sub(lambda m: str(int(structural[m.group(1)])), text)
 
 
+def fill_names(name: str, text: str, names: dict[str, CatalogName]) -> str:
+    """Fill the catalog-name tokens (`{{name:src}}`) of a query with quoted catalog names."""
+    needed = set(_NAME_TOKEN.findall(text))
+    missing = needed - set(names)
+    if missing:
+        raise ConfigError(f"{name} needs catalog names {sorted(missing)}")
+    for key, value in names.items():
+        if not isinstance(value, CatalogName):
+            raise ConfigError(f"name token {key} of {name} must be a CatalogName, got {value!r}")
+    return _NAME_TOKEN.sub(lambda m: names[m.group(1)].quoted, text)
+
+
 def cypher(name: str, **structural: int) -> NamedQuery:
     """A named Cypher query, loaded by name, with its structural tokens filled in."""
     return NamedQuery(name, fill_tokens(name, cypher_text(name), **structural))
+
+
+def cypher_on(name: str, names: dict[str, CatalogName]) -> NamedQuery:
+    """A named Cypher query over a user's own tables, with the catalog names it needs spliced in."""
+    return NamedQuery(name, fill_names(name, cypher_text(name), names))
 
 
 def schema_scripts(kind: str) -> list[tuple[str, str]]:

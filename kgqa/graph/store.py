@@ -93,15 +93,20 @@ class GraphStore:
         self._owns_db = True
         if create and not read_only:
             self.apply_migrations("graph")
-        elif not self.has_table("Entity"):
-            raise NotInitialisedError(
-                f"{self.path} is not a HubLink database (no Entity table); run `kgqa init --db {self.path}`"
-            )
+        else:
+            self._check_graph()
 
     # -- queries ---------------------------------------------------------------------------
-    def run(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> list[list[Any]]:
-        """Run the named Cypher query with bound parameters; return all rows."""
-        query = assets.cypher(name, **structural)
+    def run(
+        self,
+        name: str,
+        params: dict[str, Any] | None = None,
+        names: dict[str, assets.CatalogName] | None = None,
+        **structural: int,
+    ) -> list[list[Any]]:
+        """Run the named Cypher query with bound parameters (and catalog `names` spliced, for the
+        queries that read a user's own tables); return all rows."""
+        query = assets.cypher_on(name, names) if names is not None else assets.cypher(name, **structural)
         return self._execute(query.name, query.text, params)
 
     def run_iter(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> Iterator[list[Any]]:
@@ -174,12 +179,37 @@ class GraphStore:
         store._db, store._conn = db, kuzu.Connection(db)
         store._in_tx, store._extensions, store._udfs, store._owns_db = False, set(), set(), False
         store._prepared = {}
-        if not store.has_table("Entity"):
+        try:
+            store._check_graph()
+        except NotInitialisedError:
             store._conn.close()
-            raise NotInitialisedError(
-                f"{store.path} is not a HubLink database (no Entity table); run `kgqa init --db {store.path}`"
-            )
+            raise
         return store
+
+    def _check_graph(self) -> None:
+        """NotInitialisedError unless the database holds a graph: HubLink's triple layout (an
+        Entity table) or the user's own node tables (a property graph read in place)."""
+        from kgqa.graph.mapping import OWN_TABLES
+
+        tables = [r for r in self.catalog("show_tables") if r[2] == "NODE"]
+        if any(r[1] == "Entity" for r in tables) or any(r[1] not in OWN_TABLES for r in tables):
+            return
+        raise NotInitialisedError(
+            f"{self.path} holds no graph (no Entity table and no node table of its own); "
+            f"run `kgqa init --db {self.path}` and `kgqa load`, or create your node tables with Cypher"
+        )
+
+    def catalog(self, call: str, table: str | None = None) -> list[list[Any]]:
+        """Rows of a catalog call: `show_tables` (id, name, type, ...), `table_info` (property id,
+        name, type, default, primary key) or `show_connection` (from, to, ...) of `table`, a name
+        the catalog listed (checked: no quote in it)."""
+        if call not in ("show_tables", "table_info", "show_connection"):
+            raise StoreError(f"unknown catalog call {call}")
+        if call == "show_tables":
+            return self._execute(call, "CALL show_tables() RETURN *", None)
+        if not table or "'" in table or "\\" in table:
+            raise StoreError(f"catalog call {call} needs a plain table name, got {table!r}")
+        return self._execute(call, f"CALL {call}('{table}') RETURN *", None)
 
     def _open(self, pool_bytes: int) -> None:
         """Open the database with a page cache of `pool_bytes`, and a connection to it."""
@@ -297,7 +327,11 @@ class GraphStore:
         """Apply the not-yet-applied scripts of `schema/<kind>/` in order and record each."""
         if self.read_only:
             raise SchemaError("cannot change the schema of a database opened read-only")
-        done = self.applied_migrations() if self.has_table("SchemaMigration") else set()
+        has_log = self.has_table("SchemaMigration")
+        if not has_log and kind != "meta":  # a user's own graph: HubLink's metadata tables first
+            self.apply_migrations("meta")
+            has_log = True
+        done = self.applied_migrations() if has_log else set()
         applied = []
         for name, text in assets.schema_scripts(kind):
             if name in done:
@@ -337,12 +371,20 @@ class GraphStore:
 
     # -- metadata ----------------------------------------------------------------------------
     def meta_get(self, key: str) -> Any:
-        """A metadata value (decoded JSON) or None."""
-        value = self.scalar("meta/get", {"key": key})
+        """A metadata value (decoded JSON) or None (also before HubLink's first write to a user's
+        own graph, which has no KgqaMeta table yet)."""
+        try:
+            value = self.scalar("meta/get", {"key": key})
+        except StoreError:
+            if self.has_table("KgqaMeta"):
+                raise
+            return None
         return None if value is None else json.loads(value)
 
     def meta_set(self, key: str, value: Any) -> None:
         """Store a metadata value as JSON."""
+        if not self.has_table("KgqaMeta"):
+            self.apply_migrations("meta")
         self.run("meta/set", {"key": key, "value": json.dumps(value, sort_keys=True)})
 
     def close(self) -> None:

@@ -14,6 +14,8 @@ from kgqa_procedures.udfs import UdfContext, register_udfs
 from kgqa.config import IndexParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfirmationRequired, EntityNotFoundError, IndexMismatchError, InputError
+from kgqa.graph.layout import layout_of
+from kgqa.graph.property_layout import remember_mapping
 from kgqa.graph.reader import entities_by_ids, graph_stats
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import HubRootSearch, both_directions
@@ -194,13 +196,14 @@ class IndexBuild:
                     embedder.name, self.dim, self.fingerprint, "building", info.stats if info else {}, self.writers
                 ),
             )
+            remember_mapping(self.store)  # a user's own graph: later readers use the same mapping
         return True
 
     def find_roots(self, *, read_stored: bool = True) -> None:
         """Find the hub-root candidates and (with `read_stored`) read the stored hub signatures."""
         register_udfs(self.store, self.ctx)
         with _Timer(self.report.timings, "find_roots"):
-            self.candidates = {r[0]: r[1] for r in self.store.run("indexing/hub_root_candidates")}
+            self.candidates = {r[0]: r[1] for r in layout_of(self.store).hub_root_candidates(self.ctx)}
             self.ctx.root_ids = set(self.candidates)
         self.report.hub_roots = len(self.candidates)
         if not read_stored:
@@ -274,7 +277,7 @@ class IndexBuild:
         """Enumerate the paths of `roots`; the hubs whose signature differs from the stored one,
         the texts by hash, and the boundary entities."""
         report = self.report
-        by_root, texts, boundary = enumerate_paths(self.store, roots, self.params, report.timings)
+        by_root, texts, boundary = enumerate_paths(self.store, roots, self.params, report.timings, self.ctx)
         changed: list[HubRecord] = []
         for root in roots:
             paths = by_root.get(root, [])
@@ -383,10 +386,10 @@ def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) 
         )
     if not first_build:
         return
-    if not store.scalar("graph/count_triples"):
+    layout = layout_of(store)
+    if layout.is_empty():
         raise InputError("the graph is empty: load triples with `kgqa load FILE` before building the index")
-    register_udfs(store, _context(params))
-    roots = store.run("indexing/hub_root_candidates")
+    roots = layout.hub_root_candidates(_context(params))
     if not roots or not any(deg for _, _, deg in roots):
         criteria = [f"--hub-type {' '.join(params.hub_types)}"] if params.hub_types else []
         if params.min_out_degree is not None:

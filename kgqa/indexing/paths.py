@@ -8,10 +8,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 
-from kgqa_procedures.udfs import triples_of
+from kgqa_procedures.udfs import UdfContext, triples_of
 
 from kgqa.config import IndexParams
 from kgqa.errors import ConfigError
+from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.types import Triple, VectorLevel, text_hash
 from kgqa.vectorstores.base import HubRecord, PathRecord
@@ -38,9 +39,14 @@ def signature(path_hashes: Iterable[str]) -> str:
 
 
 def enumerate_paths(
-    store: GraphStore, roots: list[str], params: IndexParams, timings: dict[str, float] | None = None
+    store: GraphStore,
+    roots: list[str],
+    params: IndexParams,
+    timings: dict[str, float] | None = None,
+    ctx: UdfContext | None = None,
 ) -> tuple[dict[str, list[PathRecord]], dict[str, str], set[str]]:
-    """All hub paths of `roots` with one query. Returns (paths by root, text by text hash,
+    """All hub paths of `roots`, read through the graph's layout (one query on the triple layout;
+    `ctx` holds the hub roots, as registered with the UDFs). Returns (paths by root, text by text hash,
     boundary entities = other hub roots that paths end at). The time spent making the HubVector
     texts is added to `timings["verbalise"]`, the rest to `timings["enumerate_paths"]`."""
     started, spent = time.perf_counter(), 0.0
@@ -48,11 +54,7 @@ def enumerate_paths(
     texts: dict[str, str] = {}
     boundary: set[str] = set()
     seen: set[str] = set()
-    rows = store.run_iter(
-        "indexing/enumerate_hub_paths",
-        {"roots": roots, "boundary": params.boundary_triples},
-        max_path_length=params.effective_max_path_length,
-    )
+    rows = layout_of(store).hub_paths(roots, params.boundary_triples, params.effective_max_path_length, ctx)
     for root, ids, labels, preds, phash, ptext in rows:
         if phash in seen:
             continue

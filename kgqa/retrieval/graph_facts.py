@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import RootLevels
@@ -36,7 +37,7 @@ class GraphFacts:
     def predicates(self) -> list[str]:
         """Distinct predicate labels (they split "paper class philosophical paper" components)."""
         if self._predicates is None:
-            self._predicates = [r[0] for r in self.store.run("retrieval/predicates") if r[0]]
+            self._predicates = layout_of(self.store).predicates()
         return self._predicates
 
     def hub_ids(self) -> set[str]:

@@ -58,6 +58,8 @@ class KuzuHubVectorStore:
         migrations are forgotten first: if the process dies half-way, the next `ensure_schema`
         creates whatever tables are missing (its scripts use IF NOT EXISTS)."""
         self._counts = None
+        if not self.store.has_table("SchemaMigration"):  # a user's own graph never indexed
+            return
         self.store.run("meta/forget_migrations", {"prefix": "hubindex/"})
         if not self.ready():
             return

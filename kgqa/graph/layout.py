@@ -1,0 +1,175 @@
+"""The one seam through which HubLink reads a graph: `GraphLayout`, with one implementation per way a
+graph can be stored. `TripleLayout` is HubLink's own `Entity`/`Triple` tables (`kgqa load`);
+`PropertyLayout` (kgqa/graph/property_layout.py) is a user's own Kùzu node and rel tables, read in
+place through a mapping. `layout_of(store)` picks the one a database holds. A new layout (e.g. the
+graph in Postgres) implements these methods and is added to `layout_of`; see docs/own-graph.md."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from kgqa.types import Entity, Triple
+
+if TYPE_CHECKING:
+    from kgqa_procedures.udfs import UdfContext
+
+    from kgqa.graph.store import GraphStore
+
+#: One enumerated hub path: root id, node ids, node labels, predicates, path hash, path text.
+PathRow = tuple[str, list[str], list[str], list[str], str, str]
+
+
+@dataclass(frozen=True)
+class GraphStats:
+    """Size and shape of the stored graph."""
+
+    entities: int
+    literals: int
+    triples: int
+    predicates: int
+    top_predicates: list[tuple[str, int]]
+    top_types: list[tuple[str, int]]
+
+
+class GraphLayout(Protocol):
+    """Read access to one stored graph. Ids are strings; every method reads in bulk."""
+
+    name: str
+
+    def entities_by_ids(self, ids: list[str]) -> dict[str, Entity]:
+        """The entities among `ids` (unknown ids are left out), keyed by id."""
+        ...
+
+    def out_edges(self, ids: list[str]) -> list[Triple]:
+        """Triples whose subject is one of `ids`."""
+        ...
+
+    def in_edges(self, ids: list[str]) -> list[Triple]:
+        """Triples whose object is one of `ids`."""
+        ...
+
+    def entities_by_label(self, text: str, limit: int) -> list[tuple[Entity, bool]]:
+        """Non-literal entities whose label contains `text` (case-insensitive), with whether it is
+        equal; exact matches first, then shorter labels."""
+        ...
+
+    def hub_root_candidates(self, ctx: UdfContext) -> list[tuple[str, str, int]]:
+        """(id, label, out-degree) of every entity meeting the hub-root criteria of `ctx`."""
+        ...
+
+    def hub_paths(
+        self, roots: list[str], boundary: bool, max_path_length: int, ctx: UdfContext | None
+    ) -> Iterator[PathRow]:
+        """All maximal acyclic outbound paths of `roots` (thesis Alg. 5), not passing through another
+        hub root (`ctx.root_ids`); with `boundary` a path may end at one."""
+        ...
+
+    def is_empty(self) -> bool:
+        """True when the graph has no triple."""
+        ...
+
+    def predicates(self) -> list[str]:
+        """The distinct predicate labels of the graph."""
+        ...
+
+    def stats(self, top: int) -> GraphStats:
+        """Counts of entities, literals, triples, predicates; the most frequent predicates and types."""
+        ...
+
+
+class TripleLayout:
+    """HubLink's own layout: node table `Entity(id, label, types, is_literal)`, rel table
+    `Triple(predicate, predicate_id)`. Every method runs the named queries it always ran."""
+
+    name = "triples"
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+
+    def entities_by_ids(self, ids: list[str]) -> dict[str, Entity]:
+        return {r[0]: _entity(r) for r in self.store.run("graph/entities_by_ids", {"ids": ids})} if ids else {}
+
+    def out_edges(self, ids: list[str]) -> list[Triple]:
+        return [_triple(r) for r in self.store.run("graph/out_edges", {"ids": ids})] if ids else []
+
+    def in_edges(self, ids: list[str]) -> list[Triple]:
+        return [_triple(r) for r in self.store.run("graph/in_edges", {"ids": ids})] if ids else []
+
+    def entities_by_label(self, text: str, limit: int) -> list[tuple[Entity, bool]]:
+        rows = self.store.run("graph/entities_by_label", {"label": text, "limit": limit})
+        return [(_entity(r), bool(r[4])) for r in rows]
+
+    def hub_root_candidates(self, ctx: UdfContext) -> list[tuple[str, str, int]]:
+        from kgqa_procedures.udfs import register_udfs
+
+        register_udfs(self.store, ctx)
+        return [(r[0], r[1], r[2]) for r in self.store.run("indexing/hub_root_candidates")]
+
+    def hub_paths(
+        self, roots: list[str], boundary: bool, max_path_length: int, ctx: UdfContext | None
+    ) -> Iterator[PathRow]:
+        # the UDFs (kgqa_is_hub_root with ctx's roots) are registered by whoever found the roots
+        rows = self.store.run_iter(
+            "indexing/enumerate_hub_paths",
+            {"roots": roots, "boundary": boundary},
+            max_path_length=max_path_length,
+        )
+        for r in rows:
+            yield r[0], r[1], r[2], r[3], r[4], r[5]
+
+    def is_empty(self) -> bool:
+        return not self.store.scalar("graph/count_triples")
+
+    def predicates(self) -> list[str]:
+        return [r[0] for r in self.store.run("retrieval/predicates") if r[0]]
+
+    def stats(self, top: int) -> GraphStats:
+        entities, literals = self.store.run("graph/count_entities")[0]
+        triples, predicates = self.store.run("graph/count_triples")[0]
+        preds = [(r[0], r[1]) for r in self.store.run("graph/top_predicates", {"limit": top})]
+        types = [(r[0], r[1]) for r in self.store.run("graph/top_types", {"limit": top})]
+        return GraphStats(entities, literals, triples, predicates, preds, types)
+
+
+def _entity(row: list) -> Entity:
+    return Entity(row[0], row[1] or "", tuple(row[2] or ()), bool(row[3]))
+
+
+def _triple(row: list) -> Triple:
+    return Triple(
+        Entity(row[0], row[1] or "", (), bool(row[2])), row[3], Entity(row[4], row[5] or "", (), bool(row[6]))
+    )
+
+
+def layout_of(store: GraphStore) -> GraphLayout:
+    """The layout of the graph in `store` (cached on the store): the triple layout when it has
+    HubLink's `Entity` table, else the user's own tables through their mapping (the one stored with
+    the index by `index build --mapping`, else inferred from the catalog)."""
+    cached = getattr(store, "_layout", None)
+    if cached is not None and getattr(cached, "store", None) is store:
+        return cached
+    if cached is not None and hasattr(cached, "on"):  # a sibling connection: same mapping, own queries
+        layout_on: GraphLayout = cached.on(store)
+        store._layout = layout_on  # type: ignore[attr-defined]
+        return layout_on
+    layout: GraphLayout
+    if store.has_table("Entity"):
+        layout = TripleLayout(store)
+    else:
+        from kgqa.graph.property_layout import stored_layout
+
+        layout = stored_layout(store)
+    store._layout = layout  # type: ignore[attr-defined]
+    return layout
+
+
+def set_layout(store: GraphStore, layout: GraphLayout) -> None:
+    """Use `layout` for `store` from now on (index build with a mapping file)."""
+    store._layout = layout  # type: ignore[attr-defined]
+
+
+def unique(ids: Iterable[str]) -> list[str]:
+    """`ids` without repeats, in order."""
+    return list(dict.fromkeys(ids))

@@ -1,0 +1,394 @@
+"""A user's own Kùzu property graph, read in place through a `GraphMapping` (kgqa/graph/mapping.py).
+
+Nothing here writes: every query is a `propgraph/*.cypher` template into which only catalog names of
+the mapping are spliced (quoted), with keys bound as parameters. Path enumeration walks the rel tables
+level by level with those templates (one query per FROM/TO pair and level, for all paths at once) and
+applies the same rules as `indexing/enumerate_hub_paths.cypher` on the triple layout."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from kgqa.errors import InputError
+from kgqa.graph.layout import GraphStats, PathRow, unique
+from kgqa.graph.mapping import GraphMapping, MappingFile, infer_mapping
+from kgqa.indexing.verbalise import verbalise
+from kgqa.types import Entity, Triple, path_hash, synthetic_literal_id
+
+if TYPE_CHECKING:
+    from kgqa_procedures.udfs import UdfContext
+
+    from kgqa.graph.store import GraphStore
+
+#: The metadata key under which `index build` keeps the mapping file it was given.
+MAPPING_META_KEY = "graph_mapping"
+
+
+def literal_text(value: Any) -> str:
+    """A property value as the text of a literal."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value)) if abs(value) < 1e15 else repr(value)
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if isinstance(value, list | tuple):
+        return ", ".join(literal_text(v) for v in value)
+    return str(value)
+
+
+def stored_layout(store: GraphStore) -> PropertyLayout:
+    """The user's graph through the mapping its index was built with (kept in its metadata), else
+    through the one inferred now."""
+    spec = None
+    data = store.meta_get(MAPPING_META_KEY)
+    if data:
+        spec = MappingFile.from_dict(data, "the mapping stored with the index")
+    return PropertyLayout(store, resolve_ids(store, infer_mapping(store, spec), spec), spec)
+
+
+def resolve_ids(store: GraphStore, mapping: GraphMapping, spec: MappingFile | None) -> GraphMapping:
+    """Decide the id scheme when the mapping file does not: the primary keys as they are, unless a
+    key occurs in two node tables; then every id is `Table:key`. Reads every key once (O(entities))."""
+    if spec is not None and spec.ids is not None:
+        return mapping
+    seen: set[str] = set()
+    for node in mapping.nodes.values():
+        keys = {r[0] for r in store.run("propgraph/all_keys", names={"table": node.table, "key": node.key})}
+        if seen & keys:
+            mapping.qualified = True
+            return mapping
+        seen |= keys
+    return mapping
+
+
+class PropertyLayout:
+    """`GraphLayout` over the user's own node and rel tables."""
+
+    name = "property graph"
+
+    def __init__(self, store: GraphStore, mapping: GraphMapping, spec: MappingFile | None = None) -> None:
+        self.store, self.mapping, self.spec = store, mapping, spec
+        self._out: dict[str, list[tuple[Any, ...]]] = defaultdict(list)  # node table -> (rel, src, dst) pairs
+        self._in: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
+        for rel in mapping.rels.values():
+            for src, dst in rel.pairs:
+                self._out[str(src)].append((rel, src, dst))
+                self._in[str(dst)].append((rel, src, dst))
+        self._read_backwards()
+
+    def _read_backwards(self) -> None:
+        """Index the backward readings (kgqa/graph/mapping.py: into the hub types) by table."""
+        self._back_out: dict[str, list[tuple[Any, ...]]] = defaultdict(list)  # hub table -> readings
+        self._back_in: dict[str, list[tuple[Any, ...]]] = defaultdict(list)  # source table -> readings
+        for reading in self.mapping.backward_readings():
+            self._back_out[str(reading[2])].append(reading)
+            self._back_in[str(reading[1])].append(reading)
+
+    def set_hub_types(self, hub_types: frozenset[str]) -> None:
+        """The hub types of the index being built: unless the mapping file names them
+        (`inverse_into`), the rel tables into them are read backwards too."""
+        if self.spec is not None and self.spec.inverse_into is not None:
+            return
+        into = frozenset(t for t in hub_types if t in self.mapping.nodes)
+        if into != self.mapping.inverse_into:
+            self.mapping.inverse_into = into
+            self._read_backwards()
+
+    def on(self, store: GraphStore) -> PropertyLayout:
+        """The same layout reading through another connection (a sibling store)."""
+        return PropertyLayout(store, self.mapping, self.spec)
+
+    # -- ids and nodes --------------------------------------------------------------------------
+    def _keys_by_table(self, ids: list[str]) -> dict[str, list[Any]]:
+        """The ids grouped by the node table that may hold them, as key values."""
+        out: dict[str, list[Any]] = defaultdict(list)
+        for i in ids:
+            if self.mapping.qualified:
+                table, _, key = i.partition(":")
+                node = self.mapping.nodes.get(table)
+                candidates = [(node, key)] if node is not None and key else []
+            else:
+                candidates = [(n, i) for n in self.mapping.nodes.values()]
+            for node, key in candidates:
+                value = node.key_value(key)
+                if value is not None:
+                    out[str(node.table)].append(value)
+        return out
+
+    def _entity(self, node: dict[str, Any]) -> Entity:
+        m = self.mapping.nodes[node["_label"]]
+        key = node[str(m.key)]
+        label = node.get(str(m.label)) if m.label else None
+        eid = self.mapping.entity_id(str(m.table), key)
+        return Entity(eid, literal_text(label) if label is not None else "", (str(m.table),), m.literal)
+
+    def _facts(self, node: dict[str, Any]) -> list[Triple]:
+        m = self.mapping.nodes[node["_label"]]
+        subject = self._entity(node)
+        out = []
+        for prop, pred in m.facts:
+            value = node.get(str(prop))
+            if value is None or value == []:
+                continue
+            text = literal_text(value)
+            out.append(Triple(subject, pred, Entity(synthetic_literal_id(text), text, (), True)))
+        return out
+
+    def _nodes(self, ids: list[str]) -> list[dict[str, Any]]:
+        rows = []
+        for table, keys in self._keys_by_table(unique(ids)).items():
+            m = self.mapping.nodes[table]
+            rows += [
+                r[0]
+                for r in self.store.run("propgraph/nodes_by_keys", {"keys": keys}, {"table": m.table, "key": m.key})
+            ]
+        return rows
+
+    def entities_by_ids(self, ids: list[str]) -> dict[str, Entity]:
+        found = (self._entity(n) for n in self._nodes(ids))
+        return {e.id: e for e in found}
+
+    # -- edges ----------------------------------------------------------------------------------
+    def out_edges(self, ids: list[str]) -> list[Triple]:
+        nodes = self._nodes(ids)
+        out: list[Triple] = []
+        for n in nodes:
+            out += self._facts(n)
+        by_table: dict[str, dict[Any, Entity]] = defaultdict(dict)
+        for n in nodes:
+            m = self.mapping.nodes[n["_label"]]
+            by_table[str(m.table)][n[str(m.key)]] = self._entity(n)
+        for table, subjects in by_table.items():
+            m = self.mapping.nodes[table]
+            for rel, src, dst in self._out[table]:
+                names = {"src": src, "rel": rel.table, "dst": dst, "src_key": m.key}
+                for key, target in self.store.run("propgraph/out_edges", {"keys": list(subjects)}, names):
+                    out.append(Triple(subjects[key], rel.predicate, self._entity(target)))
+            for rel, src, dst, pred in self._back_out[table]:  # Paper -author-> Author for Author -WROTE-> Paper
+                names = {"src": src, "rel": rel.table, "dst": dst, "dst_key": m.key}
+                for source, key in self.store.run("propgraph/in_edges", {"keys": list(subjects)}, names):
+                    out.append(Triple(subjects[key], pred, self._entity(source)))
+        return out
+
+    def in_edges(self, ids: list[str]) -> list[Triple]:
+        objects = {e.id: e for e in self.entities_by_ids(ids).values() if not e.is_literal or e.has_own_id}
+        by_table: dict[str, dict[Any, Entity]] = defaultdict(dict)
+        for keys_table, keys in self._keys_by_table(list(objects)).items():
+            for k in keys:
+                eid = self.mapping.entity_id(keys_table, k)
+                if eid in objects and objects[eid].types == (keys_table,):
+                    by_table[keys_table][k] = objects[eid]
+        out: list[Triple] = []
+        for table, targets in by_table.items():
+            m = self.mapping.nodes[table]
+            for rel, src, dst in self._in[table]:
+                names = {"src": src, "rel": rel.table, "dst": dst, "dst_key": m.key}
+                for source, key in self.store.run("propgraph/in_edges", {"keys": list(targets)}, names):
+                    out.append(Triple(self._entity(source), rel.predicate, targets[key]))
+            for rel, src, dst, pred in self._back_in[table]:
+                names = {"src": src, "rel": rel.table, "dst": dst, "src_key": m.key}
+                for key, hub in self.store.run("propgraph/out_edges", {"keys": list(targets)}, names):
+                    out.append(Triple(self._entity(hub), pred, targets[key]))
+        return out
+
+    # -- search and hubs ------------------------------------------------------------------------
+    def entities_by_label(self, text: str, limit: int) -> list[tuple[Entity, bool]]:
+        found: list[tuple[Entity, bool]] = []
+        for m in self.mapping.nodes.values():
+            if m.literal or m.label is None:
+                continue
+            rows = self.store.run(
+                "propgraph/nodes_by_label", {"label": text, "limit": limit}, {"table": m.table, "label": m.label}
+            )
+            found += [(self._entity(r[0]), bool(r[1])) for r in rows]
+        found.sort(key=lambda p: (not p[1], len(p[0].label), p[0].id))
+        return found[:limit]
+
+    def node_tables(self) -> list[str]:
+        """The node tables of the mapping (the graph's types)."""
+        return sorted(self.mapping.nodes)
+
+    def hub_root_candidates(self, ctx: UdfContext) -> list[tuple[str, str, int]]:
+        unknown = sorted(set(ctx.hub_types) - set(self.mapping.nodes))
+        if unknown and ctx.min_out_degree is None:
+            raise InputError(
+                f"unknown hub type {', '.join(unknown)}: the graph's node tables are {', '.join(self.node_tables())}",
+                field="--hub-type",
+            )
+        self.set_hub_types(ctx.hub_types)
+        out = []
+        for m in self.mapping.nodes.values():
+            if m.literal or (ctx.min_out_degree is None and str(m.table) not in ctx.hub_types):
+                continue  # no entity of this table can meet the type criterion
+            degree: dict[Any, int] = defaultdict(int)
+            for rel, src, dst in self._out[str(m.table)]:
+                names = {"src": src, "rel": rel.table, "dst": dst, "src_key": m.key}
+                for key, n in self.store.run("propgraph/out_degrees", None, names):
+                    degree[key] += n
+            for rel, src, dst, _ in self._back_out[str(m.table)]:
+                names = {"src": src, "rel": rel.table, "dst": dst, "dst_key": m.key}
+                for key, n in self.store.run("propgraph/in_degrees", None, names):
+                    degree[key] += n
+            for (node,) in self.store.run("propgraph/all_nodes", None, {"table": m.table}):
+                e = self._entity(node)
+                deg = degree[node[str(m.key)]] + len(self._facts(node))
+                if ctx.meets_criteria(list(e.types), deg):
+                    out.append((e.id, e.label, deg))
+        return out
+
+    def hub_paths(
+        self, roots: list[str], boundary: bool, max_path_length: int, ctx: UdfContext | None
+    ) -> Iterator[PathRow]:
+        """Level by level from the roots: a path is extended only through non-root entities not on it
+        yet; it is emitted when it has `max_path_length` triples, ends at a hub root (with
+        `boundary`), or has no acyclic extension (the rules of enumerate_hub_paths.cypher)."""
+        is_root = ctx.root_ids.__contains__ if ctx is not None else (lambda _id: False)
+        starts = self.entities_by_ids(roots)
+        paths: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = [((starts[r],), ()) for r in roots if r in starts]
+        for length in range(1, max_path_length + 1):
+            ends = unique(p[0][-1].id for p in paths)
+            edges: dict[str, list[Triple]] = defaultdict(list)
+            for t in self.out_edges(ends):
+                edges[t.subject.id].append(t)
+            grown: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = []
+            for nodes, preds in paths:
+                last = nodes[-1]
+                if len(nodes) > 1 and is_root(last.id):
+                    continue  # a path never passes through another hub root
+                inner = {n.id for n in nodes[1:]}
+                for t in edges.get(last.id, ()):
+                    x = t.object
+                    if x.id == nodes[0].id or x.id in inner:
+                        continue
+                    grown.append((nodes + (x,), preds + (t.predicate,)))
+            if not grown:
+                return
+            follow: dict[str, list[Triple]] = defaultdict(list)
+            if length < max_path_length:
+                for t in self.out_edges(unique(p[0][-1].id for p in grown if not p[0][-1].is_literal)):
+                    follow[t.subject.id].append(t)
+            for nodes, preds in grown:
+                x = nodes[-1]
+                root_end = is_root(x.id)
+                if root_end and not boundary:
+                    continue
+                maximal = length == max_path_length or (boundary and root_end)
+                if not maximal:
+                    inner = {n.id for n in nodes[1:-1]}
+                    maximal = not any(
+                        t.object.id != nodes[0].id
+                        and t.object.id not in inner
+                        and (boundary or not is_root(t.object.id))
+                        for t in follow.get(x.id, ())
+                    )
+                if maximal:
+                    yield _row(nodes, preds)
+            paths = grown
+
+    def predicates(self) -> list[str]:
+        names = [pred for m in self.mapping.nodes.values() for _, pred in m.facts]
+        names += [r.predicate for r in self.mapping.rels.values()]
+        names += [reading[3] for reading in self.mapping.backward_readings()]
+        return list(dict.fromkeys(names))
+
+    def is_empty(self) -> bool:
+        return self.stats(1).triples == 0
+
+    def stats(self, top: int) -> GraphStats:
+        types: list[tuple[str, int]] = []
+        preds: dict[str, int] = defaultdict(int)
+        literals = 0
+        for m in self.mapping.nodes.values():
+            n = self.store.run("propgraph/count_nodes", None, {"table": m.table})[0][0]
+            types.append((str(m.table), n))
+            if m.literal:
+                literals += n
+            for prop, pred in m.facts:
+                c = self.store.run("propgraph/count_property", None, {"table": m.table, "prop": prop})[0][0]
+                preds[pred] += c
+                literals += c
+        for rel in self.mapping.rels.values():
+            for src, dst in rel.pairs:
+                preds[rel.predicate] += self.store.run(
+                    "propgraph/count_edges", None, {"src": src, "rel": rel.table, "dst": dst}
+                )[0][0]
+        for rel, src, dst, pred in self.mapping.backward_readings():
+            preds[pred] += self.store.run("propgraph/count_edges", None, {"src": src, "rel": rel.table, "dst": dst})[0][
+                0
+            ]
+        entities = sum(n for _, n in types) + literals - sum(n for t, n in types if self.mapping.nodes[t].literal)
+        top_preds = sorted(((p, n) for p, n in preds.items() if n), key=lambda x: (-x[1], x[0]))
+        return GraphStats(
+            entities,
+            literals,
+            sum(preds.values()),
+            len(top_preds),
+            top_preds[:top],
+            sorted(types, key=lambda x: (-x[1], x[0]))[:top],
+        )
+
+
+def _row(nodes: tuple[Entity, ...], preds: tuple[str, ...]) -> PathRow:
+    triples = tuple(Triple(nodes[k], preds[k], nodes[k + 1]) for k in range(len(preds)))
+    ids = [n.id for n in nodes]
+    labels = [n.label for n in nodes]
+    return (
+        nodes[0].id,
+        ids,
+        labels,
+        list(preds),
+        path_hash(triples),
+        verbalise([n.label or n.id for n in nodes], list(preds)),
+    )
+
+
+def use_mapping(store: GraphStore, spec: MappingFile | None) -> PropertyLayout:
+    """Read the user's own graph in `store` through the mapping file `spec` (from now on)."""
+    from kgqa.graph.layout import set_layout
+
+    if store.has_table("Entity"):
+        raise InputError("a mapping file applies to a graph of your own tables; this database has HubLink's own")
+    layout = PropertyLayout(store, resolve_ids(store, infer_mapping(store, spec), spec), spec)
+    set_layout(store, layout)
+    return layout
+
+
+def remember_mapping(store: GraphStore) -> None:
+    """Keep the mapping (file, and the id scheme decided) with the index, so every later reader of
+    the graph (ask, update, your connection) reads it the same way. Nothing on the triple layout."""
+    from kgqa.graph.layout import layout_of
+
+    layout = layout_of(store)
+    if not isinstance(layout, PropertyLayout):
+        return
+    spec = layout.spec or MappingFile()
+    data = spec.to_dict()
+    data["ids"] = "qualified" if layout.mapping.qualified else "plain"
+    data["inverse_into"] = sorted(layout.mapping.inverse_into)
+    store.meta_set(MAPPING_META_KEY, data)
+
+
+def drop_own_tables(store: GraphStore) -> list[str]:
+    """On a user's own graph, drop every table HubLink created (its metadata, label index, ...):
+    the database is left with exactly the user's tables. Returns the names dropped."""
+    from kgqa.graph.mapping import OWN_TABLES
+
+    if store.has_table("Entity"):
+        return []
+    tables = [(str(r[1]), str(r[2])) for r in store.catalog("show_tables") if str(r[1]) in OWN_TABLES]
+    if not tables:
+        return []
+    store.load_extension("vector")
+    own = {name for name, _ in tables}
+    for row in store.query("CALL show_indexes() RETURN *")[1]:
+        if str(row[0]) in own:
+            store.query(f"CALL drop_vector_index('{row[0]}', '{row[1]}')")
+    dropped = []
+    for name, _kind in sorted(tables, key=lambda t: t[1] == "NODE"):  # rel tables first
+        store.query(f"DROP TABLE `{name}`")
+        dropped.append(name)
+    return dropped

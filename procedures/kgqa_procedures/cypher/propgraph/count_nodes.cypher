@@ -1,0 +1,3 @@
+// Number of nodes in one node table.
+// names: {{name:table}}   returns: n
+MATCH (n:{{name:table}}) RETURN count(*);
