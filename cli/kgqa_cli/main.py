@@ -18,6 +18,10 @@ COMMANDS = {
         "kgqa_cli.commands.graph:load", "Load triples from FILE (ORKG JSON, CSV/TSV, N-Triples, Turtle)."
     ),
     "stats": LazyCommand("kgqa_cli.commands.graph:stats", "Size and shape of the stored graph."),
+    "graph": LazyCommand(
+        "kgqa_cli.commands.graph_layout:graph_group",
+        "How HubLink reads your graph: `kgqa graph describe [--mapping kgqa.toml]`.",
+    ),
     "index": LazyCommand("kgqa_cli.commands.index:index", "Build and inspect the HubLink index."),
     "triples": LazyCommand(
         "kgqa_cli.commands.triples:triples",

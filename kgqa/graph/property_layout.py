@@ -47,7 +47,12 @@ def stored_layout(store: GraphStore) -> PropertyLayout:
     data = store.meta_get(MAPPING_META_KEY)
     if data:
         spec = MappingFile.from_dict(data, "the mapping stored with the index")
-    return PropertyLayout(store, resolve_ids(store, infer_mapping(store, spec), spec), spec)
+    layout = PropertyLayout(store, resolve_ids(store, infer_mapping(store, spec), spec), spec)
+    from kgqa.indexing.metadata import META_KEY
+
+    info = store.meta_get(META_KEY) or {}
+    layout.set_hub_types(frozenset(info.get("params", {}).get("hub_types", [])))
+    return layout
 
 
 def resolve_ids(store: GraphStore, mapping: GraphMapping, spec: MappingFile | None) -> GraphMapping:
@@ -154,6 +159,15 @@ class PropertyLayout:
 
     # -- edges ----------------------------------------------------------------------------------
     def out_edges(self, ids: list[str]) -> list[Triple]:
+        return self._out_edges(ids, in_paths=False)
+
+    def _out_edges(self, ids: list[str], *, in_paths: bool) -> list[Triple]:
+        """Out-edges; `in_paths` leaves out the rel pairs read backwards into a hub type (in hub paths
+        `Author -WROTE-> Paper` belongs to the paper's hub as `Paper -author-> Author`, and is not
+        followed from the author on to the author's other papers)."""
+        backwards = (
+            {(str(r.table), str(a), str(b)) for r, a, b, _ in self.mapping.backward_readings()} if in_paths else set()
+        )
         nodes = self._nodes(ids)
         out: list[Triple] = []
         for n in nodes:
@@ -165,6 +179,8 @@ class PropertyLayout:
         for table, subjects in by_table.items():
             m = self.mapping.nodes[table]
             for rel, src, dst in self._out[table]:
+                if (str(rel.table), str(src), str(dst)) in backwards:
+                    continue
                 names = {"src": src, "rel": rel.table, "dst": dst, "src_key": m.key}
                 for key, target in self.store.run("propgraph/out_edges", {"keys": list(subjects)}, names):
                     out.append(Triple(subjects[key], rel.predicate, self._entity(target)))
@@ -252,7 +268,7 @@ class PropertyLayout:
         for length in range(1, max_path_length + 1):
             ends = unique(p[0][-1].id for p in paths)
             edges: dict[str, list[Triple]] = defaultdict(list)
-            for t in self.out_edges(ends):
+            for t in self._out_edges(ends, in_paths=True):
                 edges[t.subject.id].append(t)
             grown: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = []
             for nodes, preds in paths:
@@ -269,7 +285,8 @@ class PropertyLayout:
                 return
             follow: dict[str, list[Triple]] = defaultdict(list)
             if length < max_path_length:
-                for t in self.out_edges(unique(p[0][-1].id for p in grown if not p[0][-1].is_literal)):
+                ends = unique(p[0][-1].id for p in grown if not p[0][-1].is_literal)
+                for t in self._out_edges(ends, in_paths=True):
                     follow[t.subject.id].append(t)
             for nodes, preds in grown:
                 x = nodes[-1]
@@ -357,7 +374,7 @@ def use_mapping(store: GraphStore, spec: MappingFile | None) -> PropertyLayout:
     return layout
 
 
-def remember_mapping(store: GraphStore) -> None:
+def remember_mapping(store: GraphStore, hub_types: frozenset[str]) -> None:
     """Keep the mapping (file, and the id scheme decided) with the index, so every later reader of
     the graph (ask, update, your connection) reads it the same way. Nothing on the triple layout."""
     from kgqa.graph.layout import layout_of
@@ -365,10 +382,10 @@ def remember_mapping(store: GraphStore) -> None:
     layout = layout_of(store)
     if not isinstance(layout, PropertyLayout):
         return
+    layout.set_hub_types(hub_types)
     spec = layout.spec or MappingFile()
     data = spec.to_dict()
     data["ids"] = "qualified" if layout.mapping.qualified else "plain"
-    data["inverse_into"] = sorted(layout.mapping.inverse_into)
     store.meta_set(MAPPING_META_KEY, data)
 
 

@@ -196,7 +196,9 @@ class IndexBuild:
                     embedder.name, self.dim, self.fingerprint, "building", info.stats if info else {}, self.writers
                 ),
             )
-            remember_mapping(self.store)  # a user's own graph: later readers use the same mapping
+            remember_mapping(
+                self.store, frozenset(params.hub_types)
+            )  # a user's own graph: later readers use the same mapping
         return True
 
     def find_roots(self, *, read_stored: bool = True) -> None:

@@ -125,6 +125,14 @@ hubs_per_batch_option = click.option(
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @click.option(
+    "--mapping",
+    "mapping_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Your own node and rel tables: read them through this mapping file (TOML; kept with the index).",
+)
+@click.option(
     "--retriever",
     type=click.Choice(sorted(RETRIEVERS, key=_hub_index_first)),
     default="hublink",
@@ -151,6 +159,7 @@ def build(
     workers: int | None,
     lease_seconds: float | None,
     as_json: bool,
+    mapping_file: str | None,
     retriever: str,
 ) -> None:
     """Build the index, or bring it up to date: only hubs whose paths changed are rebuilt."""
@@ -191,6 +200,11 @@ def build(
         )
     else:
         with state.open() as ws, progress_line(not state.quiet) as progress:
+            if mapping_file is not None:
+                from kgqa.graph.mapping import MappingFile
+                from kgqa.graph.property_layout import use_mapping
+
+                use_mapping(ws.store, MappingFile.read(mapping_file))
             report = ws.build_index(params, rebuild=rebuild, on_progress=progress, llm=llm, dry_run=dry_run)
     show_report(report, as_json)
 

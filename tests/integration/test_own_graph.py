@@ -1,0 +1,234 @@
+"""HubLink on a property graph the user built with plain Cypher (no HubLink loader): the graph is read
+in place through the mapping inferred from the catalog; index build, ask, the user's own writes with
+`index update`, `index drop` (exactly the user's tables and rows remain), the CLI, and `register(conn)`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import kuzu
+import pytest
+
+from kgqa.api import Workspace
+from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.errors import InputError
+from kgqa.graph.layout import layout_of
+from kgqa.graph.mapping import MappingFile, readable
+from kgqa.graph.property_layout import PropertyLayout, use_mapping
+
+DDL = [
+    "CREATE NODE TABLE Paper(id STRING PRIMARY KEY, title STRING, year INT64, doi STRING)",
+    "CREATE NODE TABLE Author(id STRING PRIMARY KEY, name STRING)",
+    "CREATE NODE TABLE Venue(id STRING PRIMARY KEY, name STRING)",
+    "CREATE REL TABLE WROTE(FROM Author TO Paper, position INT64)",
+    "CREATE REL TABLE PUBLISHED_AT(FROM Paper TO Venue)",
+]
+PAPERS = [
+    ("p1", "Recovering Service Boundaries from Call Graphs", 2019, "v1", ["a1", "a2"]),
+    ("p2", "Architecture Decisions in Open Source Projects", 2019, "v1", ["a3"]),
+    ("p3", "Energy Tactics for Mobile Applications", 2020, "v1", ["a1"]),
+    ("p4", "Quantum Software Architecture Patterns", 2019, "v2", ["a4"]),
+]
+AUTHORS = {"a1": "Lena Hoffmeier", "a2": "Jonas Brettschneider", "a3": "Sanne de Vries", "a4": "Ravi Menon"}
+VENUES = {"v1": "ICSA", "v2": "ECSA"}
+WHO_WROTE = f"Who wrote '{PAPERS[0][1]}'?"
+AUTHORS_OF = f"Who are the authors of the paper '{PAPERS[0][1]}'?"
+AT_VENUE = "Which papers were published at ICSA in 2019?"
+
+
+def make_graph(path: Path) -> None:
+    """The user's graph: Cypher DDL and CREATE statements only."""
+    db = kuzu.Database(str(path))
+    conn = kuzu.Connection(db)
+    for statement in DDL:
+        conn.execute(statement)
+    for vid, name in VENUES.items():
+        conn.execute("CREATE (:Venue {id: $id, name: $name})", {"id": vid, "name": name})
+    for aid, name in AUTHORS.items():
+        conn.execute("CREATE (:Author {id: $id, name: $name})", {"id": aid, "name": name})
+    for pid, title, year, venue, authors in PAPERS:
+        conn.execute(
+            "CREATE (:Paper {id: $id, title: $t, year: $y, doi: $doi})",
+            {"id": pid, "t": title, "y": year, "doi": f"10.1000/{pid}"},
+        )
+        conn.execute(
+            "MATCH (p:Paper {id: $p}), (v:Venue {id: $v}) CREATE (p)-[:PUBLISHED_AT]->(v)", {"p": pid, "v": venue}
+        )
+        for pos, aid in enumerate(authors, 1):
+            conn.execute(
+                "MATCH (a:Author {id: $a}), (p:Paper {id: $p}) CREATE (a)-[:WROTE {position: $n}]->(p)",
+                {"a": aid, "p": pid, "n": pos},
+            )
+    conn.close()
+    db.close()
+
+
+def user_tables(path: Path) -> dict[str, list[str]]:
+    """Every table of the database with all its rows (node properties; rel endpoints and properties)."""
+    db = kuzu.Database(str(path), read_only=True)
+    conn = kuzu.Connection(db)
+    out: dict[str, list[str]] = {}
+    for name, kind in conn.execute("CALL show_tables() RETURN name, type").get_all():
+        if kind == "NODE":
+            rows = conn.execute(f"MATCH (n:`{name}`) RETURN n").get_all()
+            out[name] = sorted(repr({k: v for k, v in r[0].items() if k != "_id"}) for r in rows)
+        else:
+            rows = conn.execute(f"MATCH (a)-[r:`{name}`]->(b) RETURN a.id, b.id, r").get_all()
+            out[name] = sorted(repr((a, b, {k: v for k, v in r.items() if not k.startswith("_")})) for a, b, r in rows)
+    conn.close()
+    db.close()
+    return out
+
+
+def hub_triples(ws: Workspace, hub_id: str) -> set[str]:
+    """The canonical triples of every stored path of a hub."""
+    rows = ws.store.run("indexing/path_ends", {"ids": [hub_id]})
+    from kgqa.vectorstores.base import decode_triples
+
+    return {t.canonical for _, triples in rows for t in decode_triples(triples)}
+
+
+@pytest.fixture
+def own_graph(tmp_path):
+    path = tmp_path / "my.kuzu"
+    make_graph(path)
+    return path
+
+
+def test_index_ask_update_and_drop_on_the_users_own_graph(own_graph, embedder):
+    before = user_tables(own_graph)
+    ws = Workspace(Settings(db_path=own_graph), embedder=embedder)
+    try:
+        assert isinstance(layout_of(ws.store), PropertyLayout)
+        report = ws.build_index(IndexParams(hub_types=("Paper",)))
+        assert sorted(report.rebuilt_ids) == ["p1", "p2", "p3", "p4"]
+
+        # "Who wrote ...?": the paper's hub is found and holds its authors (read backwards from WROTE);
+        # the offline answer layer does not yet phrase a question whose only attribute is a verb
+        who = ws.ask(WHO_WROTE, RetrievalParams(topic_entity="p1"))
+        assert who.hubs[0].hub_id == "p1"
+        title = PAPERS[0][1]
+        assert {f"(p1:{title}, author, a1:Lena Hoffmeier)", f"(p1:{title}, author, a2:Jonas Brettschneider)"} <= (
+            hub_triples(ws, "p1")
+        )
+        authors = ws.ask(AUTHORS_OF, RetrievalParams(topic_entity="p1"))
+        assert sorted(authors.result["items"]) == ["Jonas Brettschneider", "Lena Hoffmeier"]
+        assert authors.sources[0].hub_id == "p1"
+
+        venue = ws.ask(AT_VENUE, RetrievalParams(strategy="direct"))
+        cited = {s.hub_id for s in venue.sources}
+        assert cited == {"p1", "p2"}, venue.answer  # p3 is from 2020, p4 from ECSA
+        assert f"(p1:{title}, published at, v1:ICSA)" in venue.triples
+        assert f"(p1:{title}, year, 2019)" in venue.triples
+    finally:
+        ws.close()
+
+    # the user's own write, through their own connection
+    db = kuzu.Database(str(own_graph))
+    conn = kuzu.Connection(db)
+    conn.execute("CREATE (:Author {id: 'a5', name: 'Mara Okafor'})")
+    conn.execute("MATCH (a:Author {id: 'a5'}), (p:Paper {id: 'p1'}) CREATE (a)-[:WROTE {position: 3}]->(p)")
+    conn.close()
+    db.close()
+
+    ws = Workspace(Settings(db_path=own_graph), embedder=embedder)
+    try:
+        report = ws.update_index()
+        assert report.rebuilt_ids == ["p1"] or sorted(report.rebuilt_ids) == ["p1", "p3"]
+        assert "p2" not in report.rebuilt_ids and "p4" not in report.rebuilt_ids
+        authors = ws.ask(AUTHORS_OF, RetrievalParams(topic_entity="p1"))
+        assert sorted(authors.result["items"]) == ["Jonas Brettschneider", "Lena Hoffmeier", "Mara Okafor"]
+        ws.drop_index()
+    finally:
+        ws.close()
+
+    after = user_tables(own_graph)
+    del after["Author"][after["Author"].index(repr({"_label": "Author", "id": "a5", "name": "Mara Okafor"}))]
+    after["WROTE"] = [r for r in after["WROTE"] if not r.startswith("('a5'")]
+    assert after == before
+
+
+def test_cli_on_a_database_hublink_never_loaded(own_graph, tmp_path):
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+
+    def kgqa(*args: str) -> subprocess.CompletedProcess:
+        cmd = [sys.executable, "-m", "kgqa_cli", "--db", str(own_graph), *args]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+
+    described = kgqa("graph", "describe")
+    assert described.returncode == 0, described.stderr
+    assert "node Paper: entities of type Paper, id id, label title" in described.stdout
+    assert "rel PUBLISHED_AT: predicate 'published at' (Paper->Venue)" in described.stdout
+
+    unknown = kgqa("index", "build", "--hub-type", "Article")
+    assert unknown.returncode != 0
+    assert "unknown hub type Article" in unknown.stderr and "Author, Paper, Venue" in unknown.stderr
+
+    mapping = tmp_path / "kgqa.toml"
+    mapping.write_text('[tables.Paper]\nexclude = ["doi"]\n[tables.Paper.predicates]\nyear = "publication year"\n')
+    built = kgqa("index", "build", "--hub-type", "Paper", "--mapping", str(mapping))
+    assert built.returncode == 0, built.stderr
+    assert "rebuilt 4 of 4 hubs" in built.stdout
+    described = kgqa("graph", "describe")
+    assert "year -> fact 'publication year'" in described.stdout and "doi" not in described.stdout
+    dropped = kgqa("index", "drop", "--yes")
+    assert dropped.returncode == 0, dropped.stderr
+    assert sorted(user_tables(own_graph)) == ["Author", "PUBLISHED_AT", "Paper", "Venue", "WROTE"]
+
+
+def test_users_connection_answers_from_the_property_graph(own_graph, embedder):
+    from kgqa.frontends import kuzu as kgqa_kuzu
+
+    ws = Workspace(Settings(db_path=own_graph), embedder=embedder)
+    ws.build_index(IndexParams(hub_types=("Paper",)))
+    ws.close()
+    db = kuzu.Database(str(own_graph))
+    conn = kuzu.Connection(db)
+    service = kgqa_kuzu.register(conn, use_service=False)
+    try:
+        res = conn.execute(
+            "UNWIND kgqa_hubs($q, 2) AS h MATCH (p:Paper {id: h.hub_id}) RETURN p.id, p.title ORDER BY p.id",
+            {"q": AT_VENUE},
+        )
+        assert res.get_all() == [["p1", PAPERS[0][1]], ["p2", PAPERS[1][1]]]
+        answer = conn.execute("RETURN kgqa_answer($q)", {"q": AT_VENUE}).get_next()[0]
+        assert PAPERS[0][1] in answer and PAPERS[1][1] in answer and PAPERS[2][1] not in answer
+    finally:
+        service.close()
+        conn.close()
+        db.close()
+
+
+def test_mapping_inference_and_bad_input(tmp_path):
+    path = tmp_path / "odd.kuzu"
+    db = kuzu.Database(str(path))
+    conn = kuzu.Connection(db)
+    conn.execute(
+        "CREATE NODE TABLE Thing(code INT64 PRIMARY KEY, publicationYear INT64, meta MAP(STRING, INT64), raw BLOB)"
+    )
+    conn.execute("CREATE NODE TABLE kgqa_own(id STRING PRIMARY KEY)")
+    conn.execute("CREATE (:Thing {code: 7, publicationYear: 2021})")
+    conn.close()
+    db.close()
+    from kgqa.graph.store import GraphStore
+
+    with GraphStore(path) as store:
+        layout = layout_of(store)
+        assert isinstance(layout, PropertyLayout)
+        lines = layout.mapping.describe()
+        assert "  publicationYear -> fact 'publication year'" in lines
+        warnings = [ln for ln in lines if ln.startswith("warning:")]
+        assert len(warnings) == 3  # the MAP, the BLOB and the reserved prefix, one line each
+        facts = layout.out_edges(["7"])
+        assert [t.canonical for t in facts] == ["(7, publication year, 2021)"]
+        with pytest.raises(InputError, match="node tables are Thing"):
+            from kgqa_procedures.udfs import UdfContext
+
+            layout.hub_root_candidates(UdfContext(frozenset({"Paper"})))
+        with pytest.raises(Exception, match="not a usable property"):
+            use_mapping(store, MappingFile.from_dict({"tables": {"Thing": {"label": "nope"}}}))
+    assert readable("PUBLISHED_AT") == "published at"
+    assert readable("publicationYear") == "publication year"
