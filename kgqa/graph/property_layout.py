@@ -77,6 +77,7 @@ class PropertyLayout:
 
     def __init__(self, store: GraphStore, mapping: GraphMapping, spec: MappingFile | None = None) -> None:
         self.store, self.mapping, self.spec = store, mapping, spec
+        self._table_of: dict[str, str] = {}  # plain entity id -> its node table (as read)
         self._out: dict[str, list[tuple[Any, ...]]] = defaultdict(list)  # node table -> (rel, src, dst) pairs
         self._in: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
         for rel in mapping.rels.values():
@@ -116,6 +117,8 @@ class PropertyLayout:
                 table, _, key = i.partition(":")
                 node = self.mapping.nodes.get(table)
                 candidates = [(node, key)] if node is not None and key else []
+            elif i in self._table_of:  # seen before: only its own table is read
+                candidates = [(self.mapping.nodes[self._table_of[i]], i)]
             else:
                 candidates = [(n, i) for n in self.mapping.nodes.values()]
             for node, key in candidates:
@@ -129,6 +132,10 @@ class PropertyLayout:
         key = node[str(m.key)]
         label = node.get(str(m.label)) if m.label else None
         eid = self.mapping.entity_id(str(m.table), key)
+        if not self.mapping.qualified:
+            if len(self._table_of) > 1_000_000:
+                self._table_of.clear()
+            self._table_of[eid] = str(m.table)
         return Entity(eid, literal_text(label) if label is not None else "", (str(m.table),), m.literal)
 
     def _facts(self, node: dict[str, Any]) -> list[Triple]:

@@ -232,3 +232,31 @@ def test_mapping_inference_and_bad_input(tmp_path):
             use_mapping(store, MappingFile.from_dict({"tables": {"Thing": {"label": "nope"}}}))
     assert readable("PUBLISHED_AT") == "published at"
     assert readable("publicationYear") == "publication year"
+
+
+def test_every_read_of_the_property_layout(own_graph):
+    """Each method of the protocol on the user's tables (every propgraph/*.cypher template runs)."""
+    from kgqa.graph.store import GraphStore
+    from kgqa_procedures.udfs import UdfContext
+
+    with GraphStore(own_graph, read_only=True) as store:
+        layout = layout_of(store)
+        assert isinstance(layout, PropertyLayout)
+        assert layout.entities_by_ids(["p1", "a1", "nope"]).keys() == {"p1", "a1"}
+        assert [(e.id, exact) for e, exact in layout.entities_by_label("icsa", 5)] == [("v1", True)]
+        into_v1 = {t.canonical for t in layout.in_edges(["v1"])}
+        assert into_v1 == {f"(p{i}:{PAPERS[i - 1][1]}, published at, v1:ICSA)" for i in (1, 2, 3)}
+        ctx = UdfContext(frozenset({"Paper"}))
+        roots = layout.hub_root_candidates(ctx)
+        assert sorted(r[0] for r in roots) == ["p1", "p2", "p3", "p4"]
+        assert dict((r[0], r[2]) for r in roots)["p1"] == 5  # year, doi, published at, 2 authors (backwards)
+        # read backwards into the hub type: the author's in-edges include the paper's "author" edge
+        assert f"(p3:{PAPERS[2][1]}, author, a1:Lena Hoffmeier)" in {t.canonical for t in layout.in_edges(["a1"])}
+        ctx.root_ids = {r[0] for r in roots}
+        paths = list(layout.hub_paths(["p1"], True, 30, ctx))
+        assert sorted(p[3][0] for p in paths) == ["author", "author", "doi", "published at", "year"]
+        stats = layout.stats(10)
+        # 4 papers x (year, doi), 4 published at, 5 wrote, the 5 read backwards as "author"
+        assert (stats.entities - stats.literals, stats.triples) == (10, 8 + 4 + 5 + 5)
+        assert set(layout.predicates()) == {"year", "doi", "published at", "wrote", "author"}
+        assert not layout.is_empty()
