@@ -236,8 +236,9 @@ def test_mapping_inference_and_bad_input(tmp_path):
 
 def test_every_read_of_the_property_layout(own_graph):
     """Each method of the protocol on the user's tables (every propgraph/*.cypher template runs)."""
-    from kgqa.graph.store import GraphStore
     from kgqa_procedures.udfs import UdfContext
+
+    from kgqa.graph.store import GraphStore
 
     with GraphStore(own_graph, read_only=True) as store:
         layout = layout_of(store)
