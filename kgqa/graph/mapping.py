@@ -99,6 +99,9 @@ class GraphMapping:
     #: backwards, so that what points at a hub root belongs to its hub: `Author -WROTE-> Paper`
     #: also reads `Paper -author-> Author`.
     inverse_into: frozenset[str] = frozenset()
+    #: The user's own tables named like HubLink's (found before HubLink ever wrote to the database):
+    #: an index build would write into them, so it refuses.
+    clashes: tuple[str, ...] = ()
 
     def backward_readings(self) -> list[tuple[RelMap, CatalogName, CatalogName, str]]:
         """(rel, from table, to table, predicate) of every rel table pair read backwards: the pairs
@@ -223,6 +226,11 @@ def infer_mapping(store: CatalogReader, spec: MappingFile | None = None) -> Grap
     warnings: list[str] = []
     tables = [(str(r[1]), str(r[2])) for r in store.catalog("show_tables")]
     node_names = {n for n, kind in tables if kind == "NODE" and n not in OWN_TABLES}
+    names = {n for n, _ in tables}
+    clashes: tuple[str, ...] = ()
+    if not names & {"KgqaMeta", "SchemaMigration", "Entity"}:  # HubLink never wrote here: these are the user's
+        clashes = tuple(sorted(names & OWN_TABLES))
+        warnings += [f"table {n} skipped: HubLink's own tables use this name" for n in clashes]
     nodes: dict[str, NodeMap] = {}
     for name, kind in sorted(tables):
         if kind != "NODE" or name in OWN_TABLES or not spec.wants(name):
@@ -258,9 +266,9 @@ def infer_mapping(store: CatalogReader, spec: MappingFile | None = None) -> Grap
         if name not in nodes and name not in rels and name in node_names:
             warnings.append(f"table {name} named in {spec.path} is not usable (see the lines above)")
     qualified = spec.ids == "qualified"
-    return GraphMapping(
-        nodes, rels, qualified, warnings, f"from {spec.path}" if spec.path else "inferred from the catalog"
-    )
+    source = f"from {spec.path}" if spec.path else "inferred from the catalog"
+    into = frozenset(t for t in spec.inverse_into or () if t in nodes)
+    return GraphMapping(nodes, rels, qualified, warnings, source, into, clashes)
 
 
 def _node_map(store: CatalogReader, name: str, opts: dict[str, Any], warnings: list[str]) -> NodeMap | None:

@@ -236,6 +236,12 @@ class PropertyLayout:
         return sorted(self.mapping.nodes)
 
     def hub_root_candidates(self, ctx: UdfContext) -> list[tuple[str, str, int]]:
+        if self.mapping.clashes:
+            raise InputError(
+                f"your database has tables named like HubLink's own ({', '.join(self.mapping.clashes)}): an index "
+                "build would write into them; rename them (ALTER TABLE x RENAME TO y) to index this graph",
+                field="tables",
+            )
         unknown = sorted(set(ctx.hub_types) - set(self.mapping.nodes))
         if unknown and ctx.min_out_degree is None:
             raise InputError(

@@ -203,6 +203,8 @@ def test_users_connection_answers_from_the_property_graph(own_graph, embedder):
 
 
 def test_mapping_inference_and_bad_input(tmp_path):
+    from kgqa_procedures.udfs import UdfContext
+
     path = tmp_path / "odd.kuzu"
     db = kuzu.Database(str(path))
     conn = kuzu.Connection(db)
@@ -225,11 +227,20 @@ def test_mapping_inference_and_bad_input(tmp_path):
         facts = layout.out_edges(["7"])
         assert [t.canonical for t in facts] == ["(7, publication year, 2021)"]
         with pytest.raises(InputError, match="node tables are Thing"):
-            from kgqa_procedures.udfs import UdfContext
-
             layout.hub_root_candidates(UdfContext(frozenset({"Paper"})))
         with pytest.raises(Exception, match="not a usable property"):
             use_mapping(store, MappingFile.from_dict({"tables": {"Thing": {"label": "nope"}}}))
+    # a table of the user's named like one of HubLink's: skipped, and a build refuses (it would write there)
+    db = kuzu.Database(str(path))
+    conn = kuzu.Connection(db)
+    conn.execute("CREATE NODE TABLE Hub(id STRING PRIMARY KEY, name STRING)")
+    conn.close()
+    db.close()
+    with GraphStore(path) as store:
+        layout = layout_of(store)
+        assert "warning: table Hub skipped: HubLink's own tables use this name" in layout.mapping.describe()
+        with pytest.raises(InputError, match=r"named like HubLink's own \(Hub\)"):
+            layout.hub_root_candidates(UdfContext(frozenset({"Thing"})))
     assert readable("PUBLISHED_AT") == "published at"
     assert readable("publicationYear") == "publication year"
 
