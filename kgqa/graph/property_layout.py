@@ -16,7 +16,7 @@ from kgqa.errors import InputError
 from kgqa.graph.layout import GraphStats, PathRow, unique
 from kgqa.graph.mapping import GraphMapping, MappingFile, infer_mapping
 from kgqa.indexing.verbalise import verbalise
-from kgqa.types import Entity, Triple, path_hash, synthetic_literal_id
+from kgqa.types import SYNTHETIC_ID_PREFIX, Entity, Triple, path_hash, synthetic_literal_id
 
 if TYPE_CHECKING:
     from kgqa_procedures.udfs import UdfContext
@@ -113,6 +113,8 @@ class PropertyLayout:
         """The ids grouped by the node table that may hold them, as key values."""
         out: dict[str, list[Any]] = defaultdict(list)
         for i in ids:
+            if i.startswith(SYNTHETIC_ID_PREFIX):
+                continue  # a property value: no node of its own
             if self.mapping.qualified:
                 table, _, key = i.partition(":")
                 node = self.mapping.nodes.get(table)
@@ -277,30 +279,34 @@ class PropertyLayout:
         `boundary`), or has no acyclic extension (the rules of enumerate_hub_paths.cypher)."""
         is_root = ctx.root_ids.__contains__ if ctx is not None else (lambda _id: False)
         starts = self.entities_by_ids(roots)
+        known: dict[str, list[Triple]] = {}  # entity id -> its out-edges in paths, read once per call
+
+        def edges_of(entities: Iterator[Entity]) -> None:
+            wanted = unique(e.id for e in entities if e.has_own_id and e.id not in known)
+            for i in wanted:
+                known[i] = []
+            for t in self._out_edges(wanted, in_paths=True) if wanted else ():
+                known[t.subject.id].append(t)
+
         paths: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = [((starts[r],), ()) for r in roots if r in starts]
         for length in range(1, max_path_length + 1):
-            ends = unique(p[0][-1].id for p in paths)
-            edges: dict[str, list[Triple]] = defaultdict(list)
-            for t in self._out_edges(ends, in_paths=True):
-                edges[t.subject.id].append(t)
+            edges_of(p[0][-1] for p in paths)
             grown: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = []
             for nodes, preds in paths:
                 last = nodes[-1]
                 if len(nodes) > 1 and is_root(last.id):
                     continue  # a path never passes through another hub root
                 inner = {n.id for n in nodes[1:]}
-                for t in edges.get(last.id, ()):
+                for t in known.get(last.id, ()):
                     x = t.object
                     if x.id == nodes[0].id or x.id in inner:
                         continue
                     grown.append((nodes + (x,), preds + (t.predicate,)))
             if not grown:
                 return
-            follow: dict[str, list[Triple]] = defaultdict(list)
             if length < max_path_length:
-                ends = unique(p[0][-1].id for p in grown if not p[0][-1].is_literal)
-                for t in self._out_edges(ends, in_paths=True):
-                    follow[t.subject.id].append(t)
+                edges_of(p[0][-1] for p in grown)
+            follow = known
             for nodes, preds in grown:
                 x = nodes[-1]
                 root_end = is_root(x.id)
