@@ -71,6 +71,9 @@ def evidence_graph(
         nodes.setdefault(t.subject.id, _node(t.subject))
         nodes.setdefault(t.object.id, _node(t.object))
         edges.append(_edge(t) | {"kind": kind})
+    known = entities_by_ids(store, nodes)  # the types, for the page's type filter (one query)
+    for node_id, node in nodes.items():
+        node["types"] = list(known[node_id].types) if node_id in known else []
     return {"nodes": list(nodes.values()), "edges": edges, "unmatched": [t for t in wanted if t not in by_text]}
 
 
