@@ -149,6 +149,33 @@ def test_ask_a_demo_question_and_explore_the_evidence(service, browser, tmp_path
     page.close()
 
 
+def test_many_sources_stay_readable(service, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    watch = Watch(page, service.url)
+    page.goto(service.url + "/")
+    page.select_option("#strategy", "direct")
+    page.fill("#question", "Which papers were written by authors affiliated with a university?")
+    page.press("#question", "Enter")
+    page.wait_for_function("() => window.kgqaGraph !== undefined && window.kgqaGraph.edges().length > 0")
+    n = page.locator("#sources > li").count()
+    assert n > 6 and page.locator("#answer a.cite").count() >= n
+    assert page.locator("#sources details[open]").count() == 0  # many sources: the list starts collapsed
+    assert page.evaluate("() => window.kgqaGraph.nodes('.group').length") >= 1  # hubs boxed with their own
+    numbers = page.evaluate("() => window.kgqaGraph.nodes('.hub').map(h => h.data('source_n')).filter(x => x)")
+    assert sorted(numbers) == list(range(1, n + 1))  # every source numbered 1..n in the graph as in the list
+    zoom = page.evaluate("() => window.kgqaGraph.zoom()")
+    page.click("#answer a.cite >> nth=4")  # a pinned source is brought into view, its details opened
+    sync_api.expect(page.locator("#source-5 details")).to_have_attribute("open", "")
+    hub = page.evaluate("() => window.kgqaGraph.nodes('.hub.hl').map(h => h.id())")
+    assert len(hub) == 1 and page.evaluate("() => window.kgqaGraph.zoom()") > zoom
+    assert "(" + hub[0] + ")" in page.locator("#source-5 summary").inner_text()
+    screenshot(page, tmp_path, "serve-many-sources.png")
+    page.click("#sources-toggle")
+    assert page.locator("#sources details[open]").count() == n
+    watch.check()
+    page.close()
+
+
 def ask_demo(page, service) -> None:
     page.goto(service.url + "/")
     page.fill("#topic", "F01")

@@ -67,7 +67,7 @@ function style() {
     {selector: "node:selected", style: {"border-width": 3, "border-color": "#d33"}},
     {selector: "edge", style: {"label": "data(short)", "font-size": 7, "curve-style": "bezier",
       "target-arrow-shape": "triangle", "width": 1.2, "line-color": "#aab4c3", "target-arrow-color": "#aab4c3",
-      "text-rotation": "autorotate", "color": "#555"}},
+      "text-rotation": "autorotate", "color": "#555", "min-zoomed-font-size": 7}},
     {selector: "edge.bridge", style: {"line-style": "dashed", "line-color": "#8fa7c9", "target-arrow-color": "#8fa7c9"}},
     {selector: "edge.path", style: {"line-color": "#2a9d8f", "target-arrow-color": "#2a9d8f", "width": 2.5}},
     {selector: ".dim", style: {"opacity": 0.18}},
@@ -216,6 +216,7 @@ function renderAnswer(a, byTriple) {
 
 /** Highlight source n (null: none) in the text, the list and the graph; `pin`: keep it until clicked again. */
 function cite(n, pin, scroll) {
+  const was = sticky;
   if (pin) sticky = (n === sticky ? null : n);
   const shown = pin ? sticky : n;
   document.querySelectorAll(".cite").forEach((c) => c.classList.toggle("active", Number(c.dataset.n) === shown));
@@ -227,13 +228,20 @@ function cite(n, pin, scroll) {
   });
   if (!cy) return;
   cy.elements().removeClass("hl dim");
-  if (!shown) return;
+  if (!shown) { if (pin && was) cy.fit(undefined, 20); return; }
   const hub = cy.nodes().filter((x) => x.data("source_n") === shown && x.hasClass("hub"));
   const edges = cy.edges().filter((x) => x.data("source_n") === shown);
   const lit = hub.union(edges).union(edges.connectedNodes());
   if (lit.empty()) return;
   cy.elements().not(lit).not(lit.parents()).addClass("dim");
   lit.addClass("hl");
+  if (pin) zoomTo(lit);
+}
+
+/** Bring `eles` into view, readable: fitted, but never zoomed in past 1.6. */
+function zoomTo(eles) {
+  cy.fit(eles, 60);
+  if (cy.zoom() > 1.6) { cy.zoom(1.6); cy.center(eles); }
 }
 
 /** Each source's hub and its own (not shared) neighbours in one box; shared entities stay outside. */
