@@ -78,9 +78,13 @@ class IndexMismatchError(HubIndexError):
 
 
 class EntityNotFoundError(KgqaError):
-    """An entity given by id or label does not exist in the graph."""
+    """An entity given by id or label does not exist in the graph; `field`: the request field that named it."""
 
     exit_code = 6
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        self.field = field
+        super().__init__(message)
 
 
 class AmbiguousEntityError(EntityNotFoundError):

@@ -26,6 +26,7 @@ from kgqa.errors import EntityNotFoundError
 from kgqa.retrieval.options import params_from_options
 from kgqa.serve_state import ServiceState, remove_state, write_state
 from kgqa.service.errors import error_reply, validation_reply
+from kgqa.service.explore_routes import add_explore_routes
 from kgqa.service.graph_view import MAX_NEIGHBOURS, entity_view, evidence_graph, find_entities
 from kgqa.service.pool import PoolFullError, WorkspacePool
 from kgqa.service.schema import AskRequest
@@ -33,7 +34,10 @@ from kgqa.service.stats import ServiceStats
 from kgqa.types import Answer
 
 #: What the service answers, for the message of a 404 or 405.
-ENDPOINTS = "POST /v1/ask, POST /v1/retrieve, GET /v1/health, GET /v1/stats, GET /openapi.json"
+ENDPOINTS = (
+    "POST /v1/ask, POST /v1/retrieve, GET /v1/health, GET /v1/stats, GET /openapi.json, "
+    "GET /v1/entities/{id}/neighbours, GET /v1/search, GET /v1/paths, GET /v1/schema"
+)
 HTTP_ERROR_TYPES = {404: "NotFound", 405: "MethodNotAllowed"}
 #: Seconds a client is asked to wait after a 503 (queue full).
 RETRY_AFTER_S = 1
@@ -49,6 +53,10 @@ class EvidenceRequest(BaseModel):
     """`POST /v1/evidence`: an answer's supporting triples (canonical strings)."""
 
     triples: list[str] = Field(max_length=10_000)
+    hubs: list[str] = Field(
+        default_factory=list, max_length=1_000, description="Hub roots: their shared entities join them."
+    )
+    topic: str | None = Field(None, max_length=500, description="The topic entity: joined to the hubs by short paths.")
 
 
 class _Service:
@@ -131,6 +139,7 @@ def create_app(
     _add_error_handlers(app, svc)
     _add_question_routes(app, svc, auth)
     _add_graph_routes(app, svc, auth)
+    add_explore_routes(app, svc.answer, auth)
     _add_status_routes(app, svc, auth)
     return app
 
@@ -199,8 +208,15 @@ def _add_question_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
         summary="Answer a question; the reply is `kgqa ask --json`'s output plus served_by.",
     )
     async def ask(req: AskRequest) -> JSONResponse:
-        reply = await svc.answer("ask", lambda ws: _ask_in(ws, req).as_dict())
-        if reply.status_code == 200:
+        answered: list[bool] = []
+
+        def work(ws: Workspace) -> dict[str, Any]:
+            a = _ask_in(ws, req)
+            answered.append(bool(a.sources))  # only a question answered from sources is "recent"
+            return a.as_dict()
+
+        reply = await svc.answer("ask", work)
+        if reply.status_code == 200 and answered == [True] and req.question.strip():
             svc.recent.appendleft({"question": req.question, "at": time.time()})
         return reply
 
@@ -244,11 +260,15 @@ def _add_graph_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
         summary="Nodes and edges of supporting triples (canonical strings), for drawing.",
     )
     async def evidence(req: EvidenceRequest) -> JSONResponse:
-        return await svc.answer("evidence", lambda ws: evidence_graph(ws.store, req.triples))
+        return await svc.answer("evidence", lambda ws: evidence_graph(ws.store, req.triples, req.hubs, req.topic))
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(WEB / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
