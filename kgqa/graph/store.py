@@ -336,7 +336,9 @@ class GraphStore:
         if self.read_only:
             raise SchemaError("cannot change the schema of a database opened read-only")
         has_log = self.has_table("SchemaMigration")
-        if not has_log and kind != "meta":  # a user's own graph: HubLink's metadata tables first
+        # a user's own graph: HubLink's metadata tables first (graph/001 makes them itself, and must
+        # make Entity first: Kùzu 0.11.3 returned wrong rows for hub_root_candidates when it was not)
+        if not has_log and kind not in ("meta", "graph"):
             self.apply_migrations("meta")
             has_log = True
         done = self.applied_migrations() if has_log else set()
