@@ -18,6 +18,7 @@ import random
 import shutil
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,6 +65,7 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=20_000)
     parser.add_argument("--authors", type=int, default=79_900)
     parser.add_argument("--venues", type=int, default=100)
+    parser.add_argument("--hubs-per-batch", type=int, default=None, help="Default: the build's (200).")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "own-update")
     args = parser.parse_args()
     from kgqa.api import Workspace
@@ -80,16 +82,19 @@ def main() -> None:
     ws = Workspace(Settings(db_path=db))
     try:
         started = time.perf_counter()
-        report = ws.build_index(IndexParams(hub_types=("Paper",)), dry_run=True)
+        params = IndexParams(hub_types=("Paper",))
+        if args.hubs_per_batch:
+            params = replace(params, hubs_per_batch=args.hubs_per_batch)
+        report = ws.build_index(params, dry_run=True)
         total = time.perf_counter() - started
     finally:
         ws.close()
     t = report.timings
-    print("| entities | hubs | paths | find roots s | enumerate + hash paths s | total s |")
-    print("|---|---|---|---|---|---|")
+    print("| entities | hubs | hubs per batch | paths | find roots s | enumerate + hash paths s | total s |")
+    print("|---|---|---|---|---|---|---|")
     enumerate_s = t.get("enumerate_paths", 0.0) + t.get("verbalise", 0.0)
     print(
-        f"| {entities:,} | {report.hubs_checked or report.hub_roots:,} | {report.paths_written:,} | "
+        f"| {entities:,} | {report.hubs_checked or report.hub_roots:,} | {params.hubs_per_batch} | {report.paths_written:,} | "
         f"{t.get('find_roots', 0.0):.1f} | {enumerate_s:.1f} | {total:.1f} |"
     )
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgqa.errors import EntityNotFoundError, InputError
+from kgqa.graph.layout import require_triples
 from kgqa.graph.loaders.base import EntityRecord, TripleRecord
 from kgqa.graph.reader import entities_by_ids, stored_triples
 from kgqa.graph.store import GraphStore
@@ -101,6 +102,7 @@ def delete_triples(
     """Delete these (subject id, predicate, object id) triples in one transaction; entities stay.
     An unknown subject or object entity is an error and nothing is deleted; a triple that is not
     in the graph (between known entities) is counted as not found."""
+    require_triples(store, "cannot delete triples")
     keys = list(dict.fromkeys(triples))
     ids = list(dict.fromkeys(i for s, _, o in keys for i in (s, o)))
     known = set()
@@ -137,6 +139,7 @@ def add_triples(
     store: GraphStore, records: list[TripleRecord], observer: ChangeObserver | None = None, source: str = SOURCE
 ) -> LoadReport:
     """Add checked triples (e.g. from `triple_record`) in one transaction, like a load."""
+    require_triples(store, "cannot add triples")
     before_e, before_t = store.run("graph/count_entities")[0][0], store.run("graph/count_triples")[0][0]
     n = write_records(store, records, observer=observer)
     after_e, after_t = store.run("graph/count_entities")[0][0], store.run("graph/count_triples")[0][0]

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from kgqa.errors import InputError
 from kgqa.types import Entity, Triple
 
 if TYPE_CHECKING:
@@ -163,6 +164,16 @@ def layout_of(store: GraphStore) -> GraphLayout:
         layout = stored_layout(store)
     store._layout = layout  # type: ignore[attr-defined]
     return layout
+
+
+def require_triples(store: GraphStore, what: str) -> None:
+    """InputError unless the graph is HubLink's own triple layout: HubLink never writes to a user's
+    own node and rel tables (`what`: the refused action, for the message)."""
+    if not isinstance(layout_of(store), TripleLayout):
+        raise InputError(
+            f"{what}: this database holds your own node and rel tables, which HubLink never writes; change them "
+            "with Cypher and run `kgqa index update` (docs/own-graph.md)"
+        )
 
 
 def set_layout(store: GraphStore, layout: GraphLayout) -> None:

@@ -91,7 +91,7 @@ class GraphStore:
         self._udfs: set[str] = set()
         self._prepared: dict[tuple[str, tuple[tuple[str, int], ...]], Any] = {}
         self._owns_db = True
-        if create and not read_only:
+        if create and not read_only and not self._holds_own_graph():
             self.apply_migrations("graph")
         else:
             self._check_graph()
@@ -185,6 +185,14 @@ class GraphStore:
             store._conn.close()
             raise
         return store
+
+    def _holds_own_graph(self) -> bool:
+        """True when the database holds a user's own node tables and no HubLink triple tables (then
+        HubLink creates no graph tables in it, even when asked to create the database)."""
+        from kgqa.graph.mapping import OWN_TABLES
+
+        names = {r[1] for r in self.catalog("show_tables") if r[2] == "NODE"}
+        return "Entity" not in names and any(n not in OWN_TABLES for n in names)
 
     def _check_graph(self) -> None:
         """NotInitialisedError unless the database holds a graph: HubLink's triple layout (an
@@ -328,7 +336,9 @@ class GraphStore:
         if self.read_only:
             raise SchemaError("cannot change the schema of a database opened read-only")
         has_log = self.has_table("SchemaMigration")
-        if not has_log and kind != "meta":  # a user's own graph: HubLink's metadata tables first
+        # a user's own graph: HubLink's metadata tables first (graph/001 makes them itself, and must
+        # make Entity first: Kùzu 0.11.3 returned wrong rows for hub_root_candidates when it was not)
+        if not has_log and kind not in ("meta", "graph"):
             self.apply_migrations("meta")
             has_log = True
         done = self.applied_migrations() if has_log else set()

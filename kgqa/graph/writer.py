@@ -12,6 +12,7 @@ from typing import Protocol
 import pyarrow as pa
 
 from kgqa.errors import InputError
+from kgqa.graph.layout import require_triples
 from kgqa.graph.loaders.base import EntityOnlyRecord, EntityRecord, Record, TripleRecord
 from kgqa.graph.reader import stored_triples
 from kgqa.graph.store import GraphStore
@@ -156,6 +157,7 @@ def write_records(
     """Write records in batches inside one transaction; return the number of records read.
     Any error (from the loader or the database) rolls the whole load back. An `observer` sees each
     batch before it is written and marks the affected hubs in the same transaction."""
+    require_triples(store, "cannot load triples")
     count = 0
     with store.transaction():
         for batch in _batched(records, batch_size):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from kgqa_procedures.udfs import UdfContext
 
+from kgqa.graph.layout import require_triples
 from kgqa.graph.reader import stored_triples
 from kgqa.graph.store import GraphStore
 from kgqa.indexing.metadata import read_info, stored_params
@@ -126,7 +127,9 @@ class DirtyTracker:
 
 def dirty_tracker(store: GraphStore, vstore: HubVectorStore) -> DirtyTracker | None:
     """A tracker for the next graph change, with the stored index's hub-root criteria; None when
-    there is no index to keep in step (nothing to mark)."""
+    there is no index to keep in step (nothing to mark). Refused on a user's own graph (HubLink
+    never writes to it)."""
+    require_triples(store, "cannot change the graph")
     info = read_info(vstore)
     if info is None:
         return None
@@ -138,6 +141,7 @@ def dirty_tracker(store: GraphStore, vstore: HubVectorStore) -> DirtyTracker | N
 
 def ensure_dirty_table(store: GraphStore) -> None:
     """Create the DirtyHub table in a database made before it existed (outside any transaction)."""
+    require_triples(store, "cannot mark hubs dirty")
     if not store.has_table(DIRTY_TABLE):
         store.apply_migrations("graph")
 

@@ -163,6 +163,12 @@ def test_cli_on_a_database_hublink_never_loaded(own_graph, tmp_path):
     assert "node Paper: entities of type Paper, id id, label title" in described.stdout
     assert "rel PUBLISHED_AT: predicate 'published at' (Paper->Venue)" in described.stdout
 
+    triples = tmp_path / "more.csv"
+    triples.write_text("subject,predicate,object\np1,cites,p2\n", encoding="utf-8")
+    refused = kgqa("load", str(triples))  # HubLink never writes the user's graph (nor makes its own beside it)
+    assert refused.returncode != 0 and "HubLink never writes" in refused.stderr
+    assert sorted(user_tables(own_graph)) == ["Author", "PUBLISHED_AT", "Paper", "Venue", "WROTE"]
+
     unknown = kgqa("index", "build", "--hub-type", "Article")
     assert unknown.returncode != 0
     assert "unknown hub type Article" in unknown.stderr and "Author, Paper, Venue" in unknown.stderr
