@@ -69,7 +69,7 @@ def run(
     }
     if params.extra:
         info["retriever_params"] = params.extra
-    with state.open() as ws, progress_line(not state.quiet) as progress:
+    with state.open(read_only=True) as ws, progress_line(not state.quiet) as progress:
         require_index(ws.store, ws.vstore, ws.embedder.name, retriever, index_parts(retriever))  # before any question
         load_seconds = ws.warm_up()  # the model loads once per process; not charged to the first question
 
