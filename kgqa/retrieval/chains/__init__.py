@@ -98,6 +98,8 @@ def _compose(
     """The answer: the end entities in rank order, each citing the hub its evidence passes through."""
     sources: dict[str, Source] = {}
     triples: list[str] = []
+    seen: set[str] = set()
+    evidences: list[list[Triple]] = []
     parts: list[str] = []
     limit = params.max_output_triples
     for end in result.ends:
@@ -109,9 +111,14 @@ def _compose(
                 sources[hub.id] = Source(len(sources) + 1, hub.id, hub.label or hub.id)
             cite = f" [{sources[hub.id].n}]"
         parts.append(f"{end.text}{cite}")
-        for t in evidence:
-            if len(triples) < limit and t.canonical not in triples:
-                triples.append(t.canonical)
+        evidences.append(evidence)
+    # each end's last triple first (every answer is named while the cap allows), then the paths to it
+    for ordered in ([e[-1:] for e in evidences], [e[:-1] for e in evidences]):
+        for evidence in ordered:
+            for t in evidence:
+                if len(triples) < limit and t.canonical not in seen:
+                    seen.add(t.canonical)
+                    triples.append(t.canonical)
     items = [e.text for e in result.ends]
     chain = " -> ".join(f"{p}" if d > 0 else f"(inverse) {p}" for p, d in plan.steps)
     listing = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

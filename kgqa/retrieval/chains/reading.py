@@ -19,10 +19,13 @@ from kgqa.embeddings.base import Embedder
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
 
 #: Below this similarity a word names no predicate or type.
-MATCH_THRESHOLD = 0.5
+MATCH_THRESHOLD = 0.52
+#: Similarity to one word of a multi-word label counts this much ("member" of "cast member").
+PART_WEIGHT = 0.9
 #: A shared stem of this many letters ("directed"/"director") counts as this similarity.
 STEM_LENGTH = 5
 STEM_SIMILARITY = 0.8
+WH_WORDS = frozenset({"which", "what"})
 SHARE_WORDS = frozenset({"share", "shares", "shared", "sharing", "same", "together", "common", "co"})
 #: Words between a relation and the topic that keep them bound ("the director of X").
 LINK_WORDS = frozenset({"of", "with", "by", "as", "the", "a", "an", "for", "in", "from", "to", "s", "than", "about"})
@@ -34,34 +37,17 @@ STOP_WORDS = frozenset(
 )
 #: Verbs whose agent noun is what predicate labels usually say (general English, not one graph's).
 AGENT_NOUNS = {
-    "act": "actor",
-    "acted": "actor",
-    "acting": "actor",
-    "star": "actor",
-    "starred": "actor",
-    "starring": "actor",
-    "stars": "actor",
-    "play": "actor",
-    "played": "actor",
-    "appear": "actor",
-    "appeared": "actor",
-    "appears": "actor",
-    "feature": "actor",
-    "featured": "actor",
-    "features": "actor",
-    "write": "writer",
-    "wrote": "writer",
-    "written": "writer",
-    "scripted": "screenwriter",
-    "direct": "director",
-    "directed": "director",
-    "publish": "author",
-    "published": "author",
-    "describe": "tags",
-    "describes": "tags",
-    "released": "release",
-    "speak": "language",
-    "spoken": "language",
+    **dict.fromkeys(
+        "act acted acting acts actor actors actress star starred starring stars play played plays appear appeared "
+        "appears feature featured features featuring perform performed".split(),
+        "actor cast",
+    ),
+    **dict.fromkeys("write wrote written writes scripted penned".split(), "writer"),
+    **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
+    **dict.fromkeys("publish published publishes".split(), "author"),
+    **dict.fromkeys("describe describes described".split(), "tags"),
+    **dict.fromkeys("release released come came".split(), "release"),
+    **dict.fromkeys("speak spoken speaks".split(), "language"),
 }
 
 
@@ -91,7 +77,7 @@ class ChainPlan:
 class _Cues:
     texts: list[str]
     owner: list[tuple[str, str]]  # ("p", predicate) or ("t", type) per cue text
-    vectors: np.ndarray
+    vectors: np.ndarray  # each row scaled by its cue's weight
     stems: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
 
 
@@ -114,10 +100,13 @@ class ChainReader:
         owner: list[tuple[str, str]] = []
         stems: dict[str, set[tuple[str, str]]] = {}
 
-        def add(text: str, who: tuple[str, str]) -> None:
+        weights: list[float] = []
+
+        def add(text: str, who: tuple[str, str], weight: float = 1.0) -> None:
             if text and text not in STOP_WORDS:
                 texts.append(text)
                 owner.append(who)
+                weights.append(weight)
                 for token in text.split():
                     if len(token) >= STEM_LENGTH - 1 and token not in STOP_WORDS:
                         stems.setdefault(token[:STEM_LENGTH], set()).add(who)
@@ -128,8 +117,8 @@ class ChainReader:
             words = label_words(p)
             add(words, ("p", p))
             for token in words.split():
-                if token not in STOP_WORDS and token != words:
-                    add(token, ("p", p))
+                if token not in STOP_WORDS and token != words:  # one word of a label says less
+                    add(token, ("p", p), PART_WEIGHT)
             for t in self.schema.object_types(p) - {LITERAL}:
                 type_owners.setdefault(t, set()).add(p)
         for t in sorted(self.schema.types()):
@@ -138,6 +127,7 @@ class ChainReader:
             if len(owners) == 1 and t not in subjects:  # a leaf type one predicate leads to names it too
                 add(label_words(t), ("p", next(iter(owners))))
         vectors = self.embedder.embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
+        vectors = vectors * np.asarray(weights, dtype=np.float32)[:, None] if texts else vectors
         return _Cues(texts, owner, vectors, stems)
 
     def _vectors(self, words: list[str]) -> np.ndarray:
@@ -225,48 +215,55 @@ class ChainReader:
         relations = _merge_adjacent([m for m in mentions if m.predicate])
         if not relations:
             return None
-        before = [m for m in relations if m.position < topic_at]
-        after = [m for m in relations if m.position > topic_at]
+        merged = sorted(relations + [m for m in mentions if m.type_name], key=lambda m: m.position)
+        before = [m for m in merged if m.position < topic_at]
+        after = [m for m in merged if m.position > topic_at]
         order: list[Mention] = []
         if before and all(w in LINK_WORDS for w in words[before[-1].position + 1 : topic_at]):
             order.append(before.pop())
         order += after + before[::-1]
-        answer_type = next((m.type_name for m in mentions if m.type_name and m.position < topic_at), None)
         steps: list[tuple[str, int]] = []
         types = set(topic_types)
-        for m in order:
-            assert m.predicate is not None
-            if (
-                steps
-                and not m.share
-                and steps[-1][0] == m.predicate
-                and self.schema.step(*steps[-1], types) <= {LITERAL}
-            ):
-                continue  # "release date" after "released": the same literal asked twice
-            if steps and not m.share and steps[-1][0] == m.predicate and types <= {LITERAL}:
+        bridged = False  # the last step was inferred (it leads to the next mention)
+        passed: set[str] = set()  # types the chain has reached (a type word on the way is one of them)
+        for k, m in enumerate(order):
+            if m.predicate is None:  # a type word on the way ("the *films* written by ..."): reach it
+                if m.type_name and m.type_name not in types and m.type_name not in passed:
+                    ahead = next((n.predicate for n in order[k + 1 :] if n.predicate), None)
+                    bridge = self._bridge(types, {m.type_name}, steps, ahead)
+                    if bridge is not None:
+                        steps.append(bridge)
+                        types, bridged = self.schema.step(*bridge, types), True
+                        passed |= types
                 continue
+            if steps and not m.share and steps[-1][0] == m.predicate and types <= {LITERAL}:
+                continue  # "release date" after "released": the same literal asked twice
             direction = self._direction(m.predicate, types)
             if direction == 0:
-                bridge = self._bridge(
-                    types, self.schema.subject_types(m.predicate) | self.schema.object_types(m.predicate), steps
-                )
+                goal = self.schema.subject_types(m.predicate) | self.schema.object_types(m.predicate)
+                bridge = self._bridge(types, goal, steps, None)
                 if bridge is None:
                     return None
                 steps.append(bridge)
                 types = self.schema.step(*bridge, types)
+                passed |= types
                 direction = self._direction(m.predicate, types)
                 if direction == 0:
                     return None
-            if m.share and not (steps and steps[-1] == (m.predicate, direction)):
+            elif m.share and not (bridged and steps[-1][0] == m.predicate):
+                # entities sharing the value: out to it and back ("films that share a director")
                 steps.append((m.predicate, direction))
                 types = self.schema.step(m.predicate, direction, types)
+                passed |= types
                 direction = -direction
                 if not self.schema.step(m.predicate, direction, types):
                     return None
             steps.append((m.predicate, direction))
-            types = self.schema.step(m.predicate, direction, types)
+            types, bridged = self.schema.step(m.predicate, direction, types), False
+            passed |= types
+        answer_type = _asked_type(mentions, words)
         if answer_type and answer_type not in types:
-            bridge = self._bridge(types, {answer_type}, steps)
+            bridge = self._bridge(types, {answer_type}, steps, None)
             if bridge is not None:
                 steps.append(bridge)
         if not steps or len(steps) > max_hops:
@@ -282,13 +279,19 @@ class ChainReader:
             return 0
         return 1 if fwd >= bwd else -1
 
-    def _bridge(self, types: set[str], goal: set[str], steps: list[tuple[str, int]]) -> tuple[str, int] | None:
+    def _bridge(
+        self, types: set[str], goal: set[str], steps: list[tuple[str, int]], ahead: str | None
+    ) -> tuple[str, int] | None:
         """One step from `types` to `goal`: back along the last step's predicate when it leads there,
-        else the predicate with most such triples."""
+        else along the predicate named next (`ahead`), else the predicate with most such triples."""
         if steps:
             p, d = steps[-1]
             if self.schema.step(p, -d, types) & goal:
                 return (p, -d)
+        if ahead:
+            for d in (1, -1):
+                if self.schema.step(ahead, d, types) & goal:
+                    return (ahead, d)
         best: tuple[int, str, int] | None = None
         for p in self.schema.predicates:
             for d in (1, -1):
@@ -296,6 +299,20 @@ class ChainReader:
                 if w and (best is None or w > best[0]):
                     best = (w, p, d)
         return (best[1], best[2]) if best else None
+
+
+def _asked_type(mentions: list[Mention], words: list[str]) -> str | None:
+    """The entity type the question asks for: a type word right after "which" or "what" ("which
+    films", "what other movies"), else None."""
+    for m in mentions:
+        if m.type_name is None:
+            continue
+        k = m.position - 1
+        while k >= 0 and words[k] in ("other", "kind", "kinds", "of", "type", "types"):
+            k -= 1
+        if k >= 0 and words[k] in WH_WORDS:
+            return m.type_name
+    return None
 
 
 def _attach_share_words(mentions: list[Mention], words: list[str]) -> list[Mention]:
