@@ -8,9 +8,11 @@ and HubLink's own retrieval answers it."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
+from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import KgqaError
@@ -18,6 +20,7 @@ from kgqa.graph.reader import resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
+from kgqa.retrieval.chains.guards import counts, declines
 from kgqa.retrieval.chains.linking import TopicMention, find_mention, link_topic
 from kgqa.retrieval.chains.reading import ChainPlan, ChainReader
 from kgqa.retrieval.chains.schema import GraphSchema, type_set
@@ -57,10 +60,11 @@ class ChainAnswerer:
         mention = self._topic(question, params)
         if mention is None:
             return None
-        plan = self.reader.plan(
-            question, (mention.start, mention.end) if mention.end else None, set(mention.types), MAX_HOPS
-        )
-        if plan is None or not self._worth_it(plan, mention, is_hub):
+        span = (mention.start, mention.end) if mention.end else None
+        if declines(question, span):
+            return None
+        plan = self.reader.plan(question, span, set(mention.types), MAX_HOPS)
+        if plan is None or not self._worth_it(plan, mention, is_hub, counts(question)):
             return None
         t1 = time.perf_counter()
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
@@ -79,15 +83,21 @@ class ChainAnswerer:
                 e = resolve_entity(self.store, params.topic_entity)
             except KgqaError:
                 return None
-            where = find_mention(question, e.label) or (0, 0)
-            return TopicMention((e.id,), e.label, type_set(e.types, e.is_literal), where[0], where[1])
+            where = find_mention(question, e.label)
+            if where is not None:
+                return TopicMention((e.id,), e.label, type_set(e.types, e.is_literal), where[0], where[1])
+            # the question names another entity than the given entry point: the chain starts there
         return link_topic(self.store, question)
 
     @staticmethod
-    def _worth_it(plan: ChainPlan, mention: TopicMention, is_hub: IsHub) -> bool:
+    def _worth_it(plan: ChainPlan, mention: TopicMention, is_hub: IsHub, how_many: bool) -> bool:
         """A chain leaves the topic's hub, or starts outside any hub, or explains every word of the
-        question; otherwise the hub's own retrieval (constraints, aggregates) is the better reader."""
-        if len(plan.steps) >= 2 or not any(is_hub(i) for i in mention.ids):
+        question; otherwise (and for one-hop counts) the hub retrieval and its answer composer read it."""
+        if len(plan.steps) >= 2:
+            return True
+        if how_many:
+            return False
+        if not any(is_hub(i) for i in mention.ids):
             return True
         return not plan.unexplained
 
@@ -120,10 +130,11 @@ def _compose(
                     seen.add(t.canonical)
                     triples.append(t.canonical)
     items = [e.text for e in result.ends]
+    how_many = counts(question)
     chain = " -> ".join(f"{p}" if d > 0 else f"(inverse) {p}" for p, d in plan.steps)
     listing = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     start = result.start[0].text
-    text = f"Following {chain} from {start}: {listing}."
+    text = _sentence(question, listing, len(items), how_many) or f"Following {chain} from {start}: {listing}."
     notes = [f"relation chain: {chain} ({len(plan.steps)} hop{'s' if len(plan.steps) != 1 else ''})"]
     if result.truncated:
         notes.append("a hop of the chain reached its fan-out cap; the answer may be incomplete")
@@ -143,12 +154,24 @@ def _compose(
             for i, (p, d) in enumerate(plan.steps)
         ],
         result={
-            "operation": "value" if len(items) == 1 else "list",
-            "value": items[0] if len(items) == 1 else None,
+            "operation": "count" if how_many else "value" if len(items) == 1 else "list",
+            "value": len(items) if how_many else items[0] if len(items) == 1 else None,
             "items": items,
             "groups": {},
         },
     )
+
+
+def _sentence(question: str, listing: str, n: int, how_many: bool) -> str | None:
+    """The answer as a sentence when the question is "Who/What/Which are|is <phrase>?" ("The authors
+    of the paper 'X' are A [1] and B [1].") or asks how many; None for other wordings."""
+    if how_many:
+        return f"{n_words(n).capitalize()} ({n}): {listing}."
+    m = re.match(r"^\s*(?:who|what|which)\s+(?:are|is|were|was)\s+(.+?)\s*\??\s*$", question, re.IGNORECASE)
+    if not m or not m.group(1).lower().startswith("the "):
+        return None
+    phrase = m.group(1)
+    return f"{phrase[0].upper()}{phrase[1:]} {'are' if n > 1 else 'is'} {listing}."
 
 
 def _hub_of(evidence: list[Triple], is_hub: IsHub) -> Entity | None:

@@ -81,6 +81,6 @@ def follow_chain(
         last_counts = dict(counts)
     if len(frontiers) == len(steps) + 1:
         ends = frontiers[-1]
-        result.ends = sorted(ends.values(), key=lambda e: (-last_counts.get(e.id, 0), e.label.lower(), e.id))
+        result.ends = sorted(ends.values(), key=lambda e: -last_counts.get(e.id, 0))  # ties: graph order
         result.support = last_counts
     return result
