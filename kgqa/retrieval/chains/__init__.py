@@ -16,7 +16,7 @@ from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import KgqaError
-from kgqa.graph.reader import resolve_entity
+from kgqa.graph.reader import in_edges, resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
@@ -72,7 +72,7 @@ class ChainAnswerer:
         if not result.ends:
             return None
         t2 = time.perf_counter()
-        answer = _compose(question, plan, result, params, is_hub, mode)
+        answer = _compose(question, plan, result, params, is_hub, mode, self._topic_hubs(result.start, is_hub))
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
         return answer
 
@@ -89,6 +89,18 @@ class ChainAnswerer:
             # the question names another entity than the given entry point: the chain starts there
         return link_topic(self.store, question)
 
+    def _topic_hubs(self, start: list[Entity], is_hub: IsHub) -> list[Entity]:
+        """The topic itself when it is a hub, else the hubs that lead to it (whose paths hold the
+        topic's own triples): what an answer whose path meets no hub cites."""
+        own = [e for e in start if is_hub(e.id)]
+        if own:
+            return own
+        return list(
+            {
+                t.subject.id: t.subject for t in in_edges(self.store, [e.id for e in start]) if is_hub(t.subject.id)
+            }.values()
+        )
+
     @staticmethod
     def _worth_it(plan: ChainPlan, mention: TopicMention, is_hub: IsHub, how_many: bool) -> bool:
         """A chain leaves the topic's hub, or starts outside any hub, or explains every word of the
@@ -103,7 +115,13 @@ class ChainAnswerer:
 
 
 def _compose(
-    question: str, plan: ChainPlan, result: ChainResult, params: RetrievalParams, is_hub: IsHub, mode: str
+    question: str,
+    plan: ChainPlan,
+    result: ChainResult,
+    params: RetrievalParams,
+    is_hub: IsHub,
+    mode: str,
+    topic_hubs: list[Entity],
 ) -> Answer:
     """The answer: the end entities in rank order, each citing the hub its evidence passes through."""
     sources: dict[str, Source] = {}
@@ -114,7 +132,7 @@ def _compose(
     limit = params.max_output_triples
     for end in result.ends:
         evidence = result.evidence(end.id)
-        hub = _hub_of(evidence, is_hub)
+        hub = _hub_of(evidence, is_hub) or (topic_hubs[0] if topic_hubs else None)
         cite = ""
         if hub is not None:
             if hub.id not in sources:
