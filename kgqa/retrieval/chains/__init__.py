@@ -77,16 +77,16 @@ class ChainAnswerer:
         return answer
 
     def _topic(self, question: str, params: RetrievalParams) -> TopicMention | None:
-        """The given topic (where the question names it, if it does), else the linked one."""
+        """The given topic where the question names it (None where it does not), else the linked one."""
         if params.topic_entity:
             try:
                 e = resolve_entity(self.store, params.topic_entity)
             except KgqaError:
                 return None
             where = find_mention(question, e.label)
-            if where is not None:
-                return TopicMention((e.id,), e.label, type_set(e.types, e.is_literal), where[0], where[1])
-            # the question names another entity than the given entry point: the chain starts there
+            if where is None:  # a given entry point the question does not name: HubLink's traversal
+                return None
+            return TopicMention((e.id,), e.label, type_set(e.types, e.is_literal), where[0], where[1])
         return link_topic(self.store, question)
 
     def _topic_hubs(self, start: list[Entity], is_hub: IsHub) -> list[Entity]:
