@@ -103,15 +103,15 @@ class ChainAnswerer:
 
     @staticmethod
     def _worth_it(plan: ChainPlan, mention: TopicMention, is_hub: IsHub, how_many: bool) -> bool:
-        """A chain leaves the topic's hub, or starts outside any hub, or explains every word of the
-        question; otherwise (and for one-hop counts) the hub retrieval and its answer composer read it."""
+        """A chain leaves the topic's hub, or starts outside any hub, or explains all but one word of
+        the question; otherwise (and for one-hop counts) the hub retrieval and its answer composer read it."""
         if len(plan.steps) >= 2:
             return True
         if how_many:
             return False
         if not any(is_hub(i) for i in mention.ids):
             return True
-        return not plan.unexplained
+        return len(plan.unexplained) <= 1  # a verb ("describe", "attached"); more is a constraint
 
 
 def _compose(

@@ -26,7 +26,22 @@ PART_WEIGHT = 0.9
 STEM_LENGTH = 5
 STEM_SIMILARITY = 0.8
 WH_WORDS = frozenset({"which", "what"})
-SHARE_WORDS = frozenset({"share", "shares", "shared", "sharing", "same", "together", "common", "co"})
+SHARE_WORDS = frozenset(
+    {
+        "share",
+        "shares",
+        "shared",
+        "sharing",
+        "same",
+        "together",
+        "common",
+        "co",
+        "alongside",
+        "fellow",
+        "jointly",
+        "mutual",
+    }
+)
 #: Words between a relation and the topic that keep them bound ("the director of X").
 LINK_WORDS = frozenset({"of", "with", "by", "as", "the", "a", "an", "for", "in", "from", "to", "s", "than", "about"})
 STOP_WORDS = frozenset(
@@ -212,7 +227,7 @@ class ChainReader:
         """The chain from the topic, or None when the question names no predicate or the schema
         cannot follow what it names within `max_hops` steps."""
         mentions, unexplained, topic_at, words = self.mentions(question, topic_span)
-        relations = _merge_adjacent([m for m in mentions if m.predicate])
+        relations = _merge_adjacent([m for m in mentions if m.predicate], words)
         if not relations:
             return None
         merged = sorted(relations + [m for m in mentions if m.type_name], key=lambda m: m.position)
@@ -330,11 +345,12 @@ def _attach_share_words(mentions: list[Mention], words: list[str]) -> list[Menti
     return out
 
 
-def _merge_adjacent(mentions: list[Mention]) -> list[Mention]:
-    """Adjacent words naming the same predicate ("release date") are one mention."""
+def _merge_adjacent(mentions: list[Mention], words: list[str]) -> list[Mention]:
+    """Adjacent words naming the same predicate ("release date", "stars which actors") are one mention."""
     out: list[Mention] = []
     for m in mentions:
-        if out and out[-1].predicate == m.predicate and m.position == out[-1].position + 1:
+        between = words[out[-1].position + 1 : m.position] if out else []
+        if out and out[-1].predicate == m.predicate and all(w in WH_WORDS for w in between):
             prev = out[-1]
             out[-1] = Mention(prev.word + " " + m.word, prev.position, prev.predicate, None, prev.share or m.share)
             continue
