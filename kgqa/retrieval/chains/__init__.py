@@ -22,7 +22,7 @@ from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
 from kgqa.retrieval.chains.guards import counts, declines
 from kgqa.retrieval.chains.linking import TopicMention, find_mention, link_topic
-from kgqa.retrieval.chains.reading import ChainPlan, ChainReader
+from kgqa.retrieval.chains.reading import ChainPlan, ChainReader, label_words
 from kgqa.retrieval.chains.schema import GraphSchema, type_set
 from kgqa.types import Entity, RankedHub, Source, Triple
 
@@ -69,7 +69,7 @@ class ChainAnswerer:
         t1 = time.perf_counter()
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         result = follow_chain(self.store, start, plan.steps, int(params.extra.get("chain_fanout", DEFAULT_FANOUT)))
-        if not result.ends:
+        if not result.ends or _containers(result):
             return None
         t2 = time.perf_counter()
         answer = _compose(question, plan, result, params, is_hub, mode, self._topic_hubs(result.start, is_hub))
@@ -178,6 +178,13 @@ def _compose(
             "groups": {},
         },
     )
+
+
+def _containers(result: ChainResult) -> bool:
+    """Whether the chain ends in nodes named after the relation that reached them ("authors" ->
+    "authors list"): containers whose members HubLink's hub paths state."""
+    words = label_words(result.steps[-1][0])
+    return bool(words) and all(words in e.label.lower() for e in result.ends)
 
 
 def _sentence(question: str, listing: str, n: int, how_many: bool) -> str | None:
