@@ -41,7 +41,8 @@ class ChainResult:
                     direction = self.steps[hop][1]
                     prev.add(t.subject.id if direction > 0 else t.object.id)
             wanted = set(list(prev)[: TRACE_WIDTH * 2])
-        return list(reversed(out))[:limit]
+        ordered = list(reversed(out))
+        return ordered[-limit:]  # over the limit, the end side stays (the answer's own triple last)
 
 
 def follow_chain(
