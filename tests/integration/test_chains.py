@@ -103,7 +103,7 @@ def test_the_chain_answers_through_the_cypher_front_end(demo_workspace):
     try:
         _, rows = session.execute(f"RETURN kgqa_result('{COAUTHORS_Q}')")
     finally:
-        session.close()
+        session.conn.close()  # only the session's own connection: the demo workspace is shared
     assert set(json.loads(rows[0][0])["items"]) == _expected()[COAUTHORS_Q]
 
 
