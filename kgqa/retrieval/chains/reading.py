@@ -57,7 +57,7 @@ AGENT_NOUNS = {
         "appears feature featured features featuring perform performed".split(),
         "actor cast",
     ),
-    **dict.fromkeys("write wrote written writes scripted penned".split(), "writer"),
+    **dict.fromkeys("write wrote written writes scripted penned screenwriter scriptwriter".split(), "writer"),
     **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
     **dict.fromkeys("publish published publishes".split(), "author"),
     **dict.fromkeys("describe describes described".split(), "tags"),
