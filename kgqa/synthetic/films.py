@@ -230,7 +230,7 @@ def generate_films(out_dir: str | Path, triples: int, seed: int = 0, questions: 
         qw.writerow(COLUMNS)
         for row in rows:
             qw.writerow(row)
-            report.by_kind[row[7]] = report.by_kind.get(row[7], 0) + 1
+            report.by_kind[row[4]] = report.by_kind.get(row[4], 0) + 1
     report.questions = len(rows)
     return report
 
