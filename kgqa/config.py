@@ -279,6 +279,8 @@ EXTRA_BOUNDS: dict[str, tuple[int, int]] = {
     "max_nodes": (1, 100_000),
     "max_hops": (1, 10),
     "text_hub_limit": (1, 1_000_000),
+    "chains": (0, 1),  # 0: no relation chains (kgqa/retrieval/chains)
+    "chain_fanout": (1, 1_000_000),  # triples one chain hop may read
 }
 
 

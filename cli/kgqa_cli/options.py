@@ -87,6 +87,9 @@ def _retrieval_option_decorators() -> dict[str, Callable[[Callable[..., Any]], C
         "diversity_penalty": click.option("--diversity-penalty", type=float, default=None, help="Default 0.05."),
         "alpha": click.option("--alpha", type=float, default=None, help="Path weight α (default 5)."),
         "max_level": click.option("--max-level", type=int, default=None, help="Traversal levels (default 1)."),
+        "uniform_hops": click.option(
+            "--uniform-hops", is_flag=True, help="Traversal: one hop per level (with --max-level N, N hops)."
+        ),
         "components": click.option(
             "--no-components", "no_components", is_flag=True, help="Search with the question embedding only."
         ),

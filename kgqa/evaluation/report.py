@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kgqa.errors import InputError
+from kgqa.evaluation.answer_metrics import answer_table, answers_of, score_answers
 from kgqa.evaluation.dataset import Question
 from kgqa.evaluation.metrics import METRIC_NAMES, score_question
 from kgqa.evaluation.text_metrics import TextScorer, mean_text, text_table
@@ -74,8 +75,12 @@ def evaluate(records: list[dict[str, Any]], questions: list[Question], scorer: T
                 "runtime_s": float(rec.get("runtime_s", 0.0)),
                 "llm_tokens": int(rec.get("llm_tokens", 0)),
                 "error": rec.get("error", ""),
+                "form": q.extra.get("form", ""),
             }
         )
+        answers = answers_of(q.extra)
+        if answers is not None:  # a set that lists its answers: Hits@1, answer recall in the triples
+            rows[-1].update(score_answers(rec, answers))
     overall = _means(rows)
     by = {
         dim: {v: _means(rs) for v, rs in sorted(_group(rows, dim).items())}
@@ -151,6 +156,9 @@ def format_table(ev: Evaluation, mode: str = "") -> str:
         for value, m in ev.by[dim].items():
             lines.append(_row(f"  {value} (n={m['n']:.0f})", m, cols))
         lines.append("")
+    answers = answer_table(ev.rows)
+    if answers:
+        lines += [answers, ""]
     if ev.missing:
         lines.append(f"{len(ev.missing)} question(s) have no run record yet")
     return "\n".join(lines)

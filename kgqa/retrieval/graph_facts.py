@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
@@ -33,6 +35,7 @@ class GraphFacts:
         self.root_levels = RootLevels(self.store, self.is_hub, remember=self.store.read_only)
         self._entities: dict[str, Entity | None] = {}
         self.text_hubs.forget()
+        self.chains: Any = None  # the relation-chain reader over the graph's schema (kgqa/retrieval/chains)
 
     def predicates(self) -> list[str]:
         """Distinct predicate labels (they split "paper class philosophical paper" components)."""

@@ -30,6 +30,7 @@ class AskOptions:
     retriever: str = "hublink"
     params: dict[str, Any] = field(default_factory=dict)  # retriever parameters (--param KEY=VALUE)
     max_triples: int | None = None  # supporting triples returned at most (default 50)
+    uniform_hops: bool = False  # traversal: one hop per level (RetrievalParams.uniform_hop_count)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (the request body of `POST /v1/ask`, without the question)."""
@@ -50,6 +51,7 @@ def params_from_options(options: AskOptions, base: RetrievalParams | None = None
         filter_output_triples=None if options.triple_filter else False,
         scoring=options.scoring,
         max_output_triples=options.max_triples,
+        uniform_hop_count=True if options.uniform_hops else None,
         extra=dict(options.params) or None,
     )
 
@@ -72,4 +74,5 @@ def options_from_params(params: RetrievalParams, *, llm: str = "offline", retrie
         retriever=retriever,
         params=dict(params.extra),
         max_triples=params.max_output_triples,
+        uniform_hops=params.uniform_hop_count,
     )

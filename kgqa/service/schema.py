@@ -60,6 +60,7 @@ class AskRequest(BaseModel):
     max_triples: int | None = Field(
         None, ge=1, le=10_000, description="Supporting triples returned at most (default 50)."
     )
+    uniform_hops: bool = Field(False, description="Traversal: one hop per level (max_level levels, max_level hops).")
 
     def options(self) -> AskOptions:
         """The library's form of these options."""

@@ -199,3 +199,43 @@ def test_bench_generate_and_the_scale_benchmark_at_a_small_size(tmp_path):
     assert graph_only["stores"]["kuzu"]["build"]["dry_run"] and graph_only["stores"]["kuzu"]["estimated"]["embed"] > 0
     for name in ("scale_build.svg", "scale_latency.svg", "scale_memory.svg"):
         assert (tmp_path / "out" / name).read_text().startswith("<svg")
+
+
+def test_film_domain_gzip_load_and_eval_beside_a_reader(tmp_path):
+    import gzip
+
+    from kgqa.api import Workspace
+    from kgqa.config import Settings
+
+    unused = tmp_path / "unused.kuzu"
+    out = kgqa(
+        "bench",
+        "generate",
+        "--domain",
+        "films",
+        "--triples",
+        "300",
+        "--questions",
+        "16",
+        "--out",
+        str(tmp_path / "f"),
+        db=unused,
+    ).stdout
+    assert re.search(r"wrote .*graph\.csv: 3\d\d triples, \d+ movies", out)
+    packed = tmp_path / "graph.csv.gz"
+    packed.write_bytes(gzip.compress((tmp_path / "f" / "graph.csv").read_bytes()))
+    db = tmp_path / "films.kuzu"
+    kgqa("init", db=db)
+    assert "+3" in kgqa("load", str(packed), db=db).stdout
+    kgqa("index", "build", "--hub-type", "Movie", db=db)
+    reader = Workspace(Settings(db_path=db), read_only=True)  # another reader holds the database
+    try:
+        run = tmp_path / "run.jsonl"
+        qs = str(tmp_path / "f" / "questions.csv")
+        assert "16 answered" in kgqa("eval", qs, "--out", str(run), db=db).stdout
+    finally:
+        reader.close()
+    report = kgqa("eval", "report", str(run), qs, "--no-text", db=db).stdout
+    assert "Hits@1" in report and "by hops:" in report and "by form:" in report
+    line = next(x for x in report.splitlines() if x.startswith("all "))
+    assert float(line.split()[2]) >= 0.9  # Hits@1 over the 16 questions

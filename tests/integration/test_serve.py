@@ -191,6 +191,7 @@ def test_stats_and_openapi(service):
         "retriever",
         "params",
         "max_triples",
+        "uniform_hops",
     } == set(fields)
 
 

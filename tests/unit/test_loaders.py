@@ -577,7 +577,7 @@ def test_detect_format(name: str, fmt: str) -> None:
     assert detect_format(Path(name)) == fmt
 
 
-@pytest.mark.parametrize("name", ["graph.xml", "graph", "graph.json.gz"])
+@pytest.mark.parametrize("name", ["graph.xml", "graph", "graph.xml.gz"])
 def test_detect_format_rejects_unknown(name: str) -> None:
     with pytest.raises(UnsupportedFormatError) as info:
         detect_format(name)

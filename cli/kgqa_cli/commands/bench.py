@@ -7,6 +7,7 @@ from dataclasses import asdict
 
 import click
 
+from kgqa.synthetic.films import generate_films
 from kgqa.synthetic.generator import generate
 
 
@@ -43,19 +44,28 @@ def _count(text: str) -> int:
     metavar="DIR",
     help="Where graph.csv and questions.csv go (default: synthetic-N-sS).",
 )
+@click.option(
+    "--domain",
+    type=click.Choice(["scholarly", "films"]),
+    default="scholarly",
+    show_default=True,
+    help="scholarly: papers as hubs; films: movies as hubs, people, genres, 1-3 hop questions.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
-def generate_cmd(n_triples: str, seed: int, questions: int, out_dir: str | None, as_json: bool) -> None:
+def generate_cmd(n_triples: str, seed: int, questions: int, out_dir: str | None, domain: str, as_json: bool) -> None:
     """Write a scholarly-style graph of about N triples (papers as hubs; shared venues, authors,
     organisations and benchmarks; paths of 1-4 triples; literals) and questions whose golden
     triples are known. Load it with `kgqa load DIR/graph.csv`, evaluate with
     `kgqa eval DIR/questions.csv`."""
     n = _count(n_triples)
-    report = generate(out_dir or f"synthetic-{n}-s{seed}", n, seed=seed, questions=questions)
+    make = generate_films if domain == "films" else generate
+    prefix = "films" if domain == "films" else "synthetic"
+    report = make(out_dir or f"{prefix}-{n}-s{seed}", n, seed=seed, questions=questions)
     if as_json:
         click.echo(json.dumps({k: str(v) if k.endswith("_file") else v for k, v in asdict(report).items()}))
         return
     click.echo(
-        f"wrote {report.graph_file}: {report.triples} triples, {report.papers} papers, "
+        f"wrote {report.graph_file}: {report.triples} triples, {report.papers} {'movies' if domain == 'films' else 'papers'}, "
         f"{report.entities} entities (non-literal)"
     )
     click.echo(

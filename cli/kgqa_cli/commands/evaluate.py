@@ -47,9 +47,16 @@ def eval_group() -> None:
 @retrieval_options(omit=("topic_entity",))  # each question brings its own
 @click.option("--limit", type=int, default=None, help="Only the first N questions.")
 @click.option("--keep-going", is_flag=True, help="Exit 0 when some (not all) questions failed.")
+@click.option("--no-topic", is_flag=True, help="Ask without the questions' topic entities (the system links them).")
 @pass_state
 def run(
-    state: CliState, questions: str, out: str | None, options: AskOptions, limit: int | None, keep_going: bool
+    state: CliState,
+    questions: str,
+    out: str | None,
+    options: AskOptions,
+    limit: int | None,
+    keep_going: bool,
+    no_topic: bool = False,
 ) -> None:
     """Answer every question of QUESTIONS (thesis CSV format) and write one JSON line each. Stops
     before the first question when the retriever's index is missing; exits non-zero when every
@@ -67,9 +74,11 @@ def run(
         "strategy_requested": options.strategy,
         "scoring": params.scoring,
     }
+    if no_topic:
+        info["topic_entities"] = "not given"
     if params.extra:
         info["retriever_params"] = params.extra
-    with state.open() as ws, progress_line(not state.quiet) as progress:
+    with state.open(read_only=True) as ws, progress_line(not state.quiet) as progress:
         require_index(ws.store, ws.vstore, ws.embedder.name, retriever, index_parts(retriever))  # before any question
         load_seconds = ws.warm_up()  # the model loads once per process; not charged to the first question
 
@@ -80,7 +89,7 @@ def run(
                 llm=llm,
                 retriever=retriever,
                 token_budget=options.token_budget,
-                topic_entity=q.topic_entity,
+                topic_entity=None if no_topic else q.topic_entity,
             )
 
         summary = run_questions(qs, ask, out_path, info, on_progress=progress)

@@ -37,7 +37,10 @@ EXTENSIONS: dict[str, str] = {
 
 def detect_format(path: str | Path) -> str:
     """The format of a file by its extension; UnsupportedFormatError if it has no known one."""
-    suffix = Path(path).suffix.lower()
+    name = Path(path)
+    if name.suffix.lower() == ".gz":  # compressed: the format is the extension before .gz
+        name = name.with_suffix("")
+    suffix = name.suffix.lower()
     fmt = EXTENSIONS.get(suffix)
     if fmt is None:
         accepted = ", ".join(f"{ext} ({name})" for ext, name in EXTENSIONS.items())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import gzip
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -30,11 +32,26 @@ _FALSE = {"false", "0", "no", ""}
 
 
 def open_binary(path: Path) -> BinaryIO:
-    """Open a file for reading bytes; InputError (not OSError) if it cannot be opened."""
+    """Open a file for reading bytes, decompressed when its name ends in .gz; InputError (not OSError)
+    if it cannot be opened or is not a whole gzip stream."""
     try:
+        if str(path).lower().endswith(".gz"):
+            _check_gzip(path)
+            return gzip.open(path, "rb")  # type: ignore[return-value]
         return open(path, "rb")
     except OSError as exc:
         raise InputError(f"cannot open the file: {exc.strerror or exc}", source=str(path)) from None
+
+
+def _check_gzip(path: Path) -> None:
+    """Read the compressed file through once: a damaged or cut-short stream is an InputError before
+    any record is read."""
+    try:
+        with gzip.open(path, "rb") as stream:
+            while stream.read(1 << 20):
+                pass
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise InputError(f"not a valid gzip file ({exc})", source=str(path)) from None
 
 
 def utf8_lines(path: Path) -> Iterator[tuple[int, str]]:

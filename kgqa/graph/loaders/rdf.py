@@ -341,10 +341,10 @@ class TurtleLoader:
         from rdflib.plugins.parsers.notation3 import BadSyntax
 
         source = str(path)
-        open_binary(path).close()  # a missing or unreadable file is an InputError
         graph = Graph()
         try:
-            graph.parse(source, format="turtle")
+            with open_binary(path) as stream:  # a missing or unreadable file is an InputError
+                graph.parse(file=stream, format="turtle", publicID=Path(path).resolve().as_uri())
         except BadSyntax as exc:
             why = getattr(exc, "_why", None) or str(exc)
             raise InputError(f"invalid Turtle: {why}", source=source, line=exc.lines + 1) from None

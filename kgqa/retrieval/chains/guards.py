@@ -1,0 +1,33 @@
+"""When a relation chain is not the reading of a question: it constrains the answer by other named
+values (a venue's acronym, a year, a quoted title besides the topic), negates, compares or ranks.
+HubLink's own retrieval and answering handle those."""
+
+from __future__ import annotations
+
+import re
+
+_OPERATOR_WORDS = re.compile(
+    r"\b(not|no|never|without|except|most|least|more|fewer|less|than|before|after|between|earliest|latest|"
+    r"first|last|oldest|newest|rank|ranked|order|sorted|average|mean|total|sum|per|each|compare|both|either)\b",
+    re.IGNORECASE,
+)
+_NAMED_VALUE = re.compile(r"\b\d{2,}\b|(?<![A-Za-z])'[^']+'|\"[^\"]+\"|\b[A-Z]{2,}\b")
+
+
+def declines(question: str, topic_span: tuple[int, int] | None) -> str | None:
+    """Why the question is not a plain relation chain from its topic (None when it is one): the words
+    outside the topic's name hold an operator or another named value."""
+    rest = question if not topic_span else question[: topic_span[0]] + " " + question[topic_span[1] :]
+    rest = re.sub(r"'\s*'|\"\s*\"", " ", rest)  # the quotes around the topic's name
+    op = _OPERATOR_WORDS.search(rest)
+    if op:
+        return f"the question {op.group(0).lower()!r} constrains or compares"
+    value = _NAMED_VALUE.search(rest)
+    if value:
+        return f"the question names another value ({value.group(0)})"
+    return None
+
+
+def counts(question: str) -> bool:
+    """Whether the question asks how many."""
+    return re.search(r"\bhow many\b", question, re.IGNORECASE) is not None

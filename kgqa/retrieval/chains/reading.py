@@ -1,0 +1,361 @@
+"""Reads a question's relation chain by meaning: which of the graph's predicates the question's words
+name (embedding similarity of each word to the predicate labels, in both directions, and to the entity
+types), which of them ask for entities that *share* a value ("share", "co-", "same ... as", "together
+with", "common"), and in which order they apply from the topic. The steps are checked against the
+graph's schema; a step the schema cannot take directly is bridged by one predicate that can.
+
+Order: the relation bound to the topic ("the director *of X*") first, then the words after the topic
+("did X *write*"), then the remaining words before it, nearest first ("the *genres* of the *films* by
+..."). A chain never steps straight back: each back step leaves out where it came from."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kgqa.embeddings.base import Embedder
+from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
+
+#: Below this similarity a word names no predicate or type.
+MATCH_THRESHOLD = 0.52
+#: Similarity to one word of a multi-word label counts this much ("member" of "cast member").
+PART_WEIGHT = 0.9
+#: A shared stem of this many letters ("directed"/"director") counts as this similarity.
+STEM_LENGTH = 5
+STEM_SIMILARITY = 0.8
+WH_WORDS = frozenset({"which", "what"})
+SHARE_WORDS = frozenset(
+    {
+        "share",
+        "shares",
+        "shared",
+        "sharing",
+        "same",
+        "together",
+        "common",
+        "co",
+        "alongside",
+        "fellow",
+        "jointly",
+        "mutual",
+    }
+)
+#: Words between a relation and the topic that keep them bound ("the director of X").
+LINK_WORDS = frozenset({"of", "with", "by", "as", "the", "a", "an", "for", "in", "from", "to", "s", "than", "about"})
+STOP_WORDS = frozenset(
+    """which what who whom whose when where how why is are was were be been being do does did done the a an
+    of in on at by with for from to as and or that this these those there their its it his her they he she
+    them any all some many much have has had also other others than into out about please list give tell me
+    name show find also both each every one ones than there s""".split()
+)
+#: Verbs whose agent noun is what predicate labels usually say (general English, not one graph's).
+AGENT_NOUNS = {
+    **dict.fromkeys(
+        "act acted acting acts actor actors actress star starred starring stars play played plays appear appeared "
+        "appears feature featured features featuring perform performed".split(),
+        "actor cast",
+    ),
+    **dict.fromkeys("write wrote written writes scripted penned screenwriter scriptwriter".split(), "writer"),
+    **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
+    **dict.fromkeys("publish published publishes".split(), "author"),
+    **dict.fromkeys("describe describes described".split(), "tags"),
+    **dict.fromkeys("release released come came".split(), "release"),
+    **dict.fromkeys("speak spoken speaks".split(), "language"),
+}
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A question word that names a predicate (or an entity type), where it stands, and whether it
+    asks for entities sharing the predicate's value with the current ones."""
+
+    word: str
+    position: int
+    predicate: str | None
+    type_name: str | None
+    share: bool = False
+
+
+@dataclass(frozen=True)
+class ChainPlan:
+    """The steps (predicate, +1 forward / -1 backward) from the topic, and the question words the
+    chain does not account for."""
+
+    steps: tuple[tuple[str, int], ...]
+    mentions: tuple[Mention, ...]
+    unexplained: tuple[str, ...] = ()
+
+
+@dataclass
+class _Cues:
+    texts: list[str]
+    owner: list[tuple[str, str]]  # ("p", predicate) or ("t", type) per cue text
+    vectors: np.ndarray  # each row scaled by its cue's weight
+    stems: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+
+
+def label_words(label: str) -> str:
+    """A label as words: underscores, dashes and camelCase split, lower-cased."""
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", label)
+    return re.sub(r"[_\-./:]+", " ", text).strip().lower()
+
+
+class ChainReader:
+    """Reads relation chains over one graph's schema (cue vectors embedded once)."""
+
+    def __init__(self, schema: GraphSchema, embedder: Embedder) -> None:
+        self.schema, self.embedder = schema, embedder
+        self._word_vectors: dict[str, np.ndarray] = {}
+        self.cues = self._cues()
+
+    def _cues(self) -> _Cues:
+        texts: list[str] = []
+        owner: list[tuple[str, str]] = []
+        stems: dict[str, set[tuple[str, str]]] = {}
+
+        weights: list[float] = []
+
+        def add(text: str, who: tuple[str, str], weight: float = 1.0) -> None:
+            if text and text not in STOP_WORDS:
+                texts.append(text)
+                owner.append(who)
+                weights.append(weight)
+                for token in text.split():
+                    if len(token) >= STEM_LENGTH - 1 and token not in STOP_WORDS:
+                        stems.setdefault(token[:STEM_LENGTH], set()).add(who)
+
+        type_owners: dict[str, set[str]] = {}
+        subjects = {t for p in self.schema.predicates for t in self.schema.subject_types(p)}
+        for p in self.schema.predicates:
+            words = label_words(p)
+            add(words, ("p", p))
+            for token in words.split():
+                if token not in STOP_WORDS and token != words:  # one word of a label says less
+                    add(token, ("p", p), PART_WEIGHT)
+            for t in self.schema.object_types(p) - {LITERAL}:
+                type_owners.setdefault(t, set()).add(p)
+        for t in sorted(self.schema.types()):
+            add(label_words(t), ("t", t))
+            owners = type_owners.get(t, set())
+            if len(owners) == 1 and t not in subjects:  # a leaf type one predicate leads to names it too
+                add(label_words(t), ("p", next(iter(owners))))
+        vectors = self.embedder.embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
+        vectors = vectors * np.asarray(weights, dtype=np.float32)[:, None] if texts else vectors
+        return _Cues(texts, owner, vectors, stems)
+
+    def _vectors(self, words: list[str]) -> np.ndarray:
+        missing = [w for w in dict.fromkeys(words) if w not in self._word_vectors]
+        if missing:
+            for w, v in zip(missing, self.embedder.embed(missing)):
+                self._word_vectors[w] = v
+        return np.stack([self._word_vectors[w] for w in words]) if words else np.zeros((0, 1), dtype=np.float32)
+
+    def _best(self, word: str, sims: np.ndarray) -> tuple[str | None, float, str | None, float]:
+        """The best predicate and type for one word's similarities to every cue (stems count too)."""
+        best_p: tuple[str | None, float] = (None, 0.0)
+        best_t: tuple[str | None, float] = (None, 0.0)
+        for (kind, name), sim in zip(self.cues.owner, sims.tolist()):
+            if kind == "p" and sim > best_p[1]:
+                best_p = (name, sim)
+            elif kind == "t" and sim > best_t[1]:
+                best_t = (name, sim)
+        if len(word) >= STEM_LENGTH - 1:
+            for kind, name in self.cues.stems.get(word[:STEM_LENGTH], ()):
+                if kind == "p" and best_p[1] < STEM_SIMILARITY:
+                    best_p = (name, STEM_SIMILARITY)
+        return best_p[0], best_p[1], best_t[0], best_t[1]
+
+    def mentions(
+        self, question: str, topic_span: tuple[int, int] | None
+    ) -> tuple[list[Mention], list[str], int, list[str]]:
+        """The question's predicate and type mentions, the words left unexplained, the topic's word
+        position and the question's words (the topic's and quoted strings' words are not read)."""
+        tokens: list[tuple[str, int]] = []
+        topic_at = -1
+        for m in re.finditer(r"(?<![A-Za-z])'[^']*'|\"[^\"]*\"|[A-Za-z0-9]+", question):
+            if topic_span and m.start() < topic_span[1] and m.end() > topic_span[0]:
+                if topic_at < 0:
+                    topic_at = len(tokens)
+                    tokens.append(("\x00topic", m.start()))
+                continue
+            if m.group(0)[0] in "'\"":
+                continue
+            tokens.append((m.group(0).lower(), m.start()))
+        if topic_at < 0:
+            topic_at = len(tokens)
+        words = [w for w, _ in tokens]
+        content = [i for i, w in enumerate(words) if w not in STOP_WORDS and w not in SHARE_WORDS and w != "\x00topic"]
+        texts: list[str] = []
+        for i in content:
+            w = words[i]
+            texts.append(w)
+            texts.append(AGENT_NOUNS.get(w, w))
+            if w.startswith("co") and len(w) > 5:
+                texts.append(w[2:])
+                texts.append(AGENT_NOUNS.get(w[2:], w[2:]))
+        vectors = self._vectors(texts)
+        sims = vectors @ self.cues.vectors.T if len(self.cues.texts) else np.zeros((len(texts), 0))
+        out: list[Mention] = []
+        unexplained: list[str] = []
+        row = 0
+        for i in content:
+            w = words[i]
+            n = 4 if w.startswith("co") and len(w) > 5 else 2
+            cands = [self._best(texts[row + k], sims[row + k]) for k in range(n)]
+            row += n
+            whole = max(cands[:2], key=lambda c: max(c[1], c[3]))
+            share = words[i - 1] == "co" if i > 0 else False
+            if n == 4:
+                part = max(cands[2:], key=lambda c: c[1])
+                if part[1] >= MATCH_THRESHOLD and part[1] > whole[1] + 0.1:
+                    whole, share = part, True
+            pred, psim, typ, tsim = whole
+            if pred and psim >= MATCH_THRESHOLD and psim >= tsim - 0.02:
+                out.append(Mention(w, i, pred, None, share))
+            elif typ and tsim >= MATCH_THRESHOLD + 0.1:
+                out.append(Mention(w, i, None, typ))
+            else:
+                unexplained.append(w)
+        out = _attach_share_words(out, words)
+        return out, unexplained, topic_at, words
+
+    def plan(
+        self, question: str, topic_span: tuple[int, int] | None, topic_types: set[str], max_hops: int
+    ) -> ChainPlan | None:
+        """The chain from the topic, or None when the question names no predicate or the schema
+        cannot follow what it names within `max_hops` steps."""
+        mentions, unexplained, topic_at, words = self.mentions(question, topic_span)
+        relations = _merge_adjacent([m for m in mentions if m.predicate], words)
+        if not relations:
+            return None
+        merged = sorted(relations + [m for m in mentions if m.type_name], key=lambda m: m.position)
+        before = [m for m in merged if m.position < topic_at]
+        after = [m for m in merged if m.position > topic_at]
+        order: list[Mention] = []
+        if before and all(w in LINK_WORDS for w in words[before[-1].position + 1 : topic_at]):
+            order.append(before.pop())
+        order += after + before[::-1]
+        steps: list[tuple[str, int]] = []
+        types = set(topic_types)
+        bridged = False  # the last step was inferred (it leads to the next mention)
+        passed: set[str] = set()  # types the chain has reached (a type word on the way is one of them)
+        for k, m in enumerate(order):
+            if m.predicate is None:  # a type word on the way ("the *films* written by ..."): reach it
+                if m.type_name and m.type_name not in types and m.type_name not in passed:
+                    ahead = next((n.predicate for n in order[k + 1 :] if n.predicate), None)
+                    bridge = self._bridge(types, {m.type_name}, steps, ahead)
+                    if bridge is not None:
+                        steps.append(bridge)
+                        types, bridged = self.schema.step(*bridge, types), True
+                        passed |= types
+                continue
+            if steps and not m.share and steps[-1][0] == m.predicate and types <= {LITERAL}:
+                continue  # "release date" after "released": the same literal asked twice
+            direction = self._direction(m.predicate, types)
+            if direction == 0:
+                goal = self.schema.subject_types(m.predicate) | self.schema.object_types(m.predicate)
+                bridge = self._bridge(types, goal, steps, None)
+                if bridge is None:
+                    return None
+                steps.append(bridge)
+                types = self.schema.step(*bridge, types)
+                passed |= types
+                direction = self._direction(m.predicate, types)
+                if direction == 0:
+                    return None
+            elif m.share and not (bridged and steps[-1][0] == m.predicate):
+                # entities sharing the value: out to it and back ("films that share a director")
+                steps.append((m.predicate, direction))
+                types = self.schema.step(m.predicate, direction, types)
+                passed |= types
+                direction = -direction
+                if not self.schema.step(m.predicate, direction, types):
+                    return None
+            steps.append((m.predicate, direction))
+            types, bridged = self.schema.step(m.predicate, direction, types), False
+            passed |= types
+        answer_type = _asked_type(mentions, words)
+        if answer_type and answer_type not in types:
+            bridge = self._bridge(types, {answer_type}, steps, None)
+            if bridge is not None:
+                steps.append(bridge)
+        if not steps or len(steps) > max_hops:
+            return None
+        return ChainPlan(tuple(steps), tuple(mentions), tuple(unexplained))
+
+    def _direction(self, predicate: str, types: set[str]) -> int:
+        """+1 or -1: the direction the schema lets `predicate` go from `types` (the one with more triples
+        when both do), or 0."""
+        fwd = self.schema.weight(predicate, 1, types, self.schema.object_types(predicate))
+        bwd = self.schema.weight(predicate, -1, types, self.schema.subject_types(predicate))
+        if not fwd and not bwd:
+            return 0
+        return 1 if fwd >= bwd else -1
+
+    def _bridge(
+        self, types: set[str], goal: set[str], steps: list[tuple[str, int]], ahead: str | None
+    ) -> tuple[str, int] | None:
+        """One step from `types` to `goal`: back along the last step's predicate when it leads there,
+        else along the predicate named next (`ahead`), else the predicate with most such triples."""
+        if steps:
+            p, d = steps[-1]
+            if self.schema.step(p, -d, types) & goal:
+                return (p, -d)
+        if ahead:
+            for d in (1, -1):
+                if self.schema.step(ahead, d, types) & goal:
+                    return (ahead, d)
+        best: tuple[int, str, int] | None = None
+        for p in self.schema.predicates:
+            for d in (1, -1):
+                w = self.schema.weight(p, d, types, goal)
+                if w and (best is None or w > best[0]):
+                    best = (w, p, d)
+        return (best[1], best[2]) if best else None
+
+
+def _asked_type(mentions: list[Mention], words: list[str]) -> str | None:
+    """The entity type the question asks for: a type word right after "which" or "what" ("which
+    films", "what other movies"), else None."""
+    for m in mentions:
+        if m.type_name is None:
+            continue
+        k = m.position - 1
+        while k >= 0 and words[k] in ("other", "kind", "kinds", "of", "type", "types"):
+            k -= 1
+        if k >= 0 and words[k] in WH_WORDS:
+            return m.type_name
+    return None
+
+
+def _attach_share_words(mentions: list[Mention], words: list[str]) -> list[Mention]:
+    """Give each share word ("share", "same", "together", "co") to the nearest relation mention."""
+    relations = [k for k, m in enumerate(mentions) if m.predicate]
+    if not relations:
+        return mentions
+    out = list(mentions)
+    for i, w in enumerate(words):
+        if w not in SHARE_WORDS:
+            continue
+        k = min(relations, key=lambda k: (abs(mentions[k].position - i), mentions[k].position < i))
+        m = out[k]
+        out[k] = Mention(m.word, m.position, m.predicate, m.type_name, True)
+    return out
+
+
+def _merge_adjacent(mentions: list[Mention], words: list[str]) -> list[Mention]:
+    """Adjacent words naming the same predicate ("release date", "stars which actors") are one mention."""
+    out: list[Mention] = []
+    for m in mentions:
+        between = words[out[-1].position + 1 : m.position] if out else []
+        if out and out[-1].predicate == m.predicate and all(w in WH_WORDS for w in between):
+            prev = out[-1]
+            out[-1] = Mention(prev.word + " " + m.word, prev.position, prev.predicate, None, prev.share or m.share)
+            continue
+        out.append(m)
+    return out
+
+
+__all__ = ["ChainPlan", "ChainReader", "Mention", "label_words"]

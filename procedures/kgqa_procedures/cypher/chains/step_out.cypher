@@ -1,0 +1,6 @@
+// One hop of a relation chain, forward: the objects reached from a frontier through one predicate.
+// params: $ids STRING[], $predicate STRING, $cap INT64   returns: from id, to id, to label, to is_literal, to types
+MATCH (a:Entity)-[t:Triple]->(b:Entity)
+WHERE a.id IN $ids AND t.predicate = $predicate
+RETURN a.id, b.id, b.label, b.is_literal, b.types
+LIMIT $cap;

@@ -1,0 +1,135 @@
+"""The parts around relation chains: answer metrics, the guard that leaves constrained questions to
+HubLink, the chain reader over a hand-written schema (real MiniLM), gzip input, the --uniform-hops
+option and the film generator's answers."""
+
+from __future__ import annotations
+
+import ast
+import csv
+import gzip
+from pathlib import Path
+
+import pytest
+
+from kgqa.config import RetrievalParams
+from kgqa.errors import InputError
+from kgqa.evaluation.answer_metrics import answer_recall, answer_table, answers_of, hits_at_1
+from kgqa.graph.loaders import detect_format, get_loader
+from kgqa.graph.loaders.base import TripleRecord
+from kgqa.retrieval.chains.guards import declines
+from kgqa.retrieval.chains.reading import ChainReader
+from kgqa.retrieval.chains.schema import LITERAL, Connection, GraphSchema
+from kgqa.retrieval.options import AskOptions, options_from_params, params_from_options
+from kgqa.synthetic.films import generate_films
+
+
+def test_hits_at_1_reads_the_first_item_and_recall_needs_a_whole_element():
+    assert hits_at_1({"items": ["Ada", "Bo"]}, ["bo", "ada"]) == 1.0
+    assert hits_at_1({"items": ["Cy"], "value": "Ada"}, ["Ada"]) == 0.0
+    assert hits_at_1({"items": [], "value": "Ada"}, ["Ada"]) == 1.0
+    assert hits_at_1(None, ["Ada"]) == 0.0
+    triples = ["(M1:Film Two, director, N1:Ada Lind)", "(M1:Film Two, release year, 1999)"]
+    assert answer_recall(triples, ["Ada Lind", "1999"]) == 1.0
+    assert answer_recall(triples, ["Ada", "2"]) == 0.0  # parts of names do not count
+    assert answers_of({"answers": "['a', 'b']"}) == ["a", "b"] and answers_of({}) is None
+    rows = [{"hits_at_1": 1.0, "answer_recall": 0.5, "hops": "2", "form": "f/1", "runtime_s": 0.02}]
+    table = answer_table(rows)
+    assert "Hits@1" in table and "by hops" in table and "  2 " in table
+
+
+@pytest.mark.parametrize(
+    "question, declined",
+    [
+        ("Which papers were published at ICSA in 2019?", True),
+        ("Which papers of Ada Lind were not evaluated with a case study?", True),
+        ("Who wrote more papers than Ada Lind?", True),
+        ("Who are the co-authors of Ada Lind?", False),
+        ("Which papers share an author with 'Ada Lind'?", False),
+    ],
+)
+def test_constrained_negated_and_comparing_questions_are_declined(question, declined):
+    start = question.find("Ada Lind")
+    span = (start, start + len("Ada Lind")) if start >= 0 else None
+    assert (declines(question, span) is not None) == declined
+
+
+def _schema() -> GraphSchema:
+    film, person, genre = frozenset({"Film"}), frozenset({"Person"}), frozenset({"Genre"})
+    rows = [
+        Connection("directed by", film, person, 50),
+        Connection("stars", film, person, 200),
+        Connection("written by", film, person, 60),
+        Connection("has genre", film, genre, 70),
+        Connection("year", film, frozenset({LITERAL}), 50),
+    ]
+    return GraphSchema({c.predicate: [c] for c in rows})
+
+
+@pytest.mark.parametrize(
+    "question, topic, topic_types, steps",
+    [
+        ("Which films share a director with Red Fox?", "Red Fox", {"Film"}, [("directed by", 1), ("directed by", -1)]),
+        ("Who co-starred with Ada Lind?", "Ada Lind", {"Person"}, [("stars", -1), ("stars", 1)]),
+        ("Which movies did Ada Lind write?", "Ada Lind", {"Person"}, [("written by", -1)]),
+        (
+            "Who directed the films written by the writer of Red Fox?",
+            "Red Fox",
+            {"Film"},
+            [("written by", 1), ("written by", -1), ("directed by", 1)],
+        ),
+        (
+            "What genres are the films directed by Ada Lind?",
+            "Ada Lind",
+            {"Person"},
+            [("directed by", -1), ("has genre", 1)],
+        ),
+    ],
+)
+def test_the_reader_follows_the_chain_the_question_names(embedder, question, topic, topic_types, steps):
+    reader = ChainReader(_schema(), embedder)
+    start = question.index(topic)
+    plan = reader.plan(question, (start, start + len(topic)), topic_types, 4)
+    assert plan is not None and list(plan.steps) == steps
+
+
+def test_gzip_files_load_like_their_plain_form(tmp_path: Path):
+    plain = tmp_path / "g.csv"
+    plain.write_text("subject,predicate,object\na,knows,b\nb,knows,c\n", encoding="utf-8")
+    packed = tmp_path / "g.csv.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert detect_format(packed) == "csv" and detect_format(tmp_path / "x.nt.gz") == "nt"
+    loader = get_loader("csv")
+    same = [r for r in loader.records(plain) if isinstance(r, TripleRecord)]
+    assert same and same == [r for r in loader.records(packed) if isinstance(r, TripleRecord)]
+    nt = tmp_path / "g.nt.gz"
+    nt.write_bytes(gzip.compress(b"<http://x/a> <http://x/p> <http://x/b> .\n"))
+    assert len(list(get_loader("nt").records(nt))) >= 1
+    broken = tmp_path / "bad.csv.gz"
+    broken.write_bytes(gzip.compress(plain.read_bytes())[:-12])
+    with pytest.raises(InputError, match="gzip"):
+        list(loader.records(broken))
+
+
+def test_uniform_hops_travels_from_the_options_to_the_parameters_and_back():
+    params = params_from_options(AskOptions(uniform_hops=True, max_level=3))
+    assert params.uniform_hop_count and params.max_retrieval_level == 3
+    assert not params_from_options(AskOptions()).uniform_hop_count
+    assert options_from_params(RetrievalParams(uniform_hop_count=True)).uniform_hops
+
+
+def test_film_generator_is_seeded_and_its_answers_come_from_its_golden_triples(tmp_path: Path):
+    a = generate_films(tmp_path / "a", 1_500, seed=2, questions=40)
+    b = generate_films(tmp_path / "b", 1_500, seed=2, questions=40)
+    assert a.graph_file.read_bytes() == b.graph_file.read_bytes()
+    assert a.questions_file.read_bytes() == b.questions_file.read_bytes()
+    with a.graph_file.open(encoding="utf-8", newline="") as fh:
+        graph = list(csv.DictReader(fh))
+    with a.questions_file.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {r["hops"] for r in rows} == {"1", "2", "3"} and len({r["form"] for r in rows}) > 20
+    movies = {r["subject"] for r in graph}
+    assert all(r["subject_types"] == "Movie" for r in graph) and len(movies) == a.papers
+    for r in rows:
+        answers = ast.literal_eval(r["answers"])
+        golden = ast.literal_eval(r["golden_triples"])
+        assert answers and answer_recall(golden, answers) == 1.0
