@@ -96,6 +96,9 @@ def stop(data_dir: str | os.PathLike[str]) -> ServerStatus:
         )
     except Exception as exc:
         raise StoreError(f"cannot stop the local Postgres in {path}: {exc}") from exc
+    # pgserver keeps one server object per data directory and process; a later `start` in this process
+    # must start the server again rather than return the stopped one
+    pgserver.PostgresServer._instances.pop(path, None)
     return current
 
 

@@ -27,13 +27,16 @@ from kgqa.retrieval.options import params_from_options
 from kgqa.serve_state import ServiceState, remove_state, write_state
 from kgqa.service.errors import error_reply, validation_reply
 from kgqa.service.graph_view import MAX_NEIGHBOURS, entity_view, evidence_graph, find_entities
+from kgqa.service.health import StoreProbe, add_health_routes
 from kgqa.service.pool import PoolFullError, WorkspacePool
 from kgqa.service.schema import AskRequest
 from kgqa.service.stats import ServiceStats
 from kgqa.types import Answer
 
 #: What the service answers, for the message of a 404 or 405.
-ENDPOINTS = "POST /v1/ask, POST /v1/retrieve, GET /v1/health, GET /v1/stats, GET /openapi.json"
+ENDPOINTS = (
+    "POST /v1/ask, POST /v1/retrieve, GET /v1/health, GET /v1/ready, GET /v1/live, GET /v1/stats, GET /openapi.json"
+)
 HTTP_ERROR_TYPES = {404: "NotFound", 405: "MethodNotAllowed"}
 #: Seconds a client is asked to wait after a 503 (queue full).
 RETRY_AFTER_S = 1
@@ -63,6 +66,7 @@ class _Service:
         self.graph = self.ws0.stats()
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self.db_path = str(state.db_path if state else self.ws0.settings.db_path)
+        self.probe = StoreProbe(self.ws0.settings)
 
     async def answer(self, endpoint: str, work: Callable[[Workspace], Any]) -> JSONResponse:
         """`work` run on a pooled workspace: its JSON, 503 when the queue is full, the error reply else."""
@@ -108,6 +112,7 @@ def create_app(
         finally:
             if state is not None:
                 remove_state(state.db_path, state.pid)
+            svc.probe.close()
             pool.close()
 
     app = FastAPI(
@@ -254,19 +259,20 @@ def _add_graph_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
 
 
 def _add_status_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
-    """GET /v1/health (open) and /v1/stats."""
+    """GET /v1/health, /v1/ready and /v1/live (open; kgqa/service/health.py) and /v1/stats."""
     ws0, pool, index, graph = svc.ws0, svc.pool, svc.index, svc.graph
 
-    @app.get("/v1/health", summary="Liveness; open even when a token is set (it tells nothing about the graph).")
-    async def health() -> dict[str, Any]:
-        return {
-            "status": "ok",
+    add_health_routes(
+        app,
+        svc.probe,
+        lambda: {
             "pid": svc.state.pid if svc.state else None,
             "db_path": svc.db_path,
             "store": ws0.settings.store,
             "index": index.info is not None,
             "in_flight": pool.in_flight,
-        }
+        },
+    )
 
     @app.get(
         "/v1/stats", dependencies=auth, summary="Index, model, uptime, questions answered and latency percentiles."
