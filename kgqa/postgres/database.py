@@ -235,12 +235,13 @@ class PgDatabase:
     def apply_migrations(self, kind: str = "postgres", **structural: int) -> list[str]:
         """Apply the not-yet-applied scripts of `schema/<kind>/` in order, each recorded, atomically."""
         done = self.applied()
+        pending = [(name, text) for name, text in assets.schema_scripts(kind) if name not in done]
+        if not pending:  # nothing to do: no DDL, so a role without CREATE rights (a worker) gets here too
+            return []
         applied = []
         with self.transaction():
             self.schema_statement("create_index_schema")
-            for name, text in assets.schema_scripts(kind):
-                if name in done:
-                    continue
+            for name, text in pending:
                 self.script(name, assets.fill_tokens(name, text, **structural))
                 self.run("record_script", {"name": name})
                 applied.append(name)

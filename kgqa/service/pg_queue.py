@@ -129,6 +129,9 @@ class QueueWorker:
         try:
             while not self._stop.wait(HEARTBEAT_S):
                 try:
+                    if not db.scalar("index_registered", {"name": self.index}):
+                        self._index_dropped(db)
+                        return
                     self._heartbeat(db)
                     backoff.succeeded()
                 except KgqaError as exc:
@@ -136,6 +139,16 @@ class QueueWorker:
                     self._stop.wait(max(0.0, backoff.failed(exc) - HEARTBEAT_S))
         finally:
             db.close()
+
+    def _index_dropped(self, db: PgDatabase) -> None:
+        """The index is gone from Postgres (`kgqa index drop`): stop working its queue, say why and what to do."""
+        self._stop.set()
+        db.run("worker_leave", {"worker": self.worker_id})
+        self.info(
+            f"error: index '{self.index}' was dropped from Postgres; this service no longer works its question "
+            f"queue (CALL kgqa.ask gets 'no worker'). Build it again (`kgqa --index {self.index} index sync --to "
+            "pgvector`, then `kgqa sql install`) and restart `kgqa serve`"
+        )
 
     def _work(self) -> None:
         db = PgDatabase(self.dsn, connect_timeout=CONNECT_TIMEOUT_S)

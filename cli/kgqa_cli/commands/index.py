@@ -452,20 +452,26 @@ def list_(state: CliState, as_json: bool) -> None:
     settings = state.settings()
     if settings.store == "pgvector":
         from kgqa.postgres.server import resolve_dsn
-        from kgqa.vectorstores.pgvector_store import named_indexes
+        from kgqa.vectorstores.pgvector_store import default_index, named_indexes
 
-        rows = [(name, src, counts) for name, src, counts in named_indexes(resolve_dsn(settings))]
+        dsn = resolve_dsn(settings)
+        rows = [(name, src, counts) for name, src, counts in named_indexes(dsn)]
+        default = default_index(dsn)
     else:
+        default = None
         with state.open(read_only=True) as ws:
             st = ws.index_status()
             rows = [(settings.index_name, str(settings.db_path), st.counts)] if st.info is not None else []
     if as_json:
-        click.echo(json.dumps([dict(name=n, db=src, **c.__dict__) for n, src, c in rows], indent=2))
+        click.echo(
+            json.dumps([dict(name=n, db=src, default=n == default, **c.__dict__) for n, src, c in rows], indent=2)
+        )
         return
     if not rows:
         click.echo(f"no index in the {settings.store} store")
     for name, src, c in rows:
-        click.echo(f"{name}\t{c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} texts\t{src or ''}")
+        shown = f"{name} (default)" if name == default else name
+        click.echo(f"{shown}\t{c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} texts\t{src or ''}")
 
 
 @index.command()
