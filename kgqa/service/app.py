@@ -27,10 +27,12 @@ from kgqa.retrieval.options import params_from_options
 from kgqa.serve_state import ServiceState, remove_state, write_state
 from kgqa.service.errors import error_reply, validation_reply
 from kgqa.service.graph_view import MAX_NEIGHBOURS, entity_view, evidence_graph, find_entities
+from kgqa.service.guard import add_host_guard
 from kgqa.service.health import StoreProbe, add_health_routes
 from kgqa.service.pool import PoolFullError, WorkspacePool
 from kgqa.service.schema import AskRequest
 from kgqa.service.stats import ServiceStats
+from kgqa.service.writes import add_write_routes
 from kgqa.types import Answer
 
 #: What the service answers, for the message of a 404 or 405.
@@ -62,11 +64,31 @@ class _Service:
         self.pool, self.state = pool, state
         self.stats = ServiceStats()
         self.ws0 = pool.primary
-        self.index = self.ws0.index_status()  # the database is open read-only: the index cannot change meanwhile
+        self.index = self.ws0.index_status()  # read-only between writes through the service (refresh)
         self.graph = self.ws0.stats()
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self.db_path = str(state.db_path if state else self.ws0.settings.db_path)
         self.probe = StoreProbe(self.ws0.settings)
+
+    async def write(self, work: Callable[[Workspace], Any]) -> JSONResponse:
+        """`work` on a writable workspace with the pool to itself (kgqa/service/writes.py); then the
+        figures of /v1/stats are read again. Its JSON, or the error reply."""
+        try:
+            body = await self.pool.write(work)
+        except Exception as exc:  # every failure becomes a JSON reply, never a crash
+            reply = error_reply(exc, question=False)
+            self.stats.record_error(reply.status_code)
+            return reply
+        finally:
+            self.refresh()
+        return JSONResponse(body)
+
+    def refresh(self) -> None:
+        """Read the index and graph figures again (after a write through the service)."""
+        if self.pool.open:
+            self.ws0 = self.pool.primary
+            self.index = self.ws0.index_status()
+            self.graph = self.ws0.stats()
 
     async def answer(self, endpoint: str, work: Callable[[Workspace], Any]) -> JSONResponse:
         """`work` run on a pooled workspace: its JSON, 503 when the queue is full, the error reply else."""
@@ -133,10 +155,12 @@ def create_app(
             raise _Unauthorised()
 
     auth = [Depends(authorise)]
+    add_host_guard(app, token, lambda: svc.stats.record_error(403))
     _add_error_handlers(app, svc)
     _add_question_routes(app, svc, auth)
     _add_graph_routes(app, svc, auth)
     _add_status_routes(app, svc, auth)
+    add_write_routes(app, auth, svc.write)
     return app
 
 
@@ -260,7 +284,7 @@ def _add_graph_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
 
 def _add_status_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
     """GET /v1/health, /v1/ready and /v1/live (open; kgqa/service/health.py) and /v1/stats."""
-    ws0, pool, index, graph = svc.ws0, svc.pool, svc.index, svc.graph
+    pool = svc.pool
 
     add_health_routes(
         app,
@@ -268,8 +292,8 @@ def _add_status_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
         lambda: {
             "pid": svc.state.pid if svc.state else None,
             "db_path": svc.db_path,
-            "store": ws0.settings.store,
-            "index": index.info is not None,
+            "store": svc.ws0.settings.store,
+            "index": svc.index.info is not None,
             "in_flight": pool.in_flight,
         },
     )
@@ -278,6 +302,7 @@ def _add_status_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
         "/v1/stats", dependencies=auth, summary="Index, model, uptime, questions answered and latency percentiles."
     )
     async def service_stats() -> dict[str, Any]:
+        ws0, index, graph = svc.ws0, svc.index, svc.graph
         info = index.info
         return {
             "db_path": svc.db_path,

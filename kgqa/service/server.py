@@ -88,7 +88,10 @@ def serve(
     bound = sock.getsockname()[1]
     state = new_state(settings.db_path, host, bound, token)
     if not is_loopback(host) and not token:
-        info(f"warning: listening on {host} without a token; anyone who can reach it may ask (use --token)")
+        info(
+            f"warning: listening on {host} without a token: only requests to loopback host names are answered "
+            "(Host: localhost or 127.0.0.1); use --token to serve others"
+        )
     app = create_app(
         pool,
         token=token,

@@ -72,6 +72,56 @@ def _one_or_file(file: str | None, subject: str | None, predicate: str | None, o
     return file is None
 
 
+def _item(record: Any) -> dict[str, Any]:
+    """A checked triple as an item of `POST /v1/triples`."""
+    item: dict[str, Any] = {
+        "subject": record.subject.id,
+        "predicate": record.predicate,
+        "object": record.object.id,
+        "object_is_literal": record.object.is_literal,
+    }
+    for key, value in (
+        ("subject_label", record.subject.label),
+        ("object_label", record.object.label),
+        ("subject_types", list(record.subject.types or ())),
+        ("object_types", list(record.object.types or ())),
+    ):
+        if value:
+            item[key] = value
+    return item
+
+
+def _sent_to_service(state: CliState, file: str | None, body: dict[str, Any] | None) -> bool:
+    """With a `kgqa serve` holding the database: send the change there (the hubs it touches are rebuilt
+    at once) and print what it did; True. False when no service runs."""
+    from kgqa.errors import StoreBusyError
+    from kgqa.service.client import service_for_writes
+
+    client = service_for_writes(state.settings().db_path)
+    if client is None:
+        return False
+    if body is None:
+        raise StoreBusyError(
+            f"a `kgqa serve` at {client.url} holds the database; a FILE is not sent to it: send its rows as "
+            f"JSON to POST {client.url}/v1/triples, or stop the service and run this again ({file})"
+        )
+    reply = client.triples(body)
+    if body.get("add"):
+        click.echo(
+            f"added {reply['added']} triple{'' if reply['added'] == 1 else 's'} "
+            f"(+{reply['entities_added']} entities; now {reply['triples_total']} triples) through the service"
+        )
+    else:
+        click.echo(
+            f"deleted {reply['deleted']} triple{'' if reply['deleted'] == 1 else 's'}"
+            + (f" ({reply['not_found']} not in the graph)" if reply["not_found"] else "")
+            + f"; now {reply['triples_total']} triples, through the service"
+        )
+    if reply.get("index"):
+        click.echo(f"{reply['hubs_marked']} hubs marked dirty; the service rebuilt {reply['index']['hubs_rebuilt']}")
+    return True
+
+
 @triples.command()
 @_triple_options
 @click.option("--subject-label", default=None, help="Label of the subject (stated or changed).")
@@ -110,6 +160,8 @@ def add(
         if single
         else None
     )
+    if _sent_to_service(state, file, {"add": [_item(record)]} if record is not None else None):
+        return
     with state.open(create=True) as ws:
         report = ws.add_triples([record]) if record is not None else ws.load(file, fmt)
         click.echo(
@@ -139,6 +191,12 @@ def delete(
     With FILE, exits non-zero when none of its triples was in the graph, or some were not (unless
     --keep-going)."""
     single = _one_or_file(file, subject, predicate, obj)
+    if single:
+        rec = triple_record(subject, predicate, obj, literal=literal)
+        if _sent_to_service(state, None, {"delete": [_item(rec)]}):
+            return
+    elif _sent_to_service(state, file, None):
+        return
     with state.open() as ws:
         if single:
             rec = triple_record(subject, predicate, obj, literal=literal)
