@@ -22,6 +22,8 @@ from kgqa.types import Answer, RankedHub, Source
 HEALTH_TIMEOUT_S = 0.5
 #: Seconds one question may take (LLM mode can be slow).
 REQUEST_TIMEOUT_S = 600.0
+#: Triples one `POST /v1/triples` may add or delete (each list); the CLI sends more in batches.
+MAX_TRIPLES = 10_000
 
 
 class ServiceClient:
@@ -51,6 +53,10 @@ class ServiceClient:
     def triples(self, body: dict[str, Any]) -> dict[str, Any]:
         """POST /v1/triples: add and delete triples, the touched hubs rebuilt (kgqa/service/writes.py)."""
         return self._request("POST", "/v1/triples", body, REQUEST_TIMEOUT_S)
+
+    def index_update(self, dirty: bool) -> dict[str, Any]:
+        """POST /v1/index/update: bring the index in step with the graph (`kgqa index update`)."""
+        return self._request("POST", "/v1/index/update", {"dirty": dirty}, REQUEST_TIMEOUT_S)
 
     def _request(self, method: str, path: str, body: dict[str, Any] | None, timeout: float) -> dict[str, Any]:
         data = None if body is None else json.dumps(body).encode()

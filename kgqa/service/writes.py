@@ -14,9 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from kgqa.api import Workspace
 from kgqa.graph.edits import triple_record
-
-#: Triples one request may add or delete (each list).
-MAX_TRIPLES = 10_000
+from kgqa.service.client import MAX_TRIPLES
 
 
 class TripleItem(BaseModel):
@@ -49,6 +47,28 @@ class TriplesRequest(BaseModel):
         if not self.add and not self.delete:
             raise ValueError("give at least one triple in 'add' or 'delete'")
         return self
+
+
+class IndexUpdateRequest(BaseModel):
+    """`POST /v1/index/update`: `kgqa index update` through the service."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    dirty: bool = False
+
+
+def update_index(ws: Workspace, req: IndexUpdateRequest) -> dict[str, Any]:
+    """The index brought in step with the graph; what the update did."""
+    report = ws.update_index(dirty=req.dirty)
+    return {
+        "mode": report.mode,
+        "hubs_checked": report.hubs_checked,
+        "hubs_rebuilt": report.hubs_rebuilt,
+        "hubs_added": report.hubs_added,
+        "hubs_removed": report.hubs_removed,
+        "hubs": report.counts.hubs,
+        "paths": report.counts.paths,
+    }
 
 
 def _record(item: TripleItem) -> Any:
@@ -107,3 +127,15 @@ def add_write_routes(
     )
     async def triples(req: TriplesRequest) -> JSONResponse:
         return await write(lambda ws: apply_triples(ws, req))
+
+    @app.post(
+        "/v1/index/update",
+        dependencies=auth,
+        summary="Bring the index in step with the graph (`kgqa index update`; `dirty`: only the marked hubs).",
+        responses={
+            409: {"description": "No index to update, or one built with another model."},
+            503: {"description": "The database is held by another process, or the service is busy."},
+        },
+    )
+    async def index_update(req: IndexUpdateRequest) -> JSONResponse:
+        return await write(lambda ws: update_index(ws, req))

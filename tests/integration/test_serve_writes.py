@@ -104,3 +104,31 @@ def test_writes_need_the_token_and_any_host_passes_with_it(demo_db):
         assert status == 200, body
     finally:
         assert svc.stop() == 0
+
+
+def test_cli_beside_the_service_as_docs_serve_md_says(demo_db, tmp_path):
+    """Readers run beside the service (stats, index status, cypher's reads; a cypher write is refused);
+    load and index update go through it."""
+    svc = Service(demo_db)
+    try:
+        stats = kgqa(demo_db, "stats", "--json")
+        assert stats.returncode == 0, stats.stderr
+        status = kgqa(demo_db, "index", "status", "--json")
+        assert status.returncode == 0 and '"built": true' in status.stdout, status.stderr
+        rows = tmp_path / "more.csv"
+        rows.write_text(
+            "subject,predicate,object,subject_label,subject_types,object_label,object_types,object_is_literal\n"
+            "P01,author,A98,,,Yusuf Nakamura-Lind,Author|Person,false\n",
+            encoding="utf-8",
+        )
+        loaded = kgqa(demo_db, "load", str(rows))
+        assert loaded.returncode == 0 and "through the service" in loaded.stdout, loaded.stdout + loaded.stderr
+        assert "Yusuf Nakamura-Lind" in ask(svc)
+        updated = kgqa(demo_db, "index", "update", "--dirty")
+        assert updated.returncode == 0 and "updated through the service" in updated.stdout, updated.stderr
+        cypher = kgqa(demo_db, "cypher", "-c", "MATCH (e:Entity) RETURN count(e)")
+        assert cypher.returncode == 0 and cypher.stdout.splitlines()[2].strip().isdigit(), cypher.stderr
+        write = kgqa(demo_db, "cypher", "-c", "MATCH (e:Entity {id: 'P01'}) SET e.label = 'changed'")
+        assert write.returncode != 0 and "read" in write.stderr.lower(), write.stdout + write.stderr
+    finally:
+        assert svc.stop() == 0

@@ -268,6 +268,20 @@ def worker(state: CliState, lease_seconds: float | None) -> None:
 def update(state: CliState, dirty: bool, hubs_per_batch: int | None, dry_run: bool, as_json: bool) -> None:
     """Bring the index in step with the graph, with the parameters it was built with: hubs whose
     path hashes changed are rebuilt, new roots added, hubs whose root disappeared removed."""
+    if not dry_run:
+        from kgqa_cli.service_writes import running_service
+
+        client = running_service(state.settings().db_path)
+        if client is not None:  # a `kgqa serve` holds the database: it updates the index itself
+            done = client.index_update(dirty)
+            click.echo(
+                json.dumps(done, indent=2)
+                if as_json
+                else f"updated through the service ({done['mode']}): {done['hubs_checked']} hubs checked, "
+                f"{done['hubs_rebuilt']} rebuilt ({done['hubs_added']} new), {done['hubs_removed']} removed; "
+                f"now {done['hubs']} hubs, {done['paths']} paths"
+            )
+            return
     with state.open() as ws, progress_line(not state.quiet) as progress:
         report = ws.update_index(dirty=dirty, hubs_per_batch=hubs_per_batch, on_progress=progress, dry_run=dry_run)
     show_report(report, as_json)
@@ -330,7 +344,7 @@ def _show_ids(report: BuildReport) -> None:
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
     """Show what the index holds and how it was built."""
-    with state.open() as ws:
+    with state.open(read_only=True) as ws:  # a reader: it runs beside `kgqa serve`
         st = ws.index_status()
         store = ws.vstore.name
         labels = label_index_status(ws.store)
