@@ -366,6 +366,7 @@ def status(state: CliState, as_json: bool) -> None:
             embedder=st.info.embedder or "torch-fp32",
             params=st.info.params,
             last_build=st.info.stats,
+            capped_hubs=st.info.stats.get("capped_hubs", {}),
         )
     data["label_index"] = labels  # the seed retrievers' index (`index build --retriever difar|simgrag|coe`)
     if as_json:
@@ -390,6 +391,12 @@ def status(state: CliState, as_json: bool) -> None:
         + (" (run `kgqa index update --dirty`)" if st.dirty_hubs else "")
         + f"\nparameters: {json.dumps(st.info.params)}"
     )
+    if data.get("capped_hubs"):
+        capped = data["capped_hubs"]
+        click.echo(
+            "capped hubs (over the path cap, indexed in part; docs/index-maintenance.md#super-nodes): "
+            + ", ".join(f"{h} ({n} paths)" for h, n in capped.items())
+        )
 
 
 @index.command()
