@@ -25,6 +25,7 @@ from kgqa.api import Workspace
 from kgqa.errors import EntityNotFoundError
 from kgqa.retrieval.options import params_from_options
 from kgqa.serve_state import ServiceState, remove_state, write_state
+from kgqa.service.contract import error_responses
 from kgqa.service.errors import error_reply, validation_reply
 from kgqa.service.graph_view import MAX_NEIGHBOURS, entity_view, evidence_graph, find_entities
 from kgqa.service.guard import add_host_guard
@@ -144,6 +145,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,  # their pages load scripts from a CDN; the schema is enough
         description="Sourced answers from a knowledge graph: the `kgqa ask` options as JSON fields.",
+        responses=error_responses(),  # every status the service may send, in its error shape
     )
 
     def authorise(request: Request) -> None:
