@@ -30,6 +30,7 @@ from kgqa.service.errors import error_reply, validation_reply
 from kgqa.service.graph_view import MAX_NEIGHBOURS, entity_view, evidence_graph, find_entities
 from kgqa.service.guard import add_host_guard
 from kgqa.service.health import StoreProbe, add_health_routes
+from kgqa.service.limits import BodyLimit
 from kgqa.service.pool import PoolFullError, WorkspacePool
 from kgqa.service.schema import AskRequest
 from kgqa.service.stats import ServiceStats
@@ -158,6 +159,7 @@ def create_app(
 
     auth = [Depends(authorise)]
     add_host_guard(app, token, lambda: svc.stats.record_error(403))
+    app.add_middleware(BodyLimit)
     _add_error_handlers(app, svc)
     _add_question_routes(app, svc, auth)
     _add_graph_routes(app, svc, auth)

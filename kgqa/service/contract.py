@@ -31,6 +31,7 @@ ERROR_STATUSES: dict[int, str] = {
     403: "No token is set and the Host header is not a loopback name (HostNotAllowed).",
     404: "An unknown entity (topic entity, entity id, a triple to delete), or an unknown path.",
     405: "The path does not take this method.",
+    413: "The request body is larger than the service's limit (8 MiB).",
     409: "No index, an index built with another model, or an index that cannot answer yet.",
     422: "A field fails validation (the first bad field is `field`), or the body is not UTF-8 JSON.",
     500: "An unexpected error; the service logs it and goes on.",
@@ -42,4 +43,4 @@ ERROR_STATUSES: dict[int, str] = {
 
 def error_responses() -> dict[int | str, dict[str, Any]]:
     """The `responses` of every operation (FastAPI(responses=...))."""
-    return {status: {"model": ErrorReply, "description": text} for status, text in ERROR_STATUSES.items()}
+    return {status: {"model": ErrorReply, "description": text} for status, text in sorted(ERROR_STATUSES.items())}
