@@ -66,31 +66,29 @@ class _Service:
         self.pool, self.state = pool, state
         self.stats = ServiceStats()
         self.ws0 = pool.primary
-        self.index = self.ws0.index_status()  # read-only between writes through the service (refresh)
+        self.index = self.ws0.index_status()  # read-only between writes through the service (write)
         self.graph = self.ws0.stats()
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self.db_path = str(state.db_path if state else self.ws0.settings.db_path)
         self.probe = StoreProbe(self.ws0.settings)
 
     async def write(self, work: Callable[[Workspace], Any]) -> JSONResponse:
-        """`work` on a writable workspace with the pool to itself (kgqa/service/writes.py); then the
-        figures of /v1/stats are read again. Its JSON, or the error reply."""
+        """`work` on a writable workspace with the pool to itself (kgqa/service/writes.py); the figures of
+        /v1/stats are read on that workspace before it closes. Its JSON, or the error reply."""
+
+        def work_and_figures(ws: Workspace) -> tuple[Any, Any, Any]:
+            return work(ws), ws.index_status(), ws.stats()
+
         try:
-            body = await self.pool.write(work)
+            body, self.index, self.graph = await self.pool.write(work_and_figures)
         except Exception as exc:  # every failure becomes a JSON reply, never a crash
             reply = error_reply(exc, question=False)
             self.stats.record_error(reply.status_code)
             return reply
         finally:
-            self.refresh()
+            if self.pool.open:
+                self.ws0 = self.pool.primary  # the reopened workspaces (settings and model as before)
         return JSONResponse(body)
-
-    def refresh(self) -> None:
-        """Read the index and graph figures again (after a write through the service)."""
-        if self.pool.open:
-            self.ws0 = self.pool.primary
-            self.index = self.ws0.index_status()
-            self.graph = self.ws0.stats()
 
     async def answer(self, endpoint: str, work: Callable[[Workspace], Any]) -> JSONResponse:
         """`work` run on a pooled workspace: its JSON, 503 when the queue is full, the error reply else."""
