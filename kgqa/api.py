@@ -98,6 +98,11 @@ class Workspace:
             self._embedder = embedder_for_index(self.settings, self.index_space())
         return self._embedder
 
+    @property
+    def embedder_loaded(self) -> bool:
+        """Whether this workspace has an embedding model yet (given, or loaded on first use)."""
+        return self._embedder is not None
+
     def share_embedder(self, embedder: Embedder) -> None:
         """Use `embedder` from now on (one loaded model shared by several workspaces)."""
         self._embedder = embedder

@@ -51,6 +51,11 @@ class StoreBusyError(StoreError):
     """The database is locked by another process."""
 
 
+class StoreUnavailableError(StoreError):
+    """The database server cannot be reached now (down or restarting); retrying later may work.
+    The HTTP service maps it to 503."""
+
+
 class SchemaError(StoreError):
     """The database schema is missing, newer than this program, or inconsistent."""
 

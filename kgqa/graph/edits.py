@@ -155,6 +155,16 @@ def add_triples(
     )
 
 
+def triple_records_in_file(path: str | Path, fmt: str | None = None) -> list[TripleRecord]:
+    """The checked triple records of a file (any load format); records stating only an entity's facts
+    are skipped. Malformed files raise InputError."""
+    from kgqa.graph.loaders import detect_format, get_loader  # rdflib only when a file is read
+
+    path = Path(path)
+    loader = get_loader(fmt or detect_format(path))
+    return [r for r in checked(loader.records(path), str(path)) if isinstance(r, TripleRecord)]
+
+
 def triples_in_file(path: str | Path, fmt: str | None = None) -> list[tuple[str, str, str]]:
     """The (subject id, predicate, object id) of every triple a file states (ids as a load would
     store them; records that only state entity facts are skipped). Malformed files raise InputError."""

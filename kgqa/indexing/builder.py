@@ -140,6 +140,7 @@ class IndexBuild:
         self.info: IndexInfo | None = None
         self.dim = 0
         self.writers = ""  # the embedder backends that wrote the index
+        self.capped: dict[str, int] = {}  # super-nodes indexed in part this run: root -> its number of paths
         self.before = IndexCounts(0, 0, 0, 0)
         self.ctx = _context(params)
         self.candidates: dict[str, str] = {}  # hub root id -> label
@@ -279,7 +280,9 @@ class IndexBuild:
         """Enumerate the paths of `roots`; the hubs whose signature differs from the stored one,
         the texts by hash, and the boundary entities."""
         report = self.report
-        by_root, texts, boundary = enumerate_paths(self.store, roots, self.params, report.timings, self.ctx)
+        by_root, texts, boundary = enumerate_paths(
+            self.store, roots, self.params, report.timings, self.ctx, self.capped
+        )
         changed: list[HubRecord] = []
         for root in roots:
             paths = by_root.get(root, [])
@@ -358,11 +361,30 @@ class IndexBuild:
                     "texts": report.counts.texts,
                     "last_build_seconds": round(report.timings["total"], 3),
                     "last_build_rebuilt": report.hubs_rebuilt,
+                    "capped_hubs": self._capped_hubs(stale),
                 },
                 self.writers,
             ),
         )
         return report
+
+    def _capped_hubs(self, removed: list[str]) -> dict[str, int]:
+        """The hubs indexed in part, as stored for `index status`: those of earlier builds that this one
+        did not enumerate again nor remove, and this build's; one warning line names them."""
+        kept: dict[str, int] = {}
+        if self.dirty is not None and self.info is not None:  # hubs not enumerated again keep their mark
+            before = self.info.stats.get("capped_hubs", {})
+            kept = {h: n for h, n in before.items() if h not in self.dirty and h not in removed}
+        kept.update(self.capped)
+        if self.capped:
+            shown = ", ".join(f"{h} ({n} paths)" for h, n in sorted(self.capped.items())[:5])
+            more = f" and {len(self.capped) - 5} more" if len(self.capped) > 5 else ""
+            self.report.notes.append(
+                f"warning: {len(self.capped)} hub{'s' if len(self.capped) > 1 else ''} over the cap of "
+                f"{self.params.max_paths_per_hub} paths indexed in part: {shown}{more}; the rest of the graph is "
+                "indexed in full (docs/index-maintenance.md#super-nodes)"
+            )
+        return dict(sorted(kept.items()))
 
     def _done(self) -> BuildReport:
         self.report.counts = self.vstore.counts()

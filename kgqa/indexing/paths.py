@@ -11,7 +11,6 @@ from dataclasses import replace
 from kgqa_procedures.udfs import UdfContext, triples_of
 
 from kgqa.config import IndexParams
-from kgqa.errors import ConfigError
 from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.types import Triple, VectorLevel, text_hash
@@ -38,17 +37,38 @@ def signature(path_hashes: Iterable[str]) -> str:
     return h.hexdigest()[:32]
 
 
+def capped_paths(paths: list[PathRecord], cap: int) -> list[PathRecord]:
+    """At most `cap` of a super-node's paths, chosen deterministically so that every kind of path keeps
+    some: grouped by their predicate sequence, each group in path-hash order, taken round-robin over the
+    groups (in the order of their predicates) until `cap`. The same graph always gives the same choice."""
+    groups: dict[tuple[str, ...], list[PathRecord]] = defaultdict(list)
+    for p in paths:
+        groups[tuple(t.predicate for t in p.triples)].append(p)
+    queues = [sorted(groups[k], key=lambda p: p.hash) for k in sorted(groups)]
+    kept: list[PathRecord] = []
+    for i in range(max(len(q) for q in queues)):
+        for q in queues:
+            if i < len(q):
+                kept.append(q[i])
+                if len(kept) == cap:
+                    return kept
+    return kept
+
+
 def enumerate_paths(
     store: GraphStore,
     roots: list[str],
     params: IndexParams,
     timings: dict[str, float] | None = None,
     ctx: UdfContext | None = None,
+    capped: dict[str, int] | None = None,
 ) -> tuple[dict[str, list[PathRecord]], dict[str, str], set[str]]:
     """All hub paths of `roots`, read through the graph's layout (one query on the triple layout;
     `ctx` holds the hub roots, as registered with the UDFs). Returns (paths by root, text by text hash,
     boundary entities = other hub roots that paths end at). The time spent making the HubVector
-    texts is added to `timings["verbalise"]`, the rest to `timings["enumerate_paths"]`."""
+    texts is added to `timings["verbalise"]`, the rest to `timings["enumerate_paths"]`. A hub with
+    more than `params.max_paths_per_hub` paths (a super-node) keeps that many (`capped_paths`);
+    `capped` gains its root and its number of paths."""
     started, spent = time.perf_counter(), 0.0
     by_root: dict[str, list[PathRecord]] = defaultdict(list)
     texts: dict[str, str] = {}
@@ -68,12 +88,12 @@ def enumerate_paths(
             vectors.append((level.value, th))
         by_root[root].append(PathRecord(phash, root, ptext, triples, tuple(vectors)))
         spent += time.perf_counter() - start
-        if len(by_root[root]) > params.max_paths_per_hub:
-            raise ConfigError(
-                f"hub {root} has more than {params.max_paths_per_hub} paths; "
-                "lower --max-path-length or choose more specific hub roots"
-            )
         boundary.add(ids[-1])
+    for root, paths in by_root.items():
+        if len(paths) > params.max_paths_per_hub:
+            by_root[root] = capped_paths(paths, params.max_paths_per_hub)
+            if capped is not None:
+                capped[root] = len(paths)
     if timings is not None:
         timings["verbalise"] = timings.get("verbalise", 0.0) + spent
         timings["enumerate_paths"] = timings.get("enumerate_paths", 0.0) + time.perf_counter() - started - spent

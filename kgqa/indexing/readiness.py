@@ -4,6 +4,7 @@ is answered."""
 
 from __future__ import annotations
 
+from kgqa.errors import HubIndexError
 from kgqa.graph.store import GraphStore
 from kgqa.indexing.label_index import check_ready
 from kgqa.indexing.metadata import IndexInfo, check_compatible, read_info
@@ -17,6 +18,13 @@ def require_index(
     """IndexMissingError (exit 5) or a mismatch error unless the index `parts` that `retriever` reads
     are built with this model; returns the hub index's metadata when the hub index is one of them."""
     info = check_compatible(read_info(vstore), embedding_model) if HUB_INDEX in parts else None
+    if info is not None and info.status != "complete" and vstore.name == "kuzu" and not vstore.has_ann_index():
+        # Kùzu's vector search needs the HNSW index, made at the end of a build: say so, not its binder error
+        raise HubIndexError(
+            f"the HubLink index is not complete (status '{info.status}': a build or update was interrupted or "
+            "failed) and cannot answer yet; finish it with `kgqa index update` (or start over with "
+            "`kgqa index build --rebuild`)"
+        )
     labels = label_parts(parts)
     if labels:
         check_ready(store, embedding_model, labels, retriever)

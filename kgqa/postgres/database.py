@@ -13,7 +13,7 @@ import psycopg
 from psycopg import conninfo
 
 from kgqa import assets
-from kgqa.errors import ConfigError, SchemaError, StoreError
+from kgqa.errors import ConfigError, SchemaError, StoreError, StoreUnavailableError
 from kgqa.graph.store import Tracer
 from kgqa.postgres.indexes import qualify
 
@@ -72,6 +72,7 @@ class PgDatabase:
         self.tracer = tracer
         self.connect_timeout = connect_timeout
         self._conn: psycopg.Connection | None = None
+        self._depth = 0  # transaction() blocks open
 
     # -- connection ----------------------------------------------------------------------------
     @property
@@ -85,7 +86,9 @@ class PgDatabase:
         try:
             conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=self.connect_timeout)
         except psycopg.Error as exc:
-            raise StoreError(f"cannot connect to Postgres ({redact(self.dsn)}): {_first_line(exc)}") from None
+            raise StoreUnavailableError(
+                f"cannot connect to Postgres ({redact(self.dsn)}): {_first_line(exc)}"
+            ) from None
         try:
             self._setup(conn)
         except BaseException:
@@ -110,6 +113,23 @@ class PgDatabase:
                 ) from None
         register_vector(conn)
 
+    @property
+    def lost(self) -> bool:
+        """Whether the connection was opened and then broke (the server restarted or went away)."""
+        return self._conn is not None and self._conn.broken
+
+    def ping(self) -> None:
+        """One round trip to the server (`SELECT 1`); a StoreError saying why when it cannot be reached."""
+        self.run("ping")
+
+    def wait_notify(self, timeout: float) -> None:
+        """Wait up to `timeout` seconds for one NOTIFY on a channel this connection LISTENs to."""
+        try:
+            for _ in self.conn.notifies(timeout=timeout, stop_after=1):
+                pass
+        except psycopg.Error as exc:
+            raise StoreError(f"waiting for a notification failed: {_first_line(exc)}") from None
+
     def close(self) -> None:
         """Close the connection (it reopens on next use)."""
         if self._conn is not None:
@@ -126,14 +146,32 @@ class PgDatabase:
         query = assets.sql_query(name)
         start = time.perf_counter()
         try:
-            with self.conn.cursor(binary=binary) as cur:
-                cur.execute(self._text(query.text), params)
-                rows = cur.fetchall() if cur.description is not None else []
+            rows = self._execute(query.text, params, binary)
+        except psycopg.OperationalError as exc:
+            if not self._may_retry():
+                lost = StoreUnavailableError if self.lost else StoreError
+                raise lost(f"query {query.name} failed: {_first_line(exc)}") from None
+            # the server went away since the last statement (a restart): one new connection, one retry
+            self.close()
+            try:
+                rows = self._execute(query.text, params, binary)
+            except psycopg.Error as again:
+                raise StoreError(f"query {query.name} failed: {_first_line(again)}") from None
         except psycopg.Error as exc:
             raise StoreError(f"query {query.name} failed: {_first_line(exc)}") from None
         if self.tracer:
             self.tracer(query.name, _shown(params), time.perf_counter() - start)
         return rows
+
+    def _execute(self, text: str, params: dict[str, Any] | None, binary: bool) -> list[tuple]:
+        with self.conn.cursor(binary=binary) as cur:
+            cur.execute(self._text(text), params)
+            return cur.fetchall() if cur.description is not None else []
+
+    def _may_retry(self) -> bool:
+        """Whether a failed statement may run again on a new connection: the old one broke, and no
+        transaction of this object was open on it (autocommit: the statement was one of its own)."""
+        return self.lost and self._depth == 0
 
     def scalar(self, name: str, params: dict[str, Any] | None = None) -> Any:
         """The first column of the first row (None when there is no row)."""
@@ -159,8 +197,12 @@ class PgDatabase:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All statements inside commit together or not at all (nested use joins the outer one)."""
-        with self.conn.transaction():
-            yield
+        self._depth += 1
+        try:
+            with self.conn.transaction():
+                yield
+        finally:
+            self._depth -= 1
 
     # -- scripts ---------------------------------------------------------------------------------
     def script(self, name: str, text: str, *, shared: bool = False) -> None:
@@ -193,12 +235,13 @@ class PgDatabase:
     def apply_migrations(self, kind: str = "postgres", **structural: int) -> list[str]:
         """Apply the not-yet-applied scripts of `schema/<kind>/` in order, each recorded, atomically."""
         done = self.applied()
+        pending = [(name, text) for name, text in assets.schema_scripts(kind) if name not in done]
+        if not pending:  # nothing to do: no DDL, so a role without CREATE rights (a worker) gets here too
+            return []
         applied = []
         with self.transaction():
             self.schema_statement("create_index_schema")
-            for name, text in assets.schema_scripts(kind):
-                if name in done:
-                    continue
+            for name, text in pending:
                 self.script(name, assets.fill_tokens(name, text, **structural))
                 self.run("record_script", {"name": name})
                 applied.append(name)

@@ -4,6 +4,7 @@ directory (`.kgqa/pg/` by default)."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import warnings
 from dataclasses import dataclass
@@ -96,6 +97,11 @@ def stop(data_dir: str | os.PathLike[str]) -> ServerStatus:
         )
     except Exception as exc:
         raise StoreError(f"cannot stop the local Postgres in {path}: {exc}") from exc
+    # pgserver keeps one server object per data directory and process; a later `start` in this process
+    # must start the server again rather than return the stopped one
+    stopped = pgserver.PostgresServer._instances.pop(path, None)
+    if stopped is not None:
+        atexit.unregister(stopped._cleanup)  # its exit hook would look for the object just removed
     return current
 
 

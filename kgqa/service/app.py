@@ -25,17 +25,23 @@ from kgqa.api import Workspace
 from kgqa.errors import EntityNotFoundError
 from kgqa.retrieval.options import params_from_options
 from kgqa.serve_state import ServiceState, remove_state, write_state
+from kgqa.service.contract import error_responses
 from kgqa.service.errors import error_reply, validation_reply
 from kgqa.service.explore_routes import add_explore_routes
 from kgqa.service.graph_view import MAX_NEIGHBOURS, entity_view, evidence_graph, find_entities
+from kgqa.service.guard import add_host_guard
+from kgqa.service.health import StoreProbe, add_health_routes
+from kgqa.service.limits import BodyLimit
 from kgqa.service.pool import PoolFullError, WorkspacePool
 from kgqa.service.schema import AskRequest
 from kgqa.service.stats import ServiceStats
+from kgqa.service.writes import add_write_routes
 from kgqa.types import Answer
 
 #: What the service answers, for the message of a 404 or 405.
 ENDPOINTS = (
-    "POST /v1/ask, POST /v1/retrieve, GET /v1/health, GET /v1/stats, GET /openapi.json, "
+    "POST /v1/ask, POST /v1/retrieve, POST /v1/triples, POST /v1/index/update, GET /v1/health, GET /v1/ready, "
+    "GET /v1/live, GET /v1/stats, GET /openapi.json, "
     "GET /v1/entities/{id}/neighbours, GET /v1/search, GET /v1/paths, GET /v1/schema"
 )
 HTTP_ERROR_TYPES = {404: "NotFound", 405: "MethodNotAllowed"}
@@ -67,10 +73,29 @@ class _Service:
         self.pool, self.state = pool, state
         self.stats = ServiceStats()
         self.ws0 = pool.primary
-        self.index = self.ws0.index_status()  # the database is open read-only: the index cannot change meanwhile
+        self.index = self.ws0.index_status()  # read-only between writes through the service (write)
         self.graph = self.ws0.stats()
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self.db_path = str(state.db_path if state else self.ws0.settings.db_path)
+        self.probe = StoreProbe(self.ws0.settings)
+
+    async def write(self, work: Callable[[Workspace], Any]) -> JSONResponse:
+        """`work` on a writable workspace with the pool to itself (kgqa/service/writes.py); the figures of
+        /v1/stats are read on that workspace before it closes. Its JSON, or the error reply."""
+
+        def work_and_figures(ws: Workspace) -> tuple[Any, Any, Any]:
+            return work(ws), ws.index_status(), ws.stats()
+
+        try:
+            body, self.index, self.graph = await self.pool.write(work_and_figures)
+        except Exception as exc:  # every failure becomes a JSON reply, never a crash
+            reply = error_reply(exc, question=False)
+            self.stats.record_error(reply.status_code)
+            return reply
+        finally:
+            if self.pool.open:
+                self.ws0 = self.pool.primary  # the reopened workspaces (settings and model as before)
+        return JSONResponse(body)
 
     async def answer(self, endpoint: str, work: Callable[[Workspace], Any]) -> JSONResponse:
         """`work` run on a pooled workspace: its JSON, 503 when the queue is full, the error reply else."""
@@ -116,6 +141,7 @@ def create_app(
         finally:
             if state is not None:
                 remove_state(state.db_path, state.pid)
+            svc.probe.close()
             pool.close()
 
     app = FastAPI(
@@ -125,6 +151,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,  # their pages load scripts from a CDN; the schema is enough
         description="Sourced answers from a knowledge graph: the `kgqa ask` options as JSON fields.",
+        responses=error_responses(),  # every status the service may send, in its error shape
     )
 
     def authorise(request: Request) -> None:
@@ -136,11 +163,14 @@ def create_app(
             raise _Unauthorised()
 
     auth = [Depends(authorise)]
+    add_host_guard(app, token, lambda: svc.stats.record_error(403))
+    app.add_middleware(BodyLimit)
     _add_error_handlers(app, svc)
     _add_question_routes(app, svc, auth)
     _add_graph_routes(app, svc, auth)
     add_explore_routes(app, svc.answer, auth)
     _add_status_routes(app, svc, auth)
+    add_write_routes(app, auth, svc.write)
     return app
 
 
@@ -274,24 +304,26 @@ def _add_graph_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
 
 
 def _add_status_routes(app: FastAPI, svc: _Service, auth: list[Any]) -> None:
-    """GET /v1/health (open) and /v1/stats."""
-    ws0, pool, index, graph = svc.ws0, svc.pool, svc.index, svc.graph
+    """GET /v1/health, /v1/ready and /v1/live (open; kgqa/service/health.py) and /v1/stats."""
+    pool = svc.pool
 
-    @app.get("/v1/health", summary="Liveness; open even when a token is set (it tells nothing about the graph).")
-    async def health() -> dict[str, Any]:
-        return {
-            "status": "ok",
+    add_health_routes(
+        app,
+        svc.probe,
+        lambda: {
             "pid": svc.state.pid if svc.state else None,
             "db_path": svc.db_path,
-            "store": ws0.settings.store,
-            "index": index.info is not None,
+            "store": svc.ws0.settings.store,
+            "index": svc.index.info is not None,
             "in_flight": pool.in_flight,
-        }
+        },
+    )
 
     @app.get(
         "/v1/stats", dependencies=auth, summary="Index, model, uptime, questions answered and latency percentiles."
     )
     async def service_stats() -> dict[str, Any]:
+        ws0, index, graph = svc.ws0, svc.index, svc.graph
         info = index.info
         return {
             "db_path": svc.db_path,

@@ -22,6 +22,8 @@ from kgqa.types import Answer, RankedHub, Source
 HEALTH_TIMEOUT_S = 0.5
 #: Seconds one question may take (LLM mode can be slow).
 REQUEST_TIMEOUT_S = 600.0
+#: Triples one `POST /v1/triples` may add or delete (each list); the CLI sends more in batches.
+MAX_TRIPLES = 10_000
 
 
 class ServiceClient:
@@ -47,6 +49,14 @@ class ServiceClient:
     def retrieve(self, question: str, options: dict[str, Any]) -> dict[str, Any]:
         """POST /v1/retrieve: triples and hubs only."""
         return self._request("POST", "/v1/retrieve", {"question": question, **options}, REQUEST_TIMEOUT_S)
+
+    def triples(self, body: dict[str, Any]) -> dict[str, Any]:
+        """POST /v1/triples: add and delete triples, the touched hubs rebuilt (kgqa/service/writes.py)."""
+        return self._request("POST", "/v1/triples", body, REQUEST_TIMEOUT_S)
+
+    def index_update(self, dirty: bool) -> dict[str, Any]:
+        """POST /v1/index/update: bring the index in step with the graph (`kgqa index update`)."""
+        return self._request("POST", "/v1/index/update", {"dirty": dirty}, REQUEST_TIMEOUT_S)
 
     def _request(self, method: str, path: str, body: dict[str, Any] | None, timeout: float) -> dict[str, Any]:
         data = None if body is None else json.dumps(body).encode()
@@ -125,6 +135,13 @@ def ask_running_service(
     except ServiceUnavailableError as exc:
         note(f"note: {exc}; answering in-process")
         return None
+
+
+def service_for_writes(db_path: str | os.PathLike[str]) -> ServiceClient | None:
+    """The live service holding this database, to send a change to, or None when none runs. A service
+    that runs but cannot be used (it needs a token the client lacks) is an error: the database is held,
+    so the change cannot be made in-process either."""
+    return find_service(db_path, serve_token())
 
 
 def answer_from_reply(reply: dict[str, Any]) -> Answer:

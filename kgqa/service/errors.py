@@ -24,6 +24,7 @@ STATUS: list[tuple[type[BaseException], int]] = [
     (e.InputError, 422),
     (e.ConfigError, 422),
     (e.StoreBusyError, 503),
+    (e.StoreUnavailableError, 503),  # Postgres down or restarting: retry (docs/serve.md#restarts)
     (e.QuestionTimeoutError, 504),  # the question's time budget (KGQA_QUESTION_TIMEOUT) ran out
     (e.TokenBudgetExceeded, 422),
     (e.LLMError, 502),

@@ -1,7 +1,12 @@
 """Read-only workspaces shared by the service's requests: one per worker thread, each with its own Kùzu
 database handle and connection (a Kùzu connection is used by one thread at a time), all sharing one
 embedding model behind a lock. Admission is bounded: at most `workers + queue` requests are taken in;
-the next is refused (the HTTP layer answers 503 with Retry-After)."""
+the next is refused (the HTTP layer answers 503 with Retry-After).
+
+Writes (`POST /v1/triples`) run with the pool to themselves (`write`): every worker's workspace is taken
+back (the requests in flight finish first, new ones wait), the read-only handles are closed, one
+writable workspace does the change and rebuilds the dirty hubs, and read-only workspaces are opened
+again on the new state, all sharing the model already loaded (no reload)."""
 
 from __future__ import annotations
 
@@ -79,11 +84,18 @@ class WorkspacePool:
         )
         self._admitted = 0  # changed on the event loop's thread only
         self.warm_up_s = 0.0
+        self.settings = settings
+        self._write_lock = threading.Lock()
 
     @property
     def primary(self) -> Workspace:
         """A workspace for quick reads outside the pool (status); not for concurrent use."""
         return self._all[0]
+
+    @property
+    def open(self) -> bool:
+        """Whether the pool has its workspaces (not after close, nor after a write that could not reopen them)."""
+        return bool(self._all)
 
     @property
     def in_flight(self) -> int:
@@ -122,6 +134,37 @@ class WorkspacePool:
         try:
             return fn(ws)
         finally:
+            self._free.put(ws)
+
+    async def write(self, fn: Callable[[Workspace], T]) -> T:
+        """Run `fn` on a writable workspace with no question running; the pool then answers from the
+        new state. One write at a time; PoolFullError while the service shuts down."""
+        if self._executor is None:
+            raise PoolFullError("the service is shutting down")
+        return await asyncio.to_thread(self._exclusive, fn)
+
+    def _exclusive(self, fn: Callable[[Workspace], T]) -> T:
+        with self._write_lock:
+            held = [self._free.get() for _ in range(len(self._all))]  # waits for the requests in flight
+            try:
+                for ws in held:
+                    ws.close()
+                self._all.clear()
+                writer = Workspace(self.settings, embedder=self.embedder)
+                try:
+                    return fn(writer)
+                finally:
+                    writer.close()
+            finally:
+                self._reopen()
+
+    def _reopen(self) -> None:
+        """Read-only workspaces again (as many as before), on the database as it is now, primed."""
+        for _ in range(self.workers):
+            ws = Workspace(self.settings, read_only=True, embedder=self.embedder)
+            self._all.append(ws)
+        self.prime()
+        for ws in self._all:
             self._free.put(ws)
 
     def close(self) -> None:

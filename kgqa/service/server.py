@@ -59,6 +59,7 @@ def serve(
     import uvicorn  # the server stack is imported only by the command that runs it
 
     from kgqa.service.app import create_app
+    from kgqa.service.limits import uvicorn_limits
     from kgqa.service.pool import WorkspacePool
 
     if workers < 1:
@@ -88,7 +89,10 @@ def serve(
     bound = sock.getsockname()[1]
     state = new_state(settings.db_path, host, bound, token)
     if not is_loopback(host) and not token:
-        info(f"warning: listening on {host} without a token; anyone who can reach it may ask (use --token)")
+        info(
+            f"warning: listening on {host} without a token: only requests to loopback host names are answered "
+            "(Host: localhost or 127.0.0.1); use --token to serve others"
+        )
     app = create_app(
         pool,
         token=token,
@@ -99,7 +103,12 @@ def serve(
         ),
     )
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=DRAIN_TIMEOUT_S
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=DRAIN_TIMEOUT_S,
+        **uvicorn_limits(),
     )
     server = uvicorn.Server(config)
     # uvicorn re-raises the signal it stopped on once it has drained; a no-op handler makes that a

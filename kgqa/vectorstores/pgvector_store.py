@@ -4,6 +4,7 @@ COPY, an HNSW index (cosine) over the embedded texts, index metadata in `kgqa.me
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,7 +53,8 @@ class PgVectorHubStore:
         ann: AnnParams | None = None,
     ) -> None:
         self.index = check_name(index)
-        self.db_path = db_path
+        # the registry keeps an absolute path: valid from any working directory
+        self.db_path = str(Path(db_path).resolve()) if db_path else None
         self.db = PgDatabase(dsn, schema=schema_of(index), tracer=tracer)
         self.dim = dim
         self.ann = ann or AnnParams()
@@ -296,6 +298,7 @@ class PgVectorHubStore:
                     "components": json.dumps(answer.components),
                     "timings": json.dumps({k: round(v, 4) for k, v in answer.timings.items()}),
                     "llm_tokens": json.dumps(answer.llm_tokens, default=str),
+                    "result": None if answer.result is None else json.dumps(answer.result, default=str),
                     "query_vectors": vecs,
                     "index_name": self.index,
                 },
@@ -344,6 +347,15 @@ class PgVectorHubStore:
                 f"stores dimension {dim}; use the index's embedding model"
             )
         return q
+
+
+def default_index(dsn: str) -> str | None:
+    """The index unqualified calls use (`kgqa sql install --default`), or None."""
+    db = PgDatabase(dsn)
+    try:
+        return db.scalar("default_index") if db.scalar("registry_exists") else None
+    finally:
+        db.close()
 
 
 def named_indexes(dsn: str) -> list[tuple[str, str | None, IndexCounts]]:

@@ -8,7 +8,11 @@
 --   SELECT * FROM kgqa.wait(42);                         waits for a question submitted before
 -- Errors are SQL errors: 55000 no worker runs for the index, 57014 no answer within the timeout
 -- (setting kgqa.ask_timeout, seconds, default 60), 22023 bad arguments, the library's own
--- failure (e.g. no topic entity found) as 22023 with its message. A NULL question gives NULL.
+-- failure (e.g. no topic entity found) as 22023 with its message, 42501 a role that is not an asker
+-- (the message names the GRANT), 53400 a role past its cap of queued questions, 2D000 CALL kgqa.ask
+-- inside a transaction block (its CONTEXT names the fix). A NULL question gives NULL.
+-- Roles (050_roles.sql, docs/postgres-roles.md): row-level security keys every question on the role that
+-- submitted it; an asker reads only its own, and may insert only the question, its index and options.
 
 CREATE TABLE IF NOT EXISTS kgqa.queue (
     id           bigserial PRIMARY KEY,
@@ -23,8 +27,70 @@ CREATE TABLE IF NOT EXISTS kgqa.queue (
     reply        jsonb,                           -- the answer as `kgqa ask --json` prints it
     error        text,
     sqlstate     text,
-    finished_at  timestamptz
+    finished_at  timestamptz,
+    submitted_by text NOT NULL DEFAULT current_user  -- the role that asked (set by kgqa.queue_guard)
 );
+ALTER TABLE kgqa.queue ADD COLUMN IF NOT EXISTS submitted_by text NOT NULL DEFAULT current_user;
+CREATE INDEX IF NOT EXISTS queue_by_role ON kgqa.queue (submitted_by) WHERE status = 'queued';
+ALTER TABLE kgqa.answers ADD COLUMN IF NOT EXISTS result jsonb;  -- (schema/postgres/006: here too, as the owner)
+ALTER TABLE kgqa.indexes ADD COLUMN IF NOT EXISTS is_default boolean NOT NULL DEFAULT false;
+
+-- The asker and worker roles of this database (names set by `kgqa sql install --asker-role/--worker-role`)
+-- and the cap on questions one role may have queued at once ('*': every role without its own row).
+CREATE TABLE IF NOT EXISTS kgqa.roles (
+    kind      text PRIMARY KEY CHECK (kind IN ('asker', 'worker')),
+    role_name text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS kgqa.queue_caps (
+    role_name  text PRIMARY KEY,
+    max_queued integer NOT NULL CHECK (max_queued >= 0)
+);
+INSERT INTO kgqa.queue_caps VALUES ('*', 100) ON CONFLICT DO NOTHING;
+
+-- Every question row belongs to the role that inserted it; past the role's cap it is refused.
+CREATE OR REPLACE FUNCTION kgqa.queue_guard() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    _cap integer;
+    _queued bigint;
+BEGIN
+    NEW.submitted_by := current_user;
+    SELECT c.max_queued INTO _cap FROM kgqa.queue_caps c
+    WHERE c.role_name IN (current_user, '*') ORDER BY c.role_name = '*' LIMIT 1;
+    PERFORM pg_advisory_xact_lock(hashtext('kgqa.queue:' || current_user));
+    SELECT count(*) INTO _queued FROM kgqa.queue q WHERE q.submitted_by = current_user AND q.status = 'queued';
+    IF _cap IS NOT NULL AND _queued >= _cap THEN
+        RAISE EXCEPTION 'kgqa: role % has % questions queued, its limit; wait for their answers', current_user, _queued
+            USING ERRCODE = 'configuration_limit_exceeded',
+                  HINT = 'the limit per role is kgqa.queue_caps (role_name ''*'' for every role)';
+    END IF;
+    RETURN NEW;
+END $fn$;
+DROP TRIGGER IF EXISTS queue_guard ON kgqa.queue;
+CREATE TRIGGER queue_guard BEFORE INSERT ON kgqa.queue FOR EACH ROW EXECUTE FUNCTION kgqa.queue_guard();
+
+ALTER TABLE kgqa.queue ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS queue_own ON kgqa.queue;
+CREATE POLICY queue_own ON kgqa.queue USING (submitted_by = current_user) WITH CHECK (submitted_by = current_user);
+
+-- An asker's own questions (row-level security applies: each role sees its own rows).
+CREATE OR REPLACE VIEW kgqa.my_questions WITH (security_invoker = true) AS
+SELECT q.id, q.index_name, q.question, q.status, q.submitted_at, q.finished_at,
+       q.reply ->> 'answer' AS answer, q.reply -> 'result' AS result, q.error
+FROM kgqa.queue q;
+
+-- 42501 unless `who` may ask (a member of the asker role; superusers may): the message names the GRANT.
+CREATE OR REPLACE FUNCTION kgqa.check_asker(who text) RETURNS void
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE
+    _asker text := (SELECT r.role_name FROM kgqa.roles r WHERE r.kind = 'asker');
+BEGIN
+    IF _asker IS NOT NULL AND NOT pg_has_role(who, _asker, 'MEMBER') THEN
+        RAISE EXCEPTION 'kgqa: role % may not ask questions; an administrator grants it with: GRANT % TO %;',
+            who, quote_ident(_asker), quote_ident(who) USING ERRCODE = 'insufficient_privilege',
+            HINT = 'docs/postgres-roles.md has the recipe';
+    END IF;
+END $fn$;
 CREATE INDEX IF NOT EXISTS queue_open ON kgqa.queue (index_name, id) WHERE status IN ('queued', 'running');
 
 CREATE TABLE IF NOT EXISTS kgqa.workers (
@@ -35,18 +101,24 @@ CREATE TABLE IF NOT EXISTS kgqa.workers (
     heartbeat_at timestamptz NOT NULL DEFAULT now()
 );
 
--- The index a call means: the argument, else the setting kgqa.index, else the only index there is.
+-- The index a call means: the argument, else the setting kgqa.index, else the default index (`kgqa sql
+-- install --default`), else the only index there is.
 CREATE OR REPLACE FUNCTION kgqa.resolve_index(index_name text) RETURNS text
-LANGUAGE plpgsql STABLE AS $fn$
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
 DECLARE
     _name text := coalesce(index_name, nullif(current_setting('kgqa.index', true), ''));
     _known text;
 BEGIN
     SELECT string_agg(i.name, ', ' ORDER BY i.name) INTO _known FROM kgqa.indexes i;
     IF _name IS NULL THEN
+        SELECT i.name INTO _name FROM kgqa.indexes i WHERE i.is_default;
+        IF _name IS NOT NULL THEN
+            RETURN _name;
+        END IF;
         IF _known IS NULL OR position(',' IN _known) > 0 THEN
             RAISE EXCEPTION 'kgqa: name the index (index_name => ..., or SET kgqa.index = ...); indexes: %',
-                coalesce(_known, 'none') USING ERRCODE = 'invalid_parameter_value';
+                coalesce(_known, 'none') USING ERRCODE = 'invalid_parameter_value',
+                HINT = 'or make one the default: kgqa --index NAME sql install --default';
         END IF;
         RETURN _known;
     END IF;
@@ -69,6 +141,7 @@ BEGIN
     IF question IS NULL THEN
         RETURN NULL;  -- NULL in, NULL out (as kgqa_ask in DuckDB and Cypher)
     END IF;
+    PERFORM kgqa.check_asker(current_user);
     IF btrim(question) = '' THEN
         RAISE EXCEPTION 'kgqa: question must be a non-empty text' USING ERRCODE = 'invalid_parameter_value';
     END IF;
@@ -87,7 +160,7 @@ END $fn$;
 
 -- Whether a worker of the index has beaten its heart lately.
 CREATE OR REPLACE FUNCTION kgqa.worker_alive(index_name text) RETURNS boolean
-LANGUAGE sql STABLE AS $fn$
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
     SELECT EXISTS (SELECT 1 FROM kgqa.workers w
                    WHERE w.index_name = worker_alive.index_name AND w.heartbeat_at > now() - interval '5 seconds');
 $fn$;
@@ -104,10 +177,12 @@ BEGIN
     IF reply.id IS NULL THEN
         RETURN NULL;
     END IF;
+    PERFORM kgqa.check_asker(current_user);
     LOOP
         SELECT * INTO _q FROM kgqa.queue q WHERE q.id = reply.id;
         IF NOT FOUND THEN
-            RAISE EXCEPTION 'kgqa: no question with id %', reply.id USING ERRCODE = 'invalid_parameter_value';
+            RAISE EXCEPTION 'kgqa: no question with id % (of this role)', reply.id
+                USING ERRCODE = 'invalid_parameter_value';
         ELSIF _q.status = 'done' THEN
             RETURN _q.reply;
         ELSIF _q.status = 'failed' THEN
@@ -176,6 +251,15 @@ BEGIN
         WHERE h.ord <= _k ORDER BY h.ord;
 END $fn$;
 
+-- The COMMIT of CALL kgqa.ask. Inside a transaction block Postgres refuses it (2D000, "invalid
+-- transaction termination"), and PL/pgSQL cannot tell beforehand nor catch it: the name of this
+-- procedure, in the error's CONTEXT line, says what to do instead.
+CREATE OR REPLACE PROCEDURE kgqa."CALL kgqa.ask needs autocommit, else submit + wait"()
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    COMMIT;
+END $fn$;
+
 -- Submits `question`, commits (so a worker sees it) and waits until it is answered; `id` is its id.
 CREATE OR REPLACE PROCEDURE kgqa.ask_id(question text, index_name text, strategy text, topic_entity text,
                                         hubs integer, paths_per_hub integer, scoring text, components boolean,
@@ -185,6 +269,7 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
     _index text := kgqa.resolve_index(index_name);
 BEGIN
+    PERFORM kgqa.check_asker(current_user);
     IF NOT kgqa.worker_alive(_index) THEN
         RAISE EXCEPTION 'kgqa: no worker is running for index %', _index
             USING ERRCODE = 'object_not_in_prerequisite_state',
@@ -192,7 +277,7 @@ BEGIN
     END IF;
     id := kgqa.submit(question, _index, strategy, topic_entity, hubs, paths_per_hub, scoring, components,
                       triple_filter, llm);
-    COMMIT;
+    CALL kgqa."CALL kgqa.ask needs autocommit, else submit + wait"();
     PERFORM kgqa.reply(id);
 END $fn$;
 

@@ -32,8 +32,7 @@ LEASE_S = 2.0
 def demo_db(tmp_path_factory, embedder) -> Path:
     """The demo graph in its own Kùzu database (no index in it)."""
     db = tmp_path_factory.mktemp("shared") / "demo.kuzu"
-    with Workspace.init(Settings(db_path=db)) as ws:
-        ws._embedder = embedder
+    with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
         ws.load(demo_graph_path())
     return db
 
@@ -43,14 +42,12 @@ def settings(db: Path, dsn: str, index: str) -> Settings:
 
 
 def build_single(db: Path, dsn: str, embedder) -> BuildReport:
-    with Workspace(settings(db, dsn, "single")) as ws:
-        ws._embedder = embedder
+    with Workspace(settings(db, dsn, "single"), embedder=embedder) as ws:
         return ws.build_index(PARAMS)
 
 
 def build_with_workers(db: Path, dsn: str, embedder, workers: int = 2) -> BuildReport:
-    with Workspace(settings(db, dsn, "shared"), read_only=True) as ws:
-        ws._embedder = embedder
+    with Workspace(settings(db, dsn, "shared"), read_only=True, embedder=embedder) as ws:
         return build_shared(
             ws.store, ws.vstore, ws.embedder, PARAMS, settings=ws.settings, workers=workers, lease_s=LEASE_S
         )

@@ -42,6 +42,15 @@ def load(state: CliState, files: tuple[str, ...], fmt: str | None, update_index:
     a malformed record aborts that file's load with nothing of it applied (the other files still
     load). With an index, the hubs the new triples touch are marked dirty in the same transaction.
     Exits non-zero when every file failed, or when some failed (unless --keep-going)."""
+    from kgqa_cli.service_writes import running_service, send_file
+
+    client = running_service(state.settings().db_path)
+    if client is not None:  # a `kgqa serve` holds the database: it loads the triples and rebuilds the hubs
+        from kgqa_cli.commands.triples import show_service_reply
+
+        for file in files:
+            show_service_reply("add", send_file(client, "add", file, fmt))
+        return
     failures: list[KgqaError] = []
     marked = 0
     with state.open(create=True) as ws:
@@ -104,7 +113,7 @@ def after_change(state: CliState, ws: Workspace, marked: int, update_index: bool
 @pass_state
 def stats(state: CliState, as_json: bool) -> None:
     """Size and shape of the stored graph."""
-    with state.open() as ws:
+    with state.open(read_only=True) as ws:  # a reader: it runs beside `kgqa serve`
         s = ws.stats()
     if as_json:
         click.echo(json.dumps(s.__dict__, indent=2))

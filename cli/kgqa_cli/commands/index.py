@@ -282,6 +282,20 @@ def worker(state: CliState, lease_seconds: float | None) -> None:
 def update(state: CliState, dirty: bool, hubs_per_batch: int | None, dry_run: bool, as_json: bool) -> None:
     """Bring the index in step with the graph, with the parameters it was built with: hubs whose
     path hashes changed are rebuilt, new roots added, hubs whose root disappeared removed."""
+    if not dry_run:
+        from kgqa_cli.service_writes import running_service
+
+        client = running_service(state.settings().db_path)
+        if client is not None:  # a `kgqa serve` holds the database: it updates the index itself
+            done = client.index_update(dirty)
+            click.echo(
+                json.dumps(done, indent=2)
+                if as_json
+                else f"updated through the service ({done['mode']}): {done['hubs_checked']} hubs checked, "
+                f"{done['hubs_rebuilt']} rebuilt ({done['hubs_added']} new), {done['hubs_removed']} removed; "
+                f"now {done['hubs']} hubs, {done['paths']} paths"
+            )
+            return
     with state.open() as ws, progress_line(not state.quiet) as progress:
         report = ws.update_index(dirty=dirty, hubs_per_batch=hubs_per_batch, on_progress=progress, dry_run=dry_run)
     show_report(report, as_json)
@@ -344,7 +358,7 @@ def _show_ids(report: BuildReport) -> None:
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
     """Show what the index holds and how it was built."""
-    with state.open() as ws:
+    with state.open(read_only=True) as ws:  # a reader: it runs beside `kgqa serve`
         st = ws.index_status()
         store = ws.vstore.name
         labels = label_index_status(ws.store)
@@ -366,6 +380,7 @@ def status(state: CliState, as_json: bool) -> None:
             embedder=st.info.embedder or "torch-fp32",
             params=st.info.params,
             last_build=st.info.stats,
+            capped_hubs=st.info.stats.get("capped_hubs", {}),
         )
     data["label_index"] = labels  # the seed retrievers' index (`index build --retriever difar|simgrag|coe`)
     if as_json:
@@ -390,6 +405,12 @@ def status(state: CliState, as_json: bool) -> None:
         + (" (run `kgqa index update --dirty`)" if st.dirty_hubs else "")
         + f"\nparameters: {json.dumps(st.info.params)}"
     )
+    if data.get("capped_hubs"):
+        capped = data["capped_hubs"]
+        click.echo(
+            "capped hubs (over the path cap, indexed in part; docs/index-maintenance.md#super-nodes): "
+            + ", ".join(f"{h} ({n} paths)" for h, n in capped.items())
+        )
 
 
 @index.command()
@@ -466,20 +487,26 @@ def list_(state: CliState, as_json: bool) -> None:
     settings = state.settings()
     if settings.store == "pgvector":
         from kgqa.postgres.server import resolve_dsn
-        from kgqa.vectorstores.pgvector_store import named_indexes
+        from kgqa.vectorstores.pgvector_store import default_index, named_indexes
 
-        rows = [(name, src, counts) for name, src, counts in named_indexes(resolve_dsn(settings))]
+        dsn = resolve_dsn(settings)
+        rows = [(name, src, counts) for name, src, counts in named_indexes(dsn)]
+        default = default_index(dsn)
     else:
+        default = None
         with state.open(read_only=True) as ws:
             st = ws.index_status()
             rows = [(settings.index_name, str(settings.db_path), st.counts)] if st.info is not None else []
     if as_json:
-        click.echo(json.dumps([dict(name=n, db=src, **c.__dict__) for n, src, c in rows], indent=2))
+        click.echo(
+            json.dumps([dict(name=n, db=src, default=n == default, **c.__dict__) for n, src, c in rows], indent=2)
+        )
         return
     if not rows:
         click.echo(f"no index in the {settings.store} store")
     for name, src, c in rows:
-        click.echo(f"{name}\t{c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} texts\t{src or ''}")
+        shown = f"{name} (default)" if name == default else name
+        click.echo(f"{shown}\t{c.hubs} hubs, {c.paths} paths, {c.vectors} vectors, {c.texts} texts\t{src or ''}")
 
 
 @index.command()

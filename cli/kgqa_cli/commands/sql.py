@@ -7,7 +7,7 @@ import click
 
 from kgqa.frontends.duck import open_sql_session
 from kgqa.postgres.server import resolve_dsn
-from kgqa.postgres.sql_layer import install_into
+from kgqa.postgres.sql_layer import InstallOptions, install_into
 from kgqa.retrieval.options import AskOptions, params_from_options
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.options import SESSION_OPTIONS, retrieval_options, store_options
@@ -61,11 +61,23 @@ def sql(
 
 @sql.command()
 @store_options
+@click.option("--default", "make_default", is_flag=True, help="Make this index the one unqualified calls use.")
+@click.option("--asker-role", metavar="NAME", help="Name of the role that may ask (default: kgqa_asker).")
+@click.option("--worker-role", metavar="NAME", help="Name of the role of `kgqa serve` (default: kgqa_worker).")
+@click.option("--queue-cap", type=int, metavar="N", help="Questions one role may have queued at once (default 100).")
 @pass_state
-def install(state: CliState) -> None:
+def install(
+    state: CliState, make_default: bool, asker_role: str | None, worker_role: str | None, queue_cap: int | None
+) -> None:
     """Postgres (not DuckDB): install or update, for this index, the question queue (kgqa.submit,
-    CALL kgqa.ask, kgqa.wait; `kgqa serve --store pgvector` answers it) and the SQL layer in schema
-    kgqa_<index>: views, rank_hubs, rank_triples, past_questions."""
+    CALL kgqa.ask, kgqa.wait; `kgqa serve --store pgvector` answers it), the SQL layer in schema
+    kgqa_<index> (views, rank_hubs, rank_triples, past_questions) and the asker and worker roles
+    (docs/postgres-roles.md)."""
     settings = state.settings()
-    index, names = install_into(resolve_dsn(settings), settings.index_name, explicit=settings.index is not None)
+    options = InstallOptions(asker_role, worker_role, queue_cap, make_default)
+    index, names = install_into(
+        resolve_dsn(settings), settings.index_name, explicit=settings.index is not None, options=options
+    )
     click.echo(f"installed {len(names)} scripts into index '{index}': {', '.join(n.rsplit('/', 1)[-1] for n in names)}")
+    if make_default:
+        click.echo(f"index '{index}' is the default of unqualified calls (CALL kgqa.ask('...'))")

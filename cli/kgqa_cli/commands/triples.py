@@ -14,6 +14,7 @@ from kgqa.graph.loaders import FORMATS
 from kgqa_cli.commands.graph import after_change, fail_batch
 from kgqa_cli.context import CliState, pass_state
 from kgqa_cli.options import store_options
+from kgqa_cli.service_writes import item
 
 
 @click.group()
@@ -72,6 +73,41 @@ def _one_or_file(file: str | None, subject: str | None, predicate: str | None, o
     return file is None
 
 
+def _sent_to_service(
+    state: CliState,
+    kind: str,
+    items: list[dict[str, Any]] | None = None,
+    file: str | None = None,
+    fmt: str | None = None,
+) -> dict[str, Any] | None:
+    """With a `kgqa serve` holding the database: send the change there (the hubs it touches are rebuilt
+    at once), print what it did and return the reply. None when no service runs."""
+    from kgqa_cli.service_writes import running_service, send_file, send_items
+
+    client = running_service(state.settings().db_path)
+    if client is None:
+        return None
+    reply = send_items(client, kind, items or []) if file is None else send_file(client, kind, file, fmt)
+    show_service_reply(kind, reply)
+    return reply
+
+
+def show_service_reply(kind: str, reply: dict[str, Any]) -> None:
+    """What a change sent to the service did, as the in-process commands say it."""
+    now = f"now {reply['triples_total']} triples" if reply["triples_total"] is not None else "nothing sent"
+    if kind == "add":
+        n = reply["added"]
+        click.echo(
+            f"added {n} triple{'' if n == 1 else 's'} (+{reply['entities_added']} entities; {now}) through the service"
+        )
+    else:
+        n = reply["deleted"]
+        missing = f" ({reply['not_found']} not in the graph)" if reply["not_found"] else ""
+        click.echo(f"deleted {n} triple{'' if n == 1 else 's'}{missing}; {now}, through the service")
+    if reply.get("index"):
+        click.echo(f"{reply['hubs_marked']} hubs marked dirty; the service rebuilt {reply['index']['hubs_rebuilt']}")
+
+
 @triples.command()
 @_triple_options
 @click.option("--subject-label", default=None, help="Label of the subject (stated or changed).")
@@ -110,6 +146,8 @@ def add(
         if single
         else None
     )
+    if _sent_to_service(state, "add", [item(record)] if record is not None else None, file, fmt) is not None:
+        return
     with state.open(create=True) as ws:
         report = ws.add_triples([record]) if record is not None else ws.load(file, fmt)
         click.echo(
@@ -139,6 +177,20 @@ def delete(
     With FILE, exits non-zero when none of its triples was in the graph, or some were not (unless
     --keep-going)."""
     single = _one_or_file(file, subject, predicate, obj)
+    if single:
+        rec = triple_record(subject, predicate, obj, literal=literal)
+        if _sent_to_service(state, "delete", [item(rec)]) is not None:
+            return
+    elif (sent := _sent_to_service(state, "delete", file=file, fmt=fmt)) is not None:
+        if sent["not_found"]:
+            fail_batch(
+                sent["not_found"],
+                sent["not_found"] + sent["deleted"],
+                "triples to delete",
+                keep_going,
+                InputError(f"{sent['not_found']} triples of {file} are not in the graph", source=file),
+            )
+        return
     with state.open() as ws:
         if single:
             rec = triple_record(subject, predicate, obj, literal=literal)

@@ -1,0 +1,3 @@
+-- One round trip (the service's readiness check).
+-- returns: 1
+SELECT 1;
