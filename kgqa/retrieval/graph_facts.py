@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kgqa.answering.catalog import CatalogCache
 from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import RootLevels
@@ -21,6 +22,7 @@ class GraphFacts:
     def __init__(self, store: GraphStore, vstore: HubVectorStore) -> None:
         self.store, self.vstore = store, vstore
         self.text_hubs = TextHubCache(vstore)
+        self.catalogs = CatalogCache()  # the hubs' attributes for exact answers (kgqa/answering/catalog.py)
         self.forget()
 
     def forget(self) -> None:
@@ -32,6 +34,7 @@ class GraphFacts:
         self.root_levels = RootLevels(self.store, self.is_hub, remember=self.store.read_only)
         self._entities: dict[str, Entity | None] = {}
         self.text_hubs.forget()
+        self.catalogs.forget()
 
     def predicates(self) -> list[str]:
         """Distinct predicate labels (they split "paper class philosophical paper" components)."""

@@ -1,0 +1,165 @@
+"""What a question asks, read by meaning: the operation, the asked attribute and the sort or group key.
+
+The rules of kgqa/answering/question.py are the fast path where a keyword makes them certain (rank,
+group, compare, count, max, min, negation). Otherwise the question, with its linked names masked, is
+embedded once and compared with a small set of operation exemplars (embedded once per model) and with
+the graph's attribute names (embedded once per catalog). Operation words written with a typo are read
+with rapidfuzz before any of this."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from kgqa.answering.catalog import Catalog
+from kgqa.answering.question import QuestionPlan
+from kgqa.answering.words import phrase_score, singular
+from kgqa.embeddings.base import Embedder
+
+#: A few wordings per operation; they name no graph and no attribute.
+EXEMPLARS: dict[str, tuple[str, ...]] = {
+    "count": ("how many are there", "count them", "what is the number of", "total number of"),
+    "list": ("list all of them", "show me every one", "which ones are there", "give me all"),
+    "rank": ("sort them by", "order them from oldest to newest", "newest first", "rank them by"),
+    "max": ("which one has the most", "the most frequent one", "who has the highest number"),
+    "min": ("which one has the fewest", "the least frequent one", "the lowest number"),
+    "compare": ("compare the two", "what is the difference between the two", "the first versus the second"),
+    "group": ("how many per category", "broken down by each group", "the distribution over"),
+    "negation": ("which ones do not have", "the ones without any", "which lack"),
+    "relationship": ("how are the two related", "what connects the two", "what is the relation between"),
+    "lookup": ("what is its value", "who made it", "where did it appear", "when was it made"),
+}
+_TYPO_WORDS = {
+    "count": "count",
+    "many": "count",
+    "number": "count",
+    "rank": "rank",
+    "sort": "rank",
+    "sorted": "rank",
+    "order": "rank",
+    "ordered": "rank",
+    "compare": "compare",
+    "versus": "compare",
+    "most": "max",
+    "fewest": "min",
+    "least": "min",
+    "group": "group",
+    "grouped": "group",
+}
+_COMPARE = re.compile(r"^\s*(please\s+)?compare\b|\bdifference between\b|\bin terms of\b|\bside by side\b", re.I)
+_RELATION = re.compile(r"\b(related|relation|relationship|connected|connection|link between|linked)\b", re.I)
+_NEWEST = re.compile(r"\b(newest|latest|most recent|recent first|descending|z to a|highest first|reverse)\b", re.I)
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-']*")
+_EXEMPLAR_CACHE: dict[str, tuple[list[str], np.ndarray]] = {}
+MIN_ATTRIBUTE_SIMILARITY = 0.3
+
+
+@dataclass
+class Reading:
+    """The operation, the asked attribute (None: the hubs themselves), the key and the direction."""
+
+    operation: str  # list count rank max min compare group negation relationship lookup
+    asked: str | None
+    key: str | None = None
+    descending: bool = False
+    certain: bool = False  # decided by a rule
+
+
+def typo_operation(question: str) -> str | None:
+    """The operation an operation word written with a typo names ("cuont", "rnak", "comapre")."""
+    for w in _WORD.findall(question.lower()):
+        if len(w) < 4 or w in _TYPO_WORDS:
+            continue
+        for word, op in _TYPO_WORDS.items():
+            if len(word) >= 4 and abs(len(word) - len(w)) <= 1 and fuzz.ratio(w, word) >= 75 and w[0] == word[0]:
+                return op
+    return None
+
+
+def _exemplars(embedder: Embedder) -> tuple[list[str], np.ndarray]:
+    key = embedder.name
+    if key not in _EXEMPLAR_CACHE:
+        ops = [op for op, texts in EXEMPLARS.items() for _ in texts]
+        _EXEMPLAR_CACHE[key] = (ops, embedder.embed([t for texts in EXEMPLARS.values() for t in texts]))
+    return _EXEMPLAR_CACHE[key]
+
+
+def _attribute_vectors(cat: Catalog, embedder: Embedder) -> tuple[list[str], np.ndarray]:
+    names = cat.attributes()
+    if cat.vectors.get("model") != embedder.name:
+        cat.vectors = {"model": embedder.name, "names": names, "vectors": embedder.embed(names)}
+    return cat.vectors["names"], cat.vectors["vectors"]  # type: ignore[return-value]
+
+
+def names_hubs(phrase: str, cat: Catalog) -> bool:
+    """Whether `phrase` asks for the hubs themselves ("papers", "publications", "titles")."""
+    words = {singular(w) for w in phrase.lower().split()}
+    return bool(words & {singular(cat.hub_type.lower()), "publication", "title", "article", "work", "study", "one"})
+
+
+def lexical_attribute(phrase: str, cat: Catalog) -> str | None:
+    """The attribute `phrase` names word for word (typos tolerated), or None."""
+    if not phrase:
+        return None
+    scored = sorted(((phrase_score(phrase, a), a) for a in cat.attributes()), reverse=True)
+    return scored[0][1] if scored and scored[0][0] >= 0.5 else None
+
+
+def semantic_attribute(text: str, cat: Catalog, embedder: Embedder, vector: np.ndarray | None = None) -> str | None:
+    """The attribute whose name is nearest in meaning to `text` (None below MIN_ATTRIBUTE_SIMILARITY)."""
+    names, vectors = _attribute_vectors(cat, embedder)
+    if not names:
+        return None
+    q = vector if vector is not None else embedder.embed([text])[0]
+    sims = vectors @ q
+    best = int(np.argmax(sims))
+    return names[best] if float(sims[best]) >= MIN_ATTRIBUTE_SIMILARITY else None
+
+
+def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder) -> Reading:
+    """The reading of a question (`masked`: the question with its linked names replaced by "X")."""
+    op = plan.operation
+    certain = op in ("rank", "group", "compare", "count", "max", "min", "negation")
+    if _COMPARE.search(plan.question):
+        op, certain = "compare", True
+    vector: np.ndarray | None = None
+    if not certain:
+        typo = typo_operation(plan.question)
+        if typo:
+            op, certain = typo, True
+        elif _RELATION.search(masked):
+            op, certain = "relationship", True
+    if not certain:
+        vector = embedder.embed([masked])[0]
+        ops, ex = _exemplars(embedder)
+        sims = ex @ vector
+        best = int(np.argmax(sims))
+        if float(sims[best]) >= 0.55 and ops[best] not in ("list", "lookup"):
+            op = ops[best]
+        else:
+            op = "list" if plan.plural else "lookup"
+    asked: str | None
+    if names_hubs(plan.asked, cat) and not lexical_attribute(plan.asked, cat):
+        asked = None
+    else:
+        asked = lexical_attribute(plan.asked, cat)
+        if asked is None and plan.asked:
+            asked = semantic_attribute(plan.asked, cat, embedder)
+        if asked is None:
+            asked = semantic_attribute(masked, cat, embedder, vector)
+    key_phrase = plan.sort_key or plan.group_key or ""
+    if op in ("rank", "group") and not key_phrase:
+        by = re.search(
+            r"\b(?:by|per|for each|over)\s+(?:their |the |its )?([a-z][\w\-]*(?: [a-z][\w\-]*)?)", masked.lower()
+        )
+        key_phrase = by.group(1) if by else ""
+        if not key_phrase and re.search(r"\b(newest|oldest|latest|earliest|recent|chronolog)", masked, re.I):
+            key_phrase = "year"
+    key = lexical_attribute(key_phrase, cat) if key_phrase else None
+    if key is None and key_phrase:
+        key = semantic_attribute(key_phrase, cat, embedder)
+    descending = plan.descending or bool(_NEWEST.search(masked))
+    return Reading(op, asked, key, descending, certain)
