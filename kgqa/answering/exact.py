@@ -27,6 +27,15 @@ from kgqa.question.meaning import Reading, read
 QUERY = "[query]"
 SHOWN = 12  # items written out in a sentence; the result holds all of them
 _YESNO = re.compile(r"^\s*(is|was|were|are|did|does|do|has|have|had)\b", re.I)
+_TEMPORAL = re.compile(r"\b(earlier|later|before|after|older|newer|sooner)\b", re.I)
+_SAME_AS = {
+    "before": "earlier",
+    "older": "earlier",
+    "sooner": "earlier",
+    "after": "later",
+    "newer": "later",
+    "less": "fewer",
+}
 _PERSONAL = re.compile(r"\b(who|wrote|written|author|authors|by|publish|published)\b", re.I)
 
 
@@ -105,7 +114,9 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
     hubs = [m.hubs[0] for m in links.hubs]
     attr = reading.asked or _attribute_in_terms_of(plan.question, cat)
     if reading.operation == "compare" and len(hubs) >= 2:
-        return _compare(hubs[0], hubs[1], attr, cat)
+        if attr is None and _TEMPORAL.search(plan.question):
+            attr = next((a for a in cat.paths if "year" in a.lower() or "date" in a.lower()), None)
+        return _compare(plan.question, hubs[0], hubs[1], attr, cat)
     if attr is None or len(hubs) != 1:
         return None
     hub = hubs[0]
@@ -162,7 +173,7 @@ def _attribute_in_terms_of(question: str, cat: Catalog) -> str | None:
     return lexical_attribute(m.group(1), cat) if m else None
 
 
-def _compare(a: str, b: str, attr: str | None, cat: Catalog) -> Exact | None:
+def _compare(question: str, a: str, b: str, attr: str | None, cat: Catalog) -> Exact | None:
     attrs = [attr] if attr else [x for x in ("venue", "publication year") if x in cat.paths]
     if not attrs:
         return None
@@ -181,10 +192,31 @@ def _compare(a: str, b: str, attr: str | None, cat: Catalog) -> Exact | None:
             verdict = "different"
         both = f"; both: {join_items(common)}" if common and len(lv) + len(rv) > 2 else ""
         parts.append(f"{at}: {join_items(lv) or 'not stated'} [1] vs {join_items(rv) or 'not stated'} [2]{both}")
+        x, y = _number(lv), _number(rv)
+        if len(attrs) == 1 and x is not None and y is not None:
+            timeish = any(w in at.lower() for w in ("year", "date"))
+            verdict = (
+                ("later" if x > y else "earlier" if x < y else "same")
+                if timeish
+                else ("more" if x > y else "fewer" if x < y else "same")
+            )
     text = f"'{cat.hubs[a]}' [1] and '{cat.hubs[b]}' [2] side by side: " + "; ".join(parts) + "."
-    if verdict == "same":
+    if verdict in ("later", "earlier", "more", "fewer"):
+        text += f" So '{cat.hubs[a]}' is {verdict}{' than' if verdict in ('later', 'earlier') else ''} '{cat.hubs[b]}'."
+        asked = _TEMPORAL.search(question) or re.search(r"\b(more|fewer|less)\b", question, re.I)
+        if asked and _YESNO.match(question):
+            word = _SAME_AS.get(asked.group(1).lower(), asked.group(1).lower())
+            text = ("Yes, " if word == verdict else "No, ") + text
+    elif verdict == "same":
         text += " They are the same."
     return Exact(text, _result("compare", verdict, [cat.hubs[a], cat.hubs[b]], groups), sources, triples)
+
+
+def _number(values: list[str]) -> float | None:
+    try:
+        return float(values[0]) if values else None
+    except ValueError:
+        return None
 
 
 def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | None) -> list[Constraint]:

@@ -51,7 +51,11 @@ _TYPO_WORDS = {
 }
 _COMPARE = re.compile(r"^\s*(please\s+)?compare\b|\bdifference between\b|\bin terms of\b|\bside by side\b", re.I)
 _RELATION = re.compile(r"\b(related|relation|relationship|connected|connection|link between|linked)\b", re.I)
-_NEWEST = re.compile(r"\b(newest|latest|most recent|recent first|descending|z to a|highest first|reverse)\b", re.I)
+_NEWEST = re.compile(
+    r"\b(newest|latest|most recent|recent) first\b|\bfrom (the )?(newest|latest|most recent)\b|"
+    r"\b(descending|decreasing|z to a|highest first|reverse)\b",
+    re.I,
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*")
 _EXEMPLAR_CACHE: dict[str, tuple[list[str], np.ndarray]] = {}
 MIN_ATTRIBUTE_SIMILARITY = 0.3
