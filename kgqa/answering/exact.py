@@ -36,6 +36,7 @@ _SAME_AS = {
     "newer": "later",
     "less": "fewer",
 }
+_BY_NAME = re.compile(r"\b(by|on) (their |the )?(title|name)s?\b|\balphabetic", re.I)
 _PERSONAL = re.compile(r"\b(who|wrote|written|author|authors|by|publish|published)\b", re.I)
 
 
@@ -76,7 +77,8 @@ def refine(
         m = links.ambiguous[0]
         text = f"'{m.text}' may name several {plural(_type(cat))}: {join_items([repr(c) for c in m.candidates])}."
         return Exact(text + " Which one is meant?", _result("lookup", None, [], candidates=m.candidates))
-    reading = read(plan, _masked(question, links), cat, embedder)
+    names = tuple(m.text for m in links.hubs + links.values) + tuple(links.years)
+    reading = read(plan, _masked(question, links), cat, embedder, names)
     if links.unlinked and not links.hubs and not links.values:
         gone = links.unlinked[0]
         if not any(gone.text.casefold() in t.casefold() for t in retrieved):
@@ -88,7 +90,9 @@ def refine(
     exact: Exact | None = None
     if links.hubs:
         exact = _about_hubs(plan, reading, links, cat)
-    elif reading.operation in ("count", "list", "rank", "group", "max", "min"):
+    elif reading.operation in ("group", "max", "min") or (
+        reading.operation in ("count", "list", "rank") and reading.asked is None
+    ):
         exact = _aggregate(plan, reading, links, cat, store)
     if exact is not None:
         exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values]
@@ -357,6 +361,13 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
             f"There are no {noun}{_phrase(constraints)} in this graph ({0}) {QUERY}.",
             _result("list", None, [], query=query),
         )
+    if op == "rank" and (plan.alphabetical or (reading.key is None and _BY_NAME.search(plan.question))):
+        order = sorted(ids, key=lambda h: cat.hubs[h].casefold(), reverse=reading.descending)
+        numbered = [f"{i}. '{cat.hubs[h]}'" for i, h in enumerate(order[:SHOWN], 1)]
+        more = f", and {len(order) - SHOWN} more" if len(order) > SHOWN else ""
+        direction = "Z to A" if reading.descending else "A to Z"
+        text = f"The {len(order)} {noun}{_phrase(constraints)}, by title from {direction} {QUERY}: {'; '.join(numbered)}{more}."
+        return Exact(text, _result("rank", None, [cat.hubs[h] for h in order], query=query), triples=evidence)
     if op == "rank":
         key = reading.key
         if key is None:

@@ -57,6 +57,7 @@ _NEWEST = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*")
+_IMPERATIVE = re.compile(r"^\s*(please\s+)?(list|show|give me|find|name|return|display|enumerate|get)\b", re.I)
 _EXEMPLAR_CACHE: dict[str, tuple[list[str], np.ndarray]] = {}
 MIN_ATTRIBUTE_SIMILARITY = 0.3
 
@@ -123,9 +124,13 @@ def semantic_attribute(text: str, cat: Catalog, embedder: Embedder, vector: np.n
     return names[best] if float(sims[best]) >= MIN_ATTRIBUTE_SIMILARITY else None
 
 
-def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder) -> Reading:
-    """The reading of a question (`masked`: the question with its linked names replaced by "X")."""
+def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, names: tuple[str, ...] = ()) -> Reading:
+    """The reading of a question (`masked`: the question with its linked names replaced by "X";
+    `names`: those names, which never name the asked attribute)."""
     op = plan.operation
+    asked_phrase = plan.asked
+    for name in names:
+        asked_phrase = re.sub(rf"(?i)\b{re.escape(name)}\b", " ", asked_phrase).strip()
     certain = op in ("rank", "group", "compare", "count", "max", "min", "negation")
     if _COMPARE.search(plan.question):
         op, certain = "compare", True
@@ -136,6 +141,8 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder) -> R
             op, certain = typo, True
         elif _RELATION.search(masked):
             op, certain = "relationship", True
+    if not certain and _IMPERATIVE.match(masked) and (plan.plural or names_hubs(masked, cat)):
+        op, certain = "list", True
     if not certain:
         vector = embedder.embed([masked])[0]
         ops, ex = _exemplars(embedder)
@@ -146,12 +153,14 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder) -> R
         else:
             op = "list" if plan.plural else "lookup"
     asked: str | None
-    if names_hubs(plan.asked, cat) and not lexical_attribute(plan.asked, cat):
+    if not asked_phrase and names and names_hubs(masked, cat) and op in ("list", "count", "rank", "group"):
+        asked = None  # "list the X papers": the hubs themselves
+    elif names_hubs(asked_phrase, cat) and not lexical_attribute(asked_phrase, cat):
         asked = None
     else:
-        asked = lexical_attribute(plan.asked, cat)
-        if asked is None and plan.asked:
-            asked = semantic_attribute(plan.asked, cat, embedder)
+        asked = lexical_attribute(asked_phrase, cat)
+        if asked is None and asked_phrase:
+            asked = semantic_attribute(asked_phrase, cat, embedder)
         if asked is None:
             asked = semantic_attribute(masked, cat, embedder, vector)
     key_phrase = plan.sort_key or plan.group_key or ""
