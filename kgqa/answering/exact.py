@@ -95,7 +95,7 @@ def refine(
     ):
         exact = _aggregate(plan, reading, links, cat, store)
     if exact is not None:
-        exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values]
+        exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values] + links.years
     return exact
 
 
@@ -266,7 +266,7 @@ def matching(store: GraphStore, cat: Catalog, constraints: list[Constraint]) -> 
     if any(not c.ids for c in constraints):
         return [], {"name": "answering/matching_hubs", "constraints": _described(constraints)}
     rows = store.run("answering/matching_hubs", params)
-    hubs = sorted(((h[0], h[1]) for h in (rows[0][1] if rows else [])), key=lambda kv: kv[1])
+    hubs = sorted(((h[0], h[1]) for h in ((rows[0][1] or []) if rows else [])), key=lambda kv: kv[1])
     return hubs, {"name": "answering/matching_hubs", "constraints": _described(constraints)}
 
 
@@ -352,10 +352,7 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     evidence = _evidence(cat, ids, constraints)
     if op == "count":
         n = len(hubs)
-        word = _type(cat) if n == 1 else noun
-        shown = f": {join_items([repr(x) for x in labels])}" if 0 < n <= SHOWN else ""
-        text = f"There {'is' if n == 1 else 'are'} {'no' if n == 0 else number_words(n)} {word}{_phrase(constraints)} ({n}) {QUERY}{shown}."
-        return Exact(text, _result("count", n, labels, query=query), triples=evidence)
+        return Exact(_count_sentence(n, cat, constraints), _result("count", n, labels, query=query), triples=evidence)
     if not hubs:
         return Exact(
             f"There are no {noun}{_phrase(constraints)} in this graph ({0}) {QUERY}.",
@@ -399,6 +396,16 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     shown = join_items([repr(x) for x in labels[:SHOWN]]) + (f" and {n - SHOWN} more" if n > SHOWN else "")
     text = f"The {number_words(n) if n > 1 else 'one'} {noun if n > 1 else _type(cat)}{_phrase(constraints)} ({n}) {QUERY}: {shown}."
     return Exact(text, _result("list", None, labels, query=query), triples=evidence)
+
+
+def _count_sentence(n: int, cat: Catalog, constraints: list[Constraint]) -> str:
+    """ "Ten papers (10) have the venue X and the publication year 2019 [query]." """
+    word = _type(cat) if n == 1 else plural(_type(cat))
+    head = f"{'No' if n == 0 else _cap(number_words(n))} {word} ({n})"
+    if not constraints:
+        return f"{head} {'is' if n == 1 else 'are'} in this graph {QUERY}."
+    have = "has" if n == 1 else "have"
+    return f"{head} {have} " + join_items([f"the {c.attribute} {c.label}" for c in constraints]) + f" {QUERY}."
 
 
 def _sortable(value: str) -> tuple:

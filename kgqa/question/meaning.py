@@ -58,6 +58,7 @@ _NEWEST = re.compile(
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*")
 _IMPERATIVE = re.compile(r"^\s*(please\s+)?(list|show|give me|find|name|return|display|enumerate|get)\b", re.I)
+_WH_HINTS = {"who": "person, author", "whom": "person, author", "where": "place, venue, location", "when": "date, year"}
 _EXEMPLAR_CACHE: dict[str, tuple[list[str], np.ndarray]] = {}
 MIN_ATTRIBUTE_SIMILARITY = 0.3
 
@@ -113,13 +114,37 @@ def lexical_attribute(phrase: str, cat: Catalog) -> str | None:
     return scored[0][1] if scored and scored[0][0] >= 0.5 else None
 
 
-def semantic_attribute(text: str, cat: Catalog, embedder: Embedder, vector: np.ndarray | None = None) -> str | None:
-    """The attribute whose name is nearest in meaning to `text` (None below MIN_ATTRIBUTE_SIMILARITY)."""
+def _with_hint(masked: str) -> str:
+    """The question with the sense of its wh-word spelled out ("where" -> place, venue, location)."""
+    wh = re.match(r"\s*(?:in |at |from |on )?(who|whom|where|when)\b", masked, re.I)
+    return f"{masked} ({_WH_HINTS[wh.group(1).lower()]})" if wh else masked
+
+
+def _shape(masked: str) -> str:
+    """ "numeric" when the question asks for a time, "text" when it asks for a place, else ""."""
+    if re.match(r"\s*(when|what year|which year|in which year|in what year)\b", masked, re.I):
+        return "numeric"
+    return "text" if re.match(r"\s*(?:in |at )?where\b", masked, re.I) else ""
+
+
+def _numeric_share(cat: Catalog, attribute: str) -> float:
+    values = [f.value for f in cat.facts if f.attribute == attribute][:200]
+    return sum(v.strip().replace(".", "", 1).isdigit() for v in values) / max(len(values), 1)
+
+
+def semantic_attribute(
+    text: str, cat: Catalog, embedder: Embedder, vector: np.ndarray | None = None, shape: str = ""
+) -> str | None:
+    """The attribute whose name is nearest in meaning to `text` (None below MIN_ATTRIBUTE_SIMILARITY);
+    `shape` "numeric" / "text" keeps only attributes whose values are mostly numbers / not numbers."""
     names, vectors = _attribute_vectors(cat, embedder)
     if not names:
         return None
     q = vector if vector is not None else embedder.embed([text])[0]
     sims = vectors @ q
+    if shape:
+        keep = np.array([(_numeric_share(cat, n) >= 0.5) == (shape == "numeric") for n in names])
+        sims = np.where(keep, sims, -1.0)
     best = int(np.argmax(sims))
     return names[best] if float(sims[best]) >= MIN_ATTRIBUTE_SIMILARITY else None
 
@@ -129,8 +154,8 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
     `names`: those names, which never name the asked attribute)."""
     op = plan.operation
     asked_phrase = plan.asked
-    for name in names:
-        asked_phrase = re.sub(rf"(?i)\b{re.escape(name)}\b", " ", asked_phrase).strip()
+    name_words = {w.casefold() for name in names for w in _WORD.findall(name)}
+    asked_phrase = " ".join(w for w in asked_phrase.split() if w.casefold().strip("'s") not in name_words)
     certain = op in ("rank", "group", "compare", "count", "max", "min", "negation")
     if _COMPARE.search(plan.question):
         op, certain = "compare", True
@@ -162,7 +187,7 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
         if asked is None and asked_phrase:
             asked = semantic_attribute(asked_phrase, cat, embedder)
         if asked is None:
-            asked = semantic_attribute(masked, cat, embedder, vector)
+            asked = semantic_attribute(_with_hint(masked), cat, embedder, shape=_shape(masked))
     key_phrase = plan.sort_key or plan.group_key or ""
     if op in ("rank", "group") and not key_phrase:
         by = re.search(
