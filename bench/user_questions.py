@@ -190,7 +190,7 @@ def build(g: Graph, rng: random.Random, n_each: int) -> list[dict[str, str]]:
         if len({(g.of(h, "publication year") or ["0"])[0] for h in hubs}) == len(hubs):
             add(
                 f"list {a.lower()}'s papers newest first",
-                f"Newest first: {listing}.",
+                f"The papers of {a}, newest first: {listing}.",
                 trail3,
                 "ranking",
                 "newest first",
@@ -286,7 +286,11 @@ def build(g: Graph, rng: random.Random, n_each: int) -> list[dict[str, str]]:
                 )
                 trail = [t for h in hubs for a in ("venue", "publication year") for t in g.trail(h, a)]
                 add(
-                    f"sort the {short(v)} {y} papers by title z to a", f"Z to A: {listing}.", trail, "ranking", "z to a"
+                    f"sort the {short(v)} {y} papers by title z to a",
+                    f"The papers from {short(v)} in {y}, by title from z to a: {listing}.",
+                    trail,
+                    "ranking",
+                    "z to a",
                 )
     return rows
 

@@ -84,6 +84,8 @@ def refine(
         if not any(gone.text.casefold() in t.casefold() for t in retrieved):
             people = [a for a in cat.paths if "author" in a.lower()]
             kind = singular_phrase(people[0]) if _PERSONAL.search(question) and people else "entry"
+            if kind != "entry":
+                gone.closest = linker.closest(gone.text, attribute=people[0]) or gone.closest
             closest = join_items([f"'{c}'" for c in gone.closest])
             text = f"There is no {kind} named '{gone.text}' in this graph; the closest labels are {closest}."
             return Exact(text, _result(reading.operation, None, [], missing=gone.text, closest=gone.closest))
@@ -288,7 +290,7 @@ def grouped(store: GraphStore, cat: Catalog, ids: list[str], attribute: str) -> 
 def _phrase(constraints: list[Constraint]) -> str:
     if not constraints:
         return ""
-    return " with " + join_items([f"{c.attribute} {c.label}" for c in constraints])
+    return " with " + join_items([f"{singular_phrase(c.attribute)} {c.label}" for c in constraints])
 
 
 def _evidence(cat: Catalog, hubs: list[str], constraints: list[Constraint]) -> list[str]:
@@ -380,7 +382,10 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         numbered = [f"{i}. '{cat.hubs[h]}' ({keys.get(h, 'not stated')})" for i, h in enumerate(order[:SHOWN], 1)]
         more = f", and {len(order) - SHOWN} more" if len(order) > SHOWN else ""
         direction = "descending" if reading.descending else "ascending"
-        text = f"The {len(order)} {noun}{_phrase(constraints)}, in {direction} order of {key} {QUERY}: {'; '.join(numbered)}{more}."
+        when = ""
+        if _numeric_keys(keys) and ("year" in key.lower() or "date" in key.lower()):
+            when = " (newest first)" if reading.descending else " (oldest first)"
+        text = f"The {len(order)} {noun}{_phrase(constraints)}, in {direction} order of {key}{when} {QUERY}: {'; '.join(numbered)}{more}."
         return Exact(
             text,
             _result(
@@ -405,7 +410,15 @@ def _count_sentence(n: int, cat: Catalog, constraints: list[Constraint]) -> str:
     if not constraints:
         return f"{head} {'is' if n == 1 else 'are'} in this graph {QUERY}."
     have = "has" if n == 1 else "have"
-    return f"{head} {have} " + join_items([f"the {c.attribute} {c.label}" for c in constraints]) + f" {QUERY}."
+    return (
+        f"{head} {have} "
+        + join_items([f"the {singular_phrase(c.attribute)} {c.label}" for c in constraints])
+        + f" {QUERY}."
+    )
+
+
+def _numeric_keys(keys: dict[str, str]) -> bool:
+    return bool(keys) and all(_sortable(k)[0] == 0 for k in keys.values())
 
 
 def _sortable(value: str) -> tuple:

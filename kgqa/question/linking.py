@@ -147,9 +147,12 @@ class Linker:
             return Mention(text, start, end, facts=self.cat.values[self.value_keys[found[0][0]]], score=found[0][1])
         return Unlinked(text, self.closest(text))
 
-    def closest(self, text: str, limit: int = 3) -> list[str]:
-        """The labels nearest to `text` (hub titles and values)."""
-        keys = self.hub_keys + list(self.value_keys)
+    def closest(self, text: str, limit: int = 3, attribute: str = "") -> list[str]:
+        """The labels nearest to `text` (hub titles and values; only values of `attribute` when given)."""
+        if attribute:
+            keys = [k for k, v in self.value_keys.items() if self.cat.values[v][0].attribute == attribute]
+        else:
+            keys = self.hub_keys + list(self.value_keys)
         found = process.extract(text.casefold(), keys, scorer=fuzz.WRatio, limit=limit)
         out = []
         for k, _, _ in found:

@@ -106,12 +106,14 @@ def names_hubs(phrase: str, cat: Catalog) -> bool:
     return bool(words & {singular(cat.hub_type.lower()), "publication", "title", "article", "work", "study", "one"})
 
 
-def lexical_attribute(phrase: str, cat: Catalog) -> str | None:
-    """The attribute `phrase` names word for word (typos tolerated), or None."""
+def lexical_attribute(phrase: str, cat: Catalog, exact: bool = False) -> str | None:
+    """The attribute `phrase` names word for word (typos tolerated), or None; with `exact`, only one
+    whose every word the phrase writes and no other."""
     if not phrase:
         return None
     scored = sorted(((phrase_score(phrase, a), a) for a in cat.attributes()), reverse=True)
-    return scored[0][1] if scored and scored[0][0] >= 0.5 else None
+    floor = 0.999 if exact else 0.5
+    return scored[0][1] if scored and scored[0][0] >= floor else None
 
 
 def _with_hint(masked: str) -> str:
@@ -154,14 +156,14 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
     `names`: those names, which never name the asked attribute)."""
     op = plan.operation
     asked_phrase = plan.asked
-    name_words = {w.casefold() for name in names for w in _WORD.findall(name)}
-    asked_phrase = " ".join(w for w in asked_phrase.split() if w.casefold().strip("'s") not in name_words)
+    name_words = {w.casefold() for name in names for w in re.findall(r"[^\W\d_]+", name)}
+    asked_phrase = " ".join(w for w in asked_phrase.split() if re.sub(r"'s$", "", w.casefold()) not in name_words)
     certain = op in ("rank", "group", "compare", "count", "max", "min", "negation")
     if _COMPARE.search(plan.question):
         op, certain = "compare", True
     vector: np.ndarray | None = None
     if not certain:
-        typo = typo_operation(plan.question)
+        typo = typo_operation(masked)  # names masked: "maya" is no typo of "many"
         if typo:
             op, certain = typo, True
         elif _RELATION.search(masked):
@@ -180,8 +182,8 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
     asked: str | None
     if not asked_phrase and names and names_hubs(masked, cat) and op in ("list", "count", "rank", "group"):
         asked = None  # "list the X papers": the hubs themselves
-    elif names_hubs(asked_phrase, cat) and not lexical_attribute(asked_phrase, cat):
-        asked = None
+    elif names_hubs(asked_phrase, cat) and not lexical_attribute(asked_phrase, cat, exact=True):
+        asked = None  # "papers" names the hubs, not "paper class"
     else:
         asked = lexical_attribute(asked_phrase, cat)
         if asked is None and asked_phrase:
