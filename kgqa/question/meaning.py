@@ -161,7 +161,6 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
     certain = op in ("rank", "group", "compare", "count", "max", "min", "negation")
     if _COMPARE.search(plan.question):
         op, certain = "compare", True
-    vector: np.ndarray | None = None
     if not certain:
         typo = typo_operation(masked)  # names masked: "maya" is no typo of "many"
         if typo:
@@ -170,10 +169,25 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
             op, certain = "relationship", True
     if not certain and _IMPERATIVE.match(masked) and (plan.plural or names_hubs(masked, cat)):
         op, certain = "list", True
+    key_phrase = plan.sort_key or plan.group_key or ""
+    if not key_phrase:
+        by = re.search(
+            r"\b(?:by|per|for each|over)\s+(?:their |the |its )?([a-z][\w\-]*(?: [a-z][\w\-]*)?)", masked.lower()
+        )
+        key_phrase = by.group(1) if by else ""
+        if not key_phrase and re.search(r"\b(newest|oldest|latest|earliest|recent|chronolog)", masked, re.I):
+            key_phrase = "year"
+    hubs_asked = names_hubs(asked_phrase, cat) and not lexical_attribute(asked_phrase, cat, exact=True)
+    lexical = None if hubs_asked else lexical_attribute(asked_phrase, cat)
+    key = lexical_attribute(key_phrase, cat) if key_phrase else None
+    hinted = _with_hint(masked)
+    wanted = ([masked] if not certain else []) + ([] if hubs_asked or lexical else [asked_phrase, hinted])
+    wanted += [key_phrase] if key_phrase and key is None else []
+    texts = list(dict.fromkeys(t for t in wanted if t))
+    vectors = dict(zip(texts, embedder.embed(texts))) if texts else {}  # one batch for everything read by meaning
     if not certain:
-        vector = embedder.embed([masked])[0]
         ops, ex = _exemplars(embedder)
-        sims = ex @ vector
+        sims = ex @ vectors[masked]
         best = int(np.argmax(sims))
         if float(sims[best]) >= 0.55 and ops[best] not in ("list", "lookup"):
             op = ops[best]
@@ -182,24 +196,17 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
     asked: str | None
     if not asked_phrase and names and names_hubs(masked, cat) and op in ("list", "count", "rank", "group"):
         asked = None  # "list the X papers": the hubs themselves
-    elif names_hubs(asked_phrase, cat) and not lexical_attribute(asked_phrase, cat, exact=True):
+    elif hubs_asked:
         asked = None  # "papers" names the hubs, not "paper class"
     else:
-        asked = lexical_attribute(asked_phrase, cat)
+        asked = lexical
         if asked is None and asked_phrase:
-            asked = semantic_attribute(asked_phrase, cat, embedder)
+            asked = semantic_attribute(asked_phrase, cat, embedder, vectors.get(asked_phrase))
         if asked is None:
-            asked = semantic_attribute(_with_hint(masked), cat, embedder, shape=_shape(masked))
-    key_phrase = plan.sort_key or plan.group_key or ""
-    if op in ("rank", "group") and not key_phrase:
-        by = re.search(
-            r"\b(?:by|per|for each|over)\s+(?:their |the |its )?([a-z][\w\-]*(?: [a-z][\w\-]*)?)", masked.lower()
-        )
-        key_phrase = by.group(1) if by else ""
-        if not key_phrase and re.search(r"\b(newest|oldest|latest|earliest|recent|chronolog)", masked, re.I):
-            key_phrase = "year"
-    key = lexical_attribute(key_phrase, cat) if key_phrase else None
+            asked = semantic_attribute(hinted, cat, embedder, vectors.get(hinted), shape=_shape(masked))
+    if op not in ("rank", "group") and not (plan.sort_key or plan.group_key):
+        key_phrase, key = "", None
     if key is None and key_phrase:
-        key = semantic_attribute(key_phrase, cat, embedder)
+        key = semantic_attribute(key_phrase, cat, embedder, vectors.get(key_phrase))
     descending = plan.descending or bool(_NEWEST.search(masked))
     return Reading(op, asked, key, descending, certain)
