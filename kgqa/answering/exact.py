@@ -123,8 +123,10 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         if attr is None and _TEMPORAL.search(plan.question):
             attr = next((a for a in cat.paths if "year" in a.lower() or "date" in a.lower()), None)
         return _compare(plan.question, hubs[0], hubs[1], attr, cat)
-    if attr is None or len(hubs) != 1:
+    if attr is None or len(hubs) != 1 or reading.operation in ("rank", "group", "max", "min", "negation"):
         return None
+    if links.values and not _YESNO.match(plan.question):
+        return None  # "the property evaluated for the research object Y in 'X'": the retrieved facts say which
     hub = hubs[0]
     facts = cat.of(hub, attr)
     sources = [(hub, cat.hubs[hub])]
@@ -154,7 +156,7 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         return Exact(f"The graph states no {attr} for {title}.", _result("value", None, []), sources, [])
     if reading.operation == "count":
         n = len(values)
-        noun = attr if n != 1 else attr.rstrip("s")
+        noun = plural(singular_phrase(attr)) if n != 1 else singular_phrase(attr)
         return Exact(
             f"{title} has {number_words(n)} {noun} ({n}) [1]: {join_items(values)}.",
             _result("count", n, values),
@@ -298,7 +300,7 @@ def _evidence(cat: Catalog, hubs: list[str], constraints: list[Constraint]) -> l
     for h in hubs:
         for c in constraints:
             ids = set(c.ids)
-            out += [t.canonical for f in cat.of(h, c.attribute) if f.value_id in ids for t in f.triples]
+            out += [f.triples[-1].canonical for f in cat.of(h, c.attribute) if f.value_id in ids]
     return list(dict.fromkeys(out))
 
 

@@ -177,7 +177,7 @@ class Linker:
             if n < 3 and n < len(title_words):
                 continue
             align = fuzz.partial_ratio_alignment(key, low) if len(key) <= len(low) else None
-            if align is not None and align.score >= 90:
+            if align is not None and align.score >= 90 and align.dest_end - align.dest_start >= len(key) // 2:
                 score, span = align.score, (align.dest_start, align.dest_end)
             else:
                 hits = [
@@ -190,7 +190,7 @@ class Linker:
                     continue
                 span = (min(h[0] for h in hits), max(h[1] for h in hits))
                 written = low[span[0] : span[1]]
-                score = fuzz.partial_ratio(written, key) if len(written) >= 15 else 0.0
+                score = fuzz.partial_ratio(written, key) if len(written) >= max(15, len(key) // 2) else 0.0
                 if score < 90 and n / max(len(title_words), 1) < 0.75:
                     continue
             if _inside(span[0], taken):
