@@ -85,7 +85,12 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     cat = Catalog(hub_type)
     # a container whose members take the name of the predicate that reaches it ("authors" -> authors list)
     named = {(r[0], r[3]) for r in rows if r[2] and attribute_name(Path(r[2], r[5]), r[4]) == r[2]}
-    mids = {r[3] for r in rows if r[2]}
+    # per-hub containers ("Paper Class 1", "Evidence 1"): one label on many entities that hold facts
+    holders: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        if r[2]:
+            holders[r[4].casefold()].add(r[3])
+    mids = {m for ids in holders.values() if len(ids) >= 3 for m in ids}
     entity: dict[str, Entity] = {}
 
     def ent(eid: str, label: str, literal: bool = False, types: tuple[str, ...] = ()) -> Entity:
@@ -111,7 +116,7 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
         fact = Fact(hub, name, path, vid, vlabel or vid, triples)
         cat.facts.append(fact)
         cat.by_hub[hub].append(fact)
-        if vid not in mids:  # a container's label ("Paper Class 1", "Evidence 1") names no value
+        if vid not in mids:  # such a container's label names no value
             cat.values[fact.value.casefold()].append(fact)
         paths = cat.paths.setdefault(name, [])
         if path not in paths:
