@@ -364,11 +364,16 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         )
     if op == "rank" and (plan.alphabetical or (reading.key is None and _BY_NAME.search(plan.question))):
         order = sorted(ids, key=lambda h: cat.hubs[h].casefold(), reverse=reading.descending)
-        numbered = [f"{i}. '{cat.hubs[h]}'" for i, h in enumerate(order[:SHOWN], 1)]
+        numbered = [f"{i}. '{cat.hubs[h]}' [{i}]" for i, h in enumerate(order[:SHOWN], 1)]
         more = f", and {len(order) - SHOWN} more" if len(order) > SHOWN else ""
         direction = "Z to A" if reading.descending else "A to Z"
         text = f"The {len(order)} {noun}{_phrase(constraints)}, by title from {direction} {QUERY}: {'; '.join(numbered)}{more}."
-        return Exact(text, _result("rank", None, [cat.hubs[h] for h in order], query=query), triples=evidence)
+        return Exact(
+            text,
+            _result("rank", None, [cat.hubs[h] for h in order], query=query),
+            [(h, cat.hubs[h]) for h in order],
+            evidence,
+        )
     if op == "rank":
         key = reading.key
         if key is None:
@@ -381,7 +386,8 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         if reading.descending:
             keyed.sort(key=lambda h: _sortable(keys[h]), reverse=True)
         order = keyed + [h for h in ids if h not in keys]
-        numbered = [f"{i}. '{cat.hubs[h]}' ({keys.get(h, 'not stated')})" for i, h in enumerate(order[:SHOWN], 1)]
+        numbered = [f"{i}. '{cat.hubs[h]}' ({keys.get(h, 'not stated')}) [{i}]" for i, h in enumerate(order[:SHOWN], 1)]
+        evidence += [f.triples[-1].canonical for h in order for f in cat.of(h, key)]
         more = f", and {len(order) - SHOWN} more" if len(order) > SHOWN else ""
         direction = "descending" if reading.descending else "ascending"
         when = ""
@@ -397,12 +403,14 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
                 {cat.hubs[h]: keys[h] for h in order if h in keys},
                 query=query,
             ),
-            triples=evidence,
+            [(h, cat.hubs[h]) for h in order],
+            list(dict.fromkeys(evidence)),
         )
     n = len(labels)
-    shown = join_items([repr(x) for x in labels[:SHOWN]]) + (f" and {n - SHOWN} more" if n > SHOWN else "")
+    shown = join_items([f"'{x}' [{i}]" for i, x in enumerate(labels[:SHOWN], 1)])
+    shown += f" and {n - SHOWN} more" if n > SHOWN else ""
     text = f"The {number_words(n) if n > 1 else 'one'} {noun if n > 1 else _type(cat)}{_phrase(constraints)} ({n}) {QUERY}: {shown}."
-    return Exact(text, _result("list", None, labels, query=query), triples=evidence)
+    return Exact(text, _result("list", None, labels, query=query), list(hubs), evidence)
 
 
 def _count_sentence(n: int, cat: Catalog, constraints: list[Constraint]) -> str:
