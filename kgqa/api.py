@@ -283,7 +283,13 @@ class Workspace:
         with question_budget(self.settings.question_timeout_s):  # QuestionTimeoutError past it
             answer = r.retrieve(question)
             if llm == "offline":  # the graph's exact answer where it has one (docs/answers.md)
-                answer = with_exact(answer, self.store, self._index_meta, self.embedder, self.facts.catalogs)
+                # the evidence grows with the result unless a smaller cap than the default was asked for
+                cap = (
+                    params.max_output_triples
+                    if params.max_output_triples < RetrievalParams().max_output_triples
+                    else None
+                )
+                answer = with_exact(answer, self.store, self._index_meta, self.embedder, self.facts.catalogs, cap)
         answer.llm_tokens = roles.usage.as_dict()
         answer.notes += list(roles.notes) + stale
         self._log_answer(answer)

@@ -26,9 +26,11 @@ def with_exact(
     meta: Callable[[], dict[str, Any] | None],
     embedder: Embedder,
     cache: CatalogCache,
+    max_triples: int | None = None,
 ) -> Answer:
     """`answer`, corrected by what the graph states exactly (unchanged when the graph cannot say).
-    `meta()` reads the index metadata (once per graph state)."""
+    `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
+    it grows with the result)."""
     if cache.types is None:
         cache.types = hub_types(meta())
     types = cache.types
@@ -48,7 +50,7 @@ def with_exact(
     answer.answer = exact.text
     answer.result = exact.result
     answer.sources = [Source(i, h, label) for i, (h, label) in enumerate(exact.sources, start=1)]
-    answer.triples = list(dict.fromkeys(answer.triples + exact.triples))  # retrieval order kept, evidence added
+    answer.triples = list(dict.fromkeys(answer.triples + exact.triples))[:max_triples]  # retrieval order kept
     return answer
 
 
