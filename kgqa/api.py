@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from kgqa.answering.graph_answers import with_exact
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.deadline import question_budget
 from kgqa.embeddings import embedder_for_index
@@ -289,10 +290,23 @@ class Workspace:
         )
         with question_budget(self.settings.question_timeout_s):  # QuestionTimeoutError past it
             answer = r.retrieve(question)
+            if llm == "offline":  # the graph's exact answer where it has one (docs/answers.md)
+                # the evidence grows with the result unless a smaller cap than the default was asked for
+                cap = (
+                    params.max_output_triples
+                    if params.max_output_triples < RetrievalParams().max_output_triples
+                    else None
+                )
+                answer = with_exact(answer, self.store, self._index_meta, self.embedder, self.facts.catalogs, cap)
         answer.llm_tokens = roles.usage.as_dict()
         answer.notes += list(roles.notes) + stale
         self._log_answer(answer)
         return answer
+
+    def _index_meta(self) -> dict[str, Any] | None:
+        """The hub index's stored metadata (its hub types)."""
+        meta = self.vstore.meta_get(META_KEY)
+        return meta if isinstance(meta, dict) else None
 
     def _index_notes(self, retriever: str) -> list[str]:
         """Check `retriever`'s index (errors if missing or built with another model); notes on a stale

@@ -52,6 +52,7 @@ class Evaluation:
     missing: list[str]  # uids of the question set without a run record
     text: dict[str, float] | None = None  # answer-text metric means (None: no golden answers scored)
     text_by: dict[str, dict[str, float]] | None = None  # retrieval operation -> answer-text means
+    text_by_wording: dict[str, dict[str, float]] | None = None  # wording kind -> means (sets with `wording`)
 
 
 def evaluate(records: list[dict[str, Any]], questions: list[Question], scorer: TextScorer | None = None) -> Evaluation:
@@ -110,6 +111,12 @@ def _score_texts(
         r.update(v)
     ev.text = mean_text(scored)
     ev.text_by = {op: mean_text(rs) for op, rs in sorted(_group(scored, "retrieval_operation").items())}
+    wordings = {r["uid"]: questions[r["uid"]].extra.get("wording", "") for r in scored}
+    if any(wordings.values()):
+        kinds: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in scored:
+            kinds[wordings[r["uid"]] or "-"].append(r)
+        ev.text_by_wording = {k: mean_text(rs) for k, rs in sorted(kinds.items())}
 
 
 def _is_counting(q: Question, rec: dict[str, Any]) -> bool:
@@ -121,7 +128,13 @@ def _is_counting(q: Question, rec: dict[str, Any]) -> bool:
 
 def format_text_table(ev: Evaluation, mode: str = "") -> str:
     """The answer-text table (empty when the run was scored without golden answers)."""
-    return text_table(ev.text, ev.text_by or {}, mode) if ev.text else ""
+    if not ev.text:
+        return ""
+    table = text_table(ev.text, ev.text_by or {}, mode)
+    if ev.text_by_wording:  # the same rows per wording kind (lower case, typo, synonym, ...)
+        rows = text_table(ev.text, ev.text_by_wording, mode).splitlines()[3:]
+        table += "\nby wording:\n" + "\n".join(rows)
+    return table
 
 
 def _group(rows: list[dict[str, Any]], key: str) -> dict[str, list[dict[str, Any]]]:

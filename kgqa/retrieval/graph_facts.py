@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kgqa.answering.catalog import CatalogCache
 from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
@@ -24,6 +25,7 @@ class GraphFacts:
     def __init__(self, store: GraphStore, vstore: HubVectorStore) -> None:
         self.store, self.vstore = store, vstore
         self.text_hubs = TextHubCache(vstore)
+        self.catalogs = CatalogCache()  # the hubs' attributes for exact answers (kgqa/answering/catalog.py)
         self.forget()
 
     def forget(self) -> None:
@@ -36,6 +38,7 @@ class GraphFacts:
         self._entities: dict[str, Entity | None] = {}
         self.text_hubs.forget()
         self.chains: Any = None  # the relation-chain reader over the graph's schema (kgqa/retrieval/chains)
+        self.catalogs.forget()
 
     def predicates(self) -> list[str]:
         """Distinct predicate labels (they split "paper class philosophical paper" components)."""

@@ -74,3 +74,25 @@ def test_report_prints_the_answer_text_table(embedder):
     table = format_text_table(ev, "offline")
     assert "ROUGE-1 F1" in table and "Key recall" in table and "counting (n=1)" in table
     assert format_text_table(evaluate(records, qs)) == ""  # without a scorer: no text table
+
+
+def test_report_gives_the_text_metrics_per_wording_kind(embedder):
+    qs = [
+        Question(
+            "w1",
+            "who wrote 'A'",
+            ("(P1:A, author, A1:X)",),
+            "lookup",
+            extra={"golden_answer": "X wrote 'A'.", "wording": "lower case"},
+        ),
+        Question("w2", "hw many papers", (), "counting", extra={"golden_answer": "Two papers (2).", "wording": "typo"}),
+    ]
+    records = [
+        {"uid": "w1", "answer": "The author of 'A' is X [1].", "triples": ["(P1:A, author, A1:X)"]},
+        {"uid": "w2", "answer": "Nothing found.", "triples": []},
+    ]
+    ev = evaluate(records, qs, TextScorer(embedder.embed))
+    assert set(ev.text_by_wording or {}) == {"lower case", "typo"}
+    assert ev.text_by_wording["lower case"]["key_recall"] == 1.0 and ev.text_by_wording["typo"]["key_recall"] == 0.0
+    table = format_text_table(ev, "offline")
+    assert "by wording:" in table and "lower case (n=1)" in table and "typo (n=1)" in table

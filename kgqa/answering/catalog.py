@@ -1,0 +1,143 @@
+"""The hubs' attributes over the whole graph, read once per graph state: which attributes a hub type
+has (a predicate, or a predicate reached through a contribution or a list), every hub's values, and
+the labels names in a question are linked against. Read with one Cypher query (answering/hub_facts);
+the workspace drops it after every change to the graph or the index."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from kgqa.graph.store import GraphStore
+from kgqa.types import Entity, Triple
+
+#: A bare membership predicate: the container's link from the hub names the attribute ("authors").
+_MEMBER = re.compile(r"^(has )?(list )?(element|member|item|entry|part)s?$|list element", re.IGNORECASE)
+#: More facts than this and the catalog is not read (exact answers are then left to the retrieved facts).
+MAX_FACTS = 400_000
+
+
+@dataclass(frozen=True)
+class Path:
+    """Where an attribute's values are: `pred` from the hub (via = "") or from what `via` reaches."""
+
+    via: str
+    pred: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One value of one hub, with the triples that state it."""
+
+    hub: str
+    attribute: str
+    path: Path
+    value_id: str
+    value: str
+    triples: tuple[Triple, ...]
+
+
+@dataclass
+class Catalog:
+    """Hub labels, attribute paths and values of one hub type."""
+
+    hub_type: str
+    hubs: dict[str, str] = field(default_factory=dict)  # id -> label
+    facts: list[Fact] = field(default_factory=list)
+    paths: dict[str, list[Path]] = field(default_factory=dict)  # attribute -> its paths
+    by_hub: dict[str, list[Fact]] = field(default_factory=lambda: defaultdict(list))
+    values: dict[str, list[Fact]] = field(default_factory=lambda: defaultdict(list))  # lower label -> facts
+    vectors: dict[str, object] = field(default_factory=dict)  # attribute embeddings (filled on use)
+    linker: object | None = None  # its label indexes (kgqa/question/linking.py, built on first use)
+
+    def attributes(self) -> list[str]:
+        """Attribute names, most frequent first."""
+        counts: dict[str, int] = defaultdict(int)
+        for f in self.facts:
+            counts[f.attribute] += 1
+        return sorted(counts, key=lambda a: (-counts[a], a))
+
+    def of(self, hub: str, attribute: str) -> list[Fact]:
+        """A hub's values of one attribute."""
+        return [f for f in self.by_hub.get(hub, []) if f.attribute == attribute]
+
+    def hub_label_index(self) -> dict[str, list[str]]:
+        """Lower-cased hub label -> hub ids."""
+        out: dict[str, list[str]] = defaultdict(list)
+        for h, label in self.hubs.items():
+            out[label.casefold()].append(h)
+        return out
+
+
+def attribute_name(path: Path, mid_label: str) -> str:
+    """The name of a path: its predicate, or for a list's members the predicate that reaches the list."""
+    if _MEMBER.search(path.pred):
+        return path.via or re.sub(r"\s+list$", "", mid_label, flags=re.IGNORECASE) or path.pred
+    return path.pred
+
+
+def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
+    """The catalog of `hub_type` (None when the graph holds no such hub or is too large to hold)."""
+    rows = store.run("answering/hub_facts", {"hub_type": hub_type, "limit": MAX_FACTS})
+    if not rows or len(rows) >= MAX_FACTS:
+        return None
+    cat = Catalog(hub_type)
+    # a container whose members take the name of the predicate that reaches it ("authors" -> authors list)
+    named = {(r[0], r[3]) for r in rows if r[2] and attribute_name(Path(r[2], r[5]), r[4]) == r[2]}
+    # per-hub containers ("Paper Class 1", "Evidence 1"): one label on many entities that hold facts
+    holders: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        if r[2]:
+            holders[r[4].casefold()].add(r[3])
+    mids = {m for ids in holders.values() if len(ids) >= 3 for m in ids}
+    entity: dict[str, Entity] = {}
+
+    def ent(eid: str, label: str, literal: bool = False, types: tuple[str, ...] = ()) -> Entity:
+        if eid not in entity:
+            entity[eid] = Entity(eid, label, types, literal)
+        return entity[eid]
+
+    cat.hubs = {r[0]: r[1] for r in rows}
+    for hub, hub_label, via, mid, mid_label, pred, vid, vlabel, literal in rows:
+        if not via and (hub, vid) in named:
+            continue  # "authors: authors list": the list's members are the values
+        if vid in cat.hubs and via:
+            continue
+        path = Path(via, pred)
+        name = attribute_name(path, mid_label)
+        h = ent(hub, hub_label, types=(hub_type,))
+        v = ent(vid, vlabel or vid, bool(literal))
+        if via:
+            m = ent(mid, mid_label)
+            triples: tuple[Triple, ...] = (Triple(h, via, m), Triple(m, pred, v))
+        else:
+            triples = (Triple(h, pred, v),)
+        fact = Fact(hub, name, path, vid, vlabel or vid, triples)
+        cat.facts.append(fact)
+        cat.by_hub[hub].append(fact)
+        if vid not in mids:  # such a container's label names no value
+            cat.values[fact.value.casefold()].append(fact)
+        paths = cat.paths.setdefault(name, [])
+        if path not in paths:
+            paths.append(path)
+    return cat
+
+
+class CatalogCache:
+    """One catalog per hub type until `forget()`."""
+
+    def __init__(self) -> None:
+        self._cats: dict[str, Catalog | None] = {}
+        self.types: list[str] | None = None  # the index's hub types, as stored
+
+    def get(self, store: GraphStore, hub_type: str) -> Catalog | None:
+        """The catalog of `hub_type`, read on first use."""
+        if hub_type not in self._cats:
+            self._cats[hub_type] = read_catalog(store, hub_type)
+        return self._cats[hub_type]
+
+    def forget(self) -> None:
+        """Drop what was read (the graph changed)."""
+        self._cats.clear()
+        self.types = None

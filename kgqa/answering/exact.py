@@ -1,0 +1,442 @@
+"""Answers the graph can give exactly: the question's names linked to the graph's labels, its meaning
+read (kgqa/question/meaning.py), and then either a named hub's own values (who wrote 'X', where did
+'X' appear, compare 'X' and 'Y' in terms of Z, was 'X' published at V) or one Cypher aggregate over the
+whole graph (counts, lists, rankings, groupings, maxima of the hubs that meet the constraints). The
+sentences are written from labels and the result, not from the question's words. Absent names get
+"no ... named ... in this graph" with the closest labels; ambiguous ones get their candidates.
+
+`refine` returns None when the question is none of these: the composer's answer over the retrieved
+facts stands."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgqa.answering.catalog import Catalog, Fact, Path
+from kgqa.answering.question import QuestionPlan, analyse
+from kgqa.answering.render import singular_phrase
+from kgqa.answering.words import join_items, number_words, plural
+from kgqa.embeddings.base import Embedder
+from kgqa.graph.store import GraphStore
+from kgqa.question.linking import Linker, Links
+from kgqa.question.meaning import Reading, read
+
+QUERY = "[query]"
+SHOWN = 12  # items written out in a sentence; the result holds all of them
+_YESNO = re.compile(r"^\s*(is|was|were|are|did|does|do|has|have|had)\b", re.I)
+_TEMPORAL = re.compile(r"\b(earlier|later|before|after|older|newer|sooner)\b", re.I)
+_SAME_AS = {
+    "before": "earlier",
+    "older": "earlier",
+    "sooner": "earlier",
+    "after": "later",
+    "newer": "later",
+    "less": "fewer",
+}
+_BY_NAME = re.compile(r"\b(by|on) (their |the )?(title|name)s?\b|\balphabetic", re.I)
+_PERSONAL = re.compile(r"\b(who|wrote|written|author|authors|by|publish|published)\b", re.I)
+
+
+@dataclass
+class Exact:
+    """An answer from the graph: text, structured result, the hubs cited and the triples shown, and the
+    graph labels it names (the composer's sentence is kept only when it writes them all)."""
+
+    text: str
+    result: dict[str, Any]
+    sources: list[tuple[str, str]] = field(default_factory=list)  # (hub id, label), numbered from 1
+    triples: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Constraint:
+    """Hubs whose `attribute` has one of `values` (ids of the value entities)."""
+
+    attribute: str
+    path: Path
+    label: str
+    ids: list[str]
+
+
+def refine(
+    question: str,
+    cat: Catalog,
+    linker: Linker,
+    store: GraphStore,
+    embedder: Embedder,
+    retrieved: list[str],
+) -> Exact | None:
+    """The exact answer to `question`, or None to keep the retrieved facts' answer."""
+    plan = analyse(question)
+    links = linker.link(question)
+    if links.ambiguous:
+        m = links.ambiguous[0]
+        text = f"'{m.text}' may name several {plural(_type(cat))}: {join_items([repr(c) for c in m.candidates])}."
+        return Exact(text + " Which one is meant?", _result("lookup", None, [], candidates=m.candidates))
+    names = tuple(m.text for m in links.hubs + links.values) + tuple(links.years)
+    reading = read(plan, _masked(question, links), cat, embedder, names)
+    if links.unlinked and not links.hubs and not links.values:
+        gone = links.unlinked[0]
+        if not any(gone.text.casefold() in t.casefold() for t in retrieved):
+            people = [a for a in cat.paths if "author" in a.lower()]
+            kind = singular_phrase(people[0]) if _PERSONAL.search(question) and people else "entry"
+            if kind != "entry":
+                gone.closest = linker.closest(gone.text, attribute=people[0]) or gone.closest
+            closest = join_items([f"'{c}'" for c in gone.closest])
+            text = f"There is no {kind} named '{gone.text}' in this graph; the closest labels are {closest}."
+            return Exact(text, _result(reading.operation, None, [], missing=gone.text, closest=gone.closest))
+    exact: Exact | None = None
+    if links.hubs:
+        exact = _about_hubs(plan, reading, links, cat)
+    elif reading.operation in ("group", "max", "min") or (
+        reading.operation in ("count", "list", "rank") and reading.asked is None
+    ):
+        exact = _aggregate(plan, reading, links, cat, store)
+    if exact is not None:
+        exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values] + links.years
+    return exact
+
+
+def _type(cat: Catalog) -> str:
+    return cat.hub_type.lower()
+
+
+def _result(op: str, value: Any, items: list[Any], groups: dict[str, Any] | None = None, **extra: Any) -> dict:
+    return {"operation": op, "value": value, "items": items, "groups": groups or {}, **extra}
+
+
+def _masked(question: str, links: Links) -> str:
+    out = question
+    for s, e in sorted(links.spans(), reverse=True):
+        out = out[:s] + "X" + out[e:]
+    return out
+
+
+def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog) -> Exact | None:
+    hubs = [m.hubs[0] for m in links.hubs]
+    attr = reading.asked or _attribute_in_terms_of(plan.question, cat)
+    if reading.operation == "compare" and len(hubs) >= 2:
+        if attr is None and _TEMPORAL.search(plan.question):
+            attr = next((a for a in cat.paths if "year" in a.lower() or "date" in a.lower()), None)
+        return _compare(plan.question, hubs[0], hubs[1], attr, cat)
+    if attr is None or len(hubs) != 1 or reading.operation in ("rank", "group", "max", "min", "negation"):
+        return None
+    if links.values and not _YESNO.match(plan.question):
+        return None  # "the property evaluated for the research object Y in 'X'": the retrieved facts say which
+    hub = hubs[0]
+    facts = cat.of(hub, attr)
+    sources = [(hub, cat.hubs[hub])]
+    triples = [t.canonical for f in facts for t in f.triples]
+    title = f"'{cat.hubs[hub]}'"
+    values = [f.value for f in facts]
+    if _YESNO.match(plan.question) and links.values:
+        wanted = links.values[0]
+        stated = [f for f in cat.by_hub.get(hub, []) if f.value.casefold() == wanted.label.casefold()]
+        if stated:
+            f = stated[0]
+            return Exact(
+                f"Yes: the {f.attribute} of {title} is {f.value} [1].",
+                _result("value", "yes", [f.value]),
+                sources,
+                [t.canonical for t in f.triples],
+            )
+        same = [f for f in cat.by_hub.get(hub, []) if f.attribute == wanted.facts[0].attribute]
+        why = join_items([f.value for f in same]) or "not stated"
+        return Exact(
+            f"No: the {wanted.facts[0].attribute} of {title} is {why} [1], not {wanted.label}.",
+            _result("value", "no", [f.value for f in same]),
+            sources,
+            [t.canonical for f in same for t in f.triples],
+        )
+    if not facts:
+        return Exact(f"The graph states no {attr} for {title}.", _result("value", None, []), sources, [])
+    if reading.operation == "count":
+        n = len(values)
+        noun = plural(singular_phrase(attr)) if n != 1 else singular_phrase(attr)
+        return Exact(
+            f"{title} has {number_words(n)} {noun} ({n}) [1]: {join_items(values)}.",
+            _result("count", n, values),
+            sources,
+            triples,
+        )
+    verb = "are" if len(values) > 1 else "is"
+    name = plural(attr) if len(values) > 1 else attr
+    text = f"The {name} of {title} {verb} {join_items(values)} [1]."
+    return Exact(
+        text,
+        _result("list" if len(values) > 1 else "value", values[0] if len(values) == 1 else None, values),
+        sources,
+        triples,
+    )
+
+
+def _attribute_in_terms_of(question: str, cat: Catalog) -> str | None:
+    from kgqa.question.meaning import lexical_attribute
+
+    m = re.search(r"\b(?:in terms of|regarding|with respect to|by)\s+(?:their |its |the )?([\w \-]+)", question, re.I)
+    return lexical_attribute(m.group(1), cat) if m else None
+
+
+def _compare(question: str, a: str, b: str, attr: str | None, cat: Catalog) -> Exact | None:
+    attrs = [attr] if attr else [x for x in ("venue", "publication year") if x in cat.paths]
+    if not attrs:
+        return None
+    sources = [(a, cat.hubs[a]), (b, cat.hubs[b])]
+    parts, triples = [], []
+    groups: dict[str, dict[str, list[str]]] = {}
+    verdict = "same"
+    for at in attrs:
+        left, right = cat.of(a, at), cat.of(b, at)
+        lv, rv = [f.value for f in left], [f.value for f in right]
+        triples += [t.canonical for f in left + right for t in f.triples]
+        groups.setdefault(cat.hubs[a], {})[at] = lv
+        groups.setdefault(cat.hubs[b], {})[at] = rv
+        common = [v for v in lv if v.casefold() in {x.casefold() for x in rv}]
+        if {v.casefold() for v in lv} != {v.casefold() for v in rv}:
+            verdict = "different"
+        both = f"; both: {join_items(common)}" if common and len(lv) + len(rv) > 2 else ""
+        parts.append(f"{at}: {join_items(lv) or 'not stated'} [1] vs {join_items(rv) or 'not stated'} [2]{both}")
+        x, y = _number(lv), _number(rv)
+        if len(attrs) == 1 and x is not None and y is not None:
+            timeish = any(w in at.lower() for w in ("year", "date"))
+            verdict = (
+                ("later" if x > y else "earlier" if x < y else "same")
+                if timeish
+                else ("more" if x > y else "fewer" if x < y else "same")
+            )
+    text = f"'{cat.hubs[a]}' [1] and '{cat.hubs[b]}' [2] side by side: " + "; ".join(parts) + "."
+    if verdict in ("later", "earlier", "more", "fewer"):
+        text += f" So '{cat.hubs[a]}' is {verdict}{' than' if verdict in ('later', 'earlier') else ''} '{cat.hubs[b]}'."
+        asked = _TEMPORAL.search(question) or re.search(r"\b(more|fewer|less)\b", question, re.I)
+        if asked and _YESNO.match(question):
+            word = _SAME_AS.get(asked.group(1).lower(), asked.group(1).lower())
+            text = ("Yes, " if word == verdict else "No, ") + text
+    elif verdict == "same":
+        text += " They are the same."
+    return Exact(text, _result("compare", verdict, [cat.hubs[a], cat.hubs[b]], groups), sources, triples)
+
+
+def _number(values: list[str]) -> float | None:
+    try:
+        return float(values[0]) if values else None
+    except ValueError:
+        return None
+
+
+def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | None) -> list[Constraint]:
+    """The value and year constraints the question's links put on the hubs."""
+    out: list[Constraint] = []
+    for m in links.values:
+        by_attr: dict[str, list[Fact]] = defaultdict(list)
+        for f in m.facts:
+            if f.hub in cat.hubs:
+                by_attr[f.attribute].append(f)
+        if not by_attr:
+            continue
+        attribute = max(by_attr, key=lambda at: len(by_attr[at]))
+        if attribute == skip:
+            continue
+        facts = by_attr[attribute]
+        out.append(Constraint(attribute, facts[0].path, facts[0].value, sorted({f.value_id for f in facts})))
+    years = list(links.years)
+    if plan.year_range:
+        years = [str(y) for y in range(plan.year_range[0], plan.year_range[1] + 1)]
+    if years:
+        year_attr = next((a for a in cat.paths if "year" in a.lower()), None) or next(
+            (a for a in cat.paths if "date" in a.lower()), None
+        )
+        if year_attr and year_attr != skip:
+            ids = sorted({f.value_id for y in years for f in cat.values.get(y, []) if f.attribute == year_attr})
+            label = years[0] if len(years) == 1 else f"{years[0]} to {years[-1]}"
+            out.append(Constraint(year_attr, cat.paths[year_attr][0], label, ids))
+    return out
+
+
+def matching(store: GraphStore, cat: Catalog, constraints: list[Constraint]) -> tuple[list[tuple[str, str]], dict]:
+    """The hubs meeting every constraint, from one Cypher aggregate over the whole graph."""
+    if not constraints:
+        return sorted(cat.hubs.items(), key=lambda kv: kv[1]), {"name": "catalog", "constraints": []}
+    params = {
+        "hub_type": cat.hub_type,
+        "needed": len(constraints),
+        "constraints": [
+            {"k": k, "via": c.path.via, "pred": c.path.pred, "ids": c.ids} for k, c in enumerate(constraints)
+        ],
+    }
+    if any(not c.ids for c in constraints):
+        return [], {"name": "answering/matching_hubs", "constraints": _described(constraints)}
+    rows = store.run("answering/matching_hubs", params)
+    hubs = sorted(((h[0], h[1]) for h in ((rows[0][1] or []) if rows else [])), key=lambda kv: kv[1])
+    return hubs, {"name": "answering/matching_hubs", "constraints": _described(constraints)}
+
+
+def _described(constraints: list[Constraint]) -> list[dict[str, str]]:
+    return [{"attribute": c.attribute, "value": c.label} for c in constraints]
+
+
+def grouped(store: GraphStore, cat: Catalog, ids: list[str], attribute: str) -> list[tuple[str, int, list[str]]]:
+    """(key, count, hub ids) per value of `attribute` over the hubs `ids` (one Cypher aggregate)."""
+    out: dict[str, tuple[int, list[str]]] = {}
+    for path in cat.paths.get(attribute, []):
+        for key, _n, hubs in store.run("answering/group_hubs", {"ids": ids, "via": path.via, "pred": path.pred}):
+            old = out.get(key, (0, []))
+            members = list(dict.fromkeys(old[1] + [h[0] for h in hubs]))
+            out[key] = (len(members), members)
+    return sorted(((k, n, m) for k, (n, m) in out.items()), key=lambda x: (-x[1], x[0]))
+
+
+def _phrase(constraints: list[Constraint]) -> str:
+    if not constraints:
+        return ""
+    return " with " + join_items([f"{singular_phrase(c.attribute)} {c.label}" for c in constraints])
+
+
+def _evidence(cat: Catalog, hubs: list[str], constraints: list[Constraint]) -> list[str]:
+    out: list[str] = []
+    for h in hubs:
+        for c in constraints:
+            ids = set(c.ids)
+            out += [f.triples[-1].canonical for f in cat.of(h, c.attribute) if f.value_id in ids]
+    return list(dict.fromkeys(out))
+
+
+def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, store: GraphStore) -> Exact | None:
+    op = reading.operation
+    if op in ("max", "min", "group"):
+        key = reading.key if op == "group" else (reading.asked or reading.key)
+        if key is None and op == "group" and plan.year_range:
+            key = next((a for a in cat.paths if "year" in a.lower()), None)
+        if key is None:
+            return None
+        constraints = constraints_of(plan, links, cat, skip=key if op != "group" or not plan.year_range else None)
+        hubs, query = matching(store, cat, constraints)
+        groups = grouped(store, cat, [h for h, _ in hubs], key)
+        if plan.year_range and op == "group":
+            lo, hi = plan.year_range
+            have = {g[0] for g in groups}
+            groups += [(str(y), 0, []) for y in range(lo, hi + 1) if str(y) not in have]
+            groups = [g for g in groups if not g[0].isdigit() or lo <= int(g[0]) <= hi]
+        noun = plural(_type(cat))
+        if not groups:
+            return Exact(
+                f"No {_type(cat)}{_phrase(constraints)} states a {key} in this graph {QUERY}.",
+                _result(op, None, [], query=query),
+            )
+        if op == "group":
+            groups.sort(key=lambda g: (0, int(g[0])) if g[0].isdigit() else (1, g[0]))
+            listing = join_items([f"{g[0]}: {g[1]}" for g in groups])
+            text = f"{_cap(noun)}{_phrase(constraints)} per {key}: {listing} {QUERY}."
+            return Exact(
+                text,
+                _result("group", sum(g[1] for g in groups), [], {g[0]: g[1] for g in groups}, query=query),
+                triples=_evidence(cat, [h for h, _ in hubs], constraints),
+            )
+        target = groups[0][1] if op == "max" else min(g[1] for g in groups)
+        top = [g for g in groups if g[1] == target]
+        word = "most" if op == "max" else "fewest"
+        names = join_items([g[0] for g in top])
+        tie = " (tied)" if len(top) > 1 else ""
+        text = f"The {key} with the {word} {noun}{_phrase(constraints)} {'are' if len(top) > 1 else 'is'} {names}{tie}: {target} {noun if target != 1 else _type(cat)} {QUERY}."
+        counts = {g[0]: g[1] for g in groups[: max(SHOWN, len(top))]}
+        return Exact(
+            text,
+            _result(op, top[0][0] if len(top) == 1 else [g[0] for g in top], [g[0] for g in top], counts, query=query),
+        )
+    constraints = constraints_of(plan, links, cat, skip=None)
+    if not constraints and op != "count" and op != "rank":
+        return None
+    hubs, query = matching(store, cat, constraints)
+    labels = [label for _, label in hubs]
+    ids = [h for h, _ in hubs]
+    noun = plural(_type(cat))
+    evidence = _evidence(cat, ids, constraints)
+    if op == "count":
+        n = len(hubs)
+        return Exact(_count_sentence(n, cat, constraints), _result("count", n, labels, query=query), triples=evidence)
+    if not hubs:
+        return Exact(
+            f"There are no {noun}{_phrase(constraints)} in this graph ({0}) {QUERY}.",
+            _result("list", None, [], query=query),
+        )
+    if op == "rank" and (plan.alphabetical or (reading.key is None and _BY_NAME.search(plan.question))):
+        order = sorted(ids, key=lambda h: cat.hubs[h].casefold(), reverse=reading.descending)
+        numbered = [f"{i}. '{cat.hubs[h]}' [{i}]" for i, h in enumerate(order[:SHOWN], 1)]
+        more = f", and {len(order) - SHOWN} more" if len(order) > SHOWN else ""
+        direction = "Z to A" if reading.descending else "A to Z"
+        text = f"The {len(order)} {noun}{_phrase(constraints)}, by title from {direction} {QUERY}: {'; '.join(numbered)}{more}."
+        return Exact(
+            text,
+            _result("rank", None, [cat.hubs[h] for h in order], query=query),
+            [(h, cat.hubs[h]) for h in order],
+            evidence,
+        )
+    if op == "rank":
+        key = reading.key
+        if key is None:
+            return None
+        keys: dict[str, str] = {}
+        for k, _, members in grouped(store, cat, ids, key):
+            for h in members:
+                keys.setdefault(h, k)
+        keyed = sorted((h for h in ids if h in keys), key=lambda h: (_sortable(keys[h]), cat.hubs[h]))
+        if reading.descending:
+            keyed.sort(key=lambda h: _sortable(keys[h]), reverse=True)
+        order = keyed + [h for h in ids if h not in keys]
+        numbered = [f"{i}. '{cat.hubs[h]}' ({keys.get(h, 'not stated')}) [{i}]" for i, h in enumerate(order[:SHOWN], 1)]
+        evidence += [f.triples[-1].canonical for h in order for f in cat.of(h, key)]
+        more = f", and {len(order) - SHOWN} more" if len(order) > SHOWN else ""
+        direction = "descending" if reading.descending else "ascending"
+        when = ""
+        if _numeric_keys(keys) and ("year" in key.lower() or "date" in key.lower()):
+            when = " (newest first)" if reading.descending else " (oldest first)"
+        text = f"The {len(order)} {noun}{_phrase(constraints)}, in {direction} order of {key}{when} {QUERY}: {'; '.join(numbered)}{more}."
+        return Exact(
+            text,
+            _result(
+                "rank",
+                None,
+                [cat.hubs[h] for h in order],
+                {cat.hubs[h]: keys[h] for h in order if h in keys},
+                query=query,
+            ),
+            [(h, cat.hubs[h]) for h in order],
+            list(dict.fromkeys(evidence)),
+        )
+    n = len(labels)
+    shown = join_items([f"'{x}' [{i}]" for i, x in enumerate(labels[:SHOWN], 1)])
+    shown += f" and {n - SHOWN} more" if n > SHOWN else ""
+    text = f"The {number_words(n) if n > 1 else 'one'} {noun if n > 1 else _type(cat)}{_phrase(constraints)} ({n}) {QUERY}: {shown}."
+    return Exact(text, _result("list", None, labels, query=query), list(hubs), evidence)
+
+
+def _count_sentence(n: int, cat: Catalog, constraints: list[Constraint]) -> str:
+    """ "Ten papers (10) have the venue X and the publication year 2019 [query]." """
+    word = _type(cat) if n == 1 else plural(_type(cat))
+    head = f"{'No' if n == 0 else _cap(number_words(n))} {word} ({n})"
+    if not constraints:
+        return f"{head} {'is' if n == 1 else 'are'} in this graph {QUERY}."
+    have = "has" if n == 1 else "have"
+    return (
+        f"{head} {have} "
+        + join_items([f"the {singular_phrase(c.attribute)} {c.label}" for c in constraints])
+        + f" {QUERY}."
+    )
+
+
+def _numeric_keys(keys: dict[str, str]) -> bool:
+    return bool(keys) and all(_sortable(k)[0] == 0 for k in keys.values())
+
+
+def _sortable(value: str) -> tuple:
+    try:
+        return (0, float(value))
+    except ValueError:
+        return (1, value.casefold())
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]

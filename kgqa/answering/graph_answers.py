@@ -1,0 +1,78 @@
+"""The hook that lets the graph answer exactly where it can (kgqa/answering/exact.py): after retrieval,
+in offline mode, the answer over the retrieved facts is kept when the graph agrees with it, and
+replaced (text, result, sources, evidence) when the graph says otherwise."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kgqa.answering.catalog import CatalogCache
+from kgqa.answering.exact import refine
+from kgqa.embeddings.base import Embedder
+from kgqa.graph.store import GraphStore
+from kgqa.question.linking import Linker
+from kgqa.types import Answer, Source
+
+
+def hub_types(meta: dict[str, Any] | None) -> list[str]:
+    """The hub types the index was built with, as stored."""
+    return list(((meta or {}).get("params") or {}).get("hub_types") or [])
+
+
+def with_exact(
+    answer: Answer,
+    store: GraphStore,
+    meta: Callable[[], dict[str, Any] | None],
+    embedder: Embedder,
+    cache: CatalogCache,
+    max_triples: int | None = None,
+) -> Answer:
+    """`answer`, corrected by what the graph states exactly (unchanged when the graph cannot say).
+    `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
+    it grows with the result)."""
+    if cache.types is None:
+        cache.types = hub_types(meta())
+    types = cache.types
+    if len(types) != 1:
+        return answer
+    cat = cache.get(store, types[0])
+    if cat is None:
+        return answer
+    if cat.linker is None:
+        cat.linker = Linker(cat)
+    exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]
+    if exact is None:
+        return answer
+    if _agrees(answer.result, exact.result) and all(label in answer.answer for label in exact.labels):
+        answer.result = {**(answer.result or {}), **{k: v for k, v in exact.result.items() if k not in _SHAPE}}
+        return answer
+    answer.answer = exact.text
+    answer.result = exact.result
+    answer.sources = [Source(i, h, label) for i, (h, label) in enumerate(exact.sources, start=1)]
+    answer.triples = list(dict.fromkeys(answer.triples + exact.triples))[:max_triples]  # retrieval order kept
+    return answer
+
+
+_SHAPE = ("operation", "value", "items", "groups")
+
+
+def _agrees(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
+    """Whether the composer's result states what the graph states (then its sentence stays)."""
+    if not old or old.get("operation") != new.get("operation") or "missing" in new or "candidates" in new:
+        return False
+    if new["operation"] == "count":
+        return old.get("value") == new.get("value")
+    if new["operation"] in ("list", "value"):
+        fold = {str(x).casefold() for x in old.get("items") or []}
+        return bool(fold) and fold == {str(x).casefold() for x in new.get("items") or []}
+    if new["operation"] in ("rank", "group"):
+        return old.get("items") == new.get("items") and old.get("groups") == new.get("groups")
+    if new["operation"] in ("max", "min"):
+        top = new.get("value")
+        return (
+            old.get("value") == top
+            and isinstance(top, str)
+            and (old.get("groups") or {}).get(top) == new["groups"].get(top)
+        )
+    return old.get("value") == new.get("value")

@@ -1,0 +1,212 @@
+"""What a question asks, read by meaning: the operation, the asked attribute and the sort or group key.
+
+The rules of kgqa/answering/question.py are the fast path where a keyword makes them certain (rank,
+group, compare, count, max, min, negation). Otherwise the question, with its linked names masked, is
+embedded once and compared with a small set of operation exemplars (embedded once per model) and with
+the graph's attribute names (embedded once per catalog). Operation words written with a typo are read
+with rapidfuzz before any of this."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from kgqa.answering.catalog import Catalog
+from kgqa.answering.question import QuestionPlan
+from kgqa.answering.words import phrase_score, singular
+from kgqa.embeddings.base import Embedder
+
+#: A few wordings per operation; they name no graph and no attribute.
+EXEMPLARS: dict[str, tuple[str, ...]] = {
+    "count": ("how many are there", "count them", "what is the number of", "total number of"),
+    "list": ("list all of them", "show me every one", "which ones are there", "give me all"),
+    "rank": ("sort them by", "order them from oldest to newest", "newest first", "rank them by"),
+    "max": ("which one has the most", "the most frequent one", "who has the highest number"),
+    "min": ("which one has the fewest", "the least frequent one", "the lowest number"),
+    "compare": ("compare the two", "what is the difference between the two", "the first versus the second"),
+    "group": ("how many per category", "broken down by each group", "the distribution over"),
+    "negation": ("which ones do not have", "the ones without any", "which lack"),
+    "relationship": ("how are the two related", "what connects the two", "what is the relation between"),
+    "lookup": ("what is its value", "who made it", "where did it appear", "when was it made"),
+}
+_TYPO_WORDS = {
+    "count": "count",
+    "many": "count",
+    "number": "count",
+    "rank": "rank",
+    "sort": "rank",
+    "sorted": "rank",
+    "order": "rank",
+    "ordered": "rank",
+    "compare": "compare",
+    "versus": "compare",
+    "most": "max",
+    "fewest": "min",
+    "least": "min",
+    "group": "group",
+    "grouped": "group",
+}
+_COMPARE = re.compile(r"^\s*(please\s+)?compare\b|\bdifference between\b|\bin terms of\b|\bside by side\b", re.I)
+_RELATION = re.compile(r"\b(related|relation|relationship|connected|connection|link between|linked)\b", re.I)
+_NEWEST = re.compile(
+    r"\b(newest|latest|most recent|recent) first\b|\bfrom (the )?(newest|latest|most recent)\b|"
+    r"\b(descending|decreasing|z to a|highest first|reverse)\b",
+    re.I,
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-']*")
+_IMPERATIVE = re.compile(r"^\s*(please\s+)?(list|show|give me|find|name|return|display|enumerate|get)\b", re.I)
+_WH_HINTS = {"who": "person, author", "whom": "person, author", "where": "place, venue, location", "when": "date, year"}
+_EXEMPLAR_CACHE: dict[str, tuple[list[str], np.ndarray]] = {}
+MIN_ATTRIBUTE_SIMILARITY = 0.3
+
+
+@dataclass
+class Reading:
+    """The operation, the asked attribute (None: the hubs themselves), the key and the direction."""
+
+    operation: str  # list count rank max min compare group negation relationship lookup
+    asked: str | None
+    key: str | None = None
+    descending: bool = False
+    certain: bool = False  # decided by a rule
+
+
+def typo_operation(question: str) -> str | None:
+    """The operation an operation word written with a typo names ("cuont", "rnak", "comapre")."""
+    for w in _WORD.findall(question.lower()):
+        if len(w) < 4 or w in _TYPO_WORDS:
+            continue
+        for word, op in _TYPO_WORDS.items():
+            if len(word) >= 4 and abs(len(word) - len(w)) <= 1 and fuzz.ratio(w, word) >= 75 and w[0] == word[0]:
+                return op
+    return None
+
+
+def _exemplars(embedder: Embedder) -> tuple[list[str], np.ndarray]:
+    key = embedder.name
+    if key not in _EXEMPLAR_CACHE:
+        ops = [op for op, texts in EXEMPLARS.items() for _ in texts]
+        _EXEMPLAR_CACHE[key] = (ops, embedder.embed([t for texts in EXEMPLARS.values() for t in texts]))
+    return _EXEMPLAR_CACHE[key]
+
+
+def _attribute_vectors(cat: Catalog, embedder: Embedder) -> tuple[list[str], np.ndarray]:
+    names = cat.attributes()
+    if cat.vectors.get("model") != embedder.name:
+        cat.vectors = {"model": embedder.name, "names": names, "vectors": embedder.embed(names)}
+    return cat.vectors["names"], cat.vectors["vectors"]  # type: ignore[return-value]
+
+
+def names_hubs(phrase: str, cat: Catalog) -> bool:
+    """Whether `phrase` asks for the hubs themselves ("papers", "publications", "titles")."""
+    words = {singular(w) for w in phrase.lower().split()}
+    return bool(words & {singular(cat.hub_type.lower()), "publication", "title", "article", "work", "study", "one"})
+
+
+def lexical_attribute(phrase: str, cat: Catalog, exact: bool = False) -> str | None:
+    """The attribute `phrase` names word for word (typos tolerated), or None; with `exact`, only one
+    whose every word the phrase writes and no other."""
+    if not phrase:
+        return None
+    scored = sorted(((phrase_score(phrase, a), a) for a in cat.attributes()), reverse=True)
+    floor = 0.999 if exact else 0.5
+    return scored[0][1] if scored and scored[0][0] >= floor else None
+
+
+def _with_hint(masked: str) -> str:
+    """The question with the sense of its wh-word spelled out ("where" -> place, venue, location)."""
+    wh = re.match(r"\s*(?:in |at |from |on )?(who|whom|where|when)\b", masked, re.I)
+    return f"{masked} ({_WH_HINTS[wh.group(1).lower()]})" if wh else masked
+
+
+def _shape(masked: str) -> str:
+    """ "numeric" when the question asks for a time, "text" when it asks for a place, else ""."""
+    if re.match(r"\s*(when|what year|which year|in which year|in what year)\b", masked, re.I):
+        return "numeric"
+    return "text" if re.match(r"\s*(?:in |at )?where\b", masked, re.I) else ""
+
+
+def _numeric_share(cat: Catalog, attribute: str) -> float:
+    values = [f.value for f in cat.facts if f.attribute == attribute][:200]
+    return sum(v.strip().replace(".", "", 1).isdigit() for v in values) / max(len(values), 1)
+
+
+def semantic_attribute(
+    text: str, cat: Catalog, embedder: Embedder, vector: np.ndarray | None = None, shape: str = ""
+) -> str | None:
+    """The attribute whose name is nearest in meaning to `text` (None below MIN_ATTRIBUTE_SIMILARITY);
+    `shape` "numeric" / "text" keeps only attributes whose values are mostly numbers / not numbers."""
+    names, vectors = _attribute_vectors(cat, embedder)
+    if not names:
+        return None
+    q = vector if vector is not None else embedder.embed([text])[0]
+    sims = vectors @ q
+    if shape:
+        keep = np.array([(_numeric_share(cat, n) >= 0.5) == (shape == "numeric") for n in names])
+        sims = np.where(keep, sims, -1.0)
+    best = int(np.argmax(sims))
+    return names[best] if float(sims[best]) >= MIN_ATTRIBUTE_SIMILARITY else None
+
+
+def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, names: tuple[str, ...] = ()) -> Reading:
+    """The reading of a question (`masked`: the question with its linked names replaced by "X";
+    `names`: those names, which never name the asked attribute)."""
+    op = plan.operation
+    asked_phrase = plan.asked
+    name_words = {w.casefold() for name in names for w in re.findall(r"[^\W\d_]+", name)}
+    asked_phrase = " ".join(w for w in asked_phrase.split() if re.sub(r"'s$", "", w.casefold()) not in name_words)
+    certain = op in ("rank", "group", "compare", "count", "max", "min", "negation")
+    if _COMPARE.search(plan.question):
+        op, certain = "compare", True
+    if not certain:
+        typo = typo_operation(masked)  # names masked: "maya" is no typo of "many"
+        if typo:
+            op, certain = typo, True
+        elif _RELATION.search(masked):
+            op, certain = "relationship", True
+    if not certain and _IMPERATIVE.match(masked) and (plan.plural or names_hubs(masked, cat)):
+        op, certain = "list", True
+    key_phrase = plan.sort_key or plan.group_key or ""
+    if not key_phrase:
+        by = re.search(
+            r"\b(?:by|per|for each|over)\s+(?:their |the |its )?([a-z][\w\-]*(?: [a-z][\w\-]*)?)", masked.lower()
+        )
+        key_phrase = by.group(1) if by else ""
+        if not key_phrase and re.search(r"\b(newest|oldest|latest|earliest|recent|chronolog)", masked, re.I):
+            key_phrase = "year"
+    hubs_asked = names_hubs(asked_phrase, cat) and not lexical_attribute(asked_phrase, cat, exact=True)
+    lexical = None if hubs_asked else lexical_attribute(asked_phrase, cat)
+    key = lexical_attribute(key_phrase, cat) if key_phrase else None
+    hinted = _with_hint(masked)
+    wanted = ([masked] if not certain else []) + ([] if hubs_asked or lexical else [asked_phrase, hinted])
+    wanted += [key_phrase] if key_phrase and key is None else []
+    texts = list(dict.fromkeys(t for t in wanted if t))
+    vectors = dict(zip(texts, embedder.embed(texts))) if texts else {}  # one batch for everything read by meaning
+    if not certain:
+        ops, ex = _exemplars(embedder)
+        sims = ex @ vectors[masked]
+        best = int(np.argmax(sims))
+        if float(sims[best]) >= 0.55 and ops[best] not in ("list", "lookup"):
+            op = ops[best]
+        else:
+            op = "list" if plan.plural else "lookup"
+    asked: str | None
+    if not asked_phrase and names and names_hubs(masked, cat) and op in ("list", "count", "rank", "group"):
+        asked = None  # "list the X papers": the hubs themselves
+    elif hubs_asked:
+        asked = None  # "papers" names the hubs, not "paper class"
+    else:
+        asked = lexical
+        if asked is None and asked_phrase:
+            asked = semantic_attribute(asked_phrase, cat, embedder, vectors.get(asked_phrase))
+        if asked is None:
+            asked = semantic_attribute(hinted, cat, embedder, vectors.get(hinted), shape=_shape(masked))
+    if op not in ("rank", "group") and not (plan.sort_key or plan.group_key):
+        key_phrase, key = "", None
+    if key is None and key_phrase:
+        key = semantic_attribute(key_phrase, cat, embedder, vectors.get(key_phrase))
+    descending = plan.descending or bool(_NEWEST.search(masked))
+    return Reading(op, asked, key, descending, certain)
