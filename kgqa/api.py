@@ -290,7 +290,9 @@ class Workspace:
         )
         with question_budget(self.settings.question_timeout_s):  # QuestionTimeoutError past it
             answer = r.retrieve(question)
-            if llm == "offline":  # the graph's exact answer where it has one (docs/answers.md)
+            # the graph's exact answer where it has one (docs/answers.md); a relation chain's answer
+            # is read from the graph already (kgqa/retrieval/chains) and is kept as it is
+            if llm == "offline" and answer.strategy != "chain":
                 # the evidence grows with the result unless a smaller cap than the default was asked for
                 cap = (
                     params.max_output_triples
