@@ -152,7 +152,7 @@ def _compose(
     chain = " -> ".join(f"{p}" if d > 0 else f"(inverse) {p}" for p, d in plan.steps)
     listing = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     start = result.start[0].text
-    text = _sentence(question, listing, len(items), how_many) or f"Following {chain} from {start}: {listing}."
+    text = _sentence(question, listing, len(items), how_many) or _chain_sentence(plan.steps, start, listing, len(items))
     notes = [f"relation chain: {chain} ({len(plan.steps)} hop{'s' if len(plan.steps) != 1 else ''})"]
     if result.truncated:
         notes.append("a hop of the chain reached its fan-out cap; the answer may be incomplete")
@@ -197,6 +197,18 @@ def _sentence(question: str, listing: str, n: int, how_many: bool) -> str | None
         return None
     phrase = m.group(1)
     return f"{phrase[0].upper()}{phrase[1:]} {'are' if n > 1 else 'is'} {listing}."
+
+
+def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str, n: int) -> str:
+    """The answer in words from the predicate labels: "The venue of 'X' is V [1].", "'A' is the author
+    of P [1] and Q [2].", or for longer chains the answers with the way they were reached."""
+    if len(steps) == 1:
+        predicate, direction = steps[0]
+        if direction > 0:
+            return f"The {predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
+        return f"'{start}' is the {predicate} of {listing}."
+    way = " → ".join(p if d > 0 else f"{p} of" for p, d in steps)
+    return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."
 
 
 def _hub_of(evidence: list[Triple], is_hub: IsHub) -> Entity | None:

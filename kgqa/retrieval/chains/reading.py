@@ -66,6 +66,11 @@ AGENT_NOUNS = {
 }
 
 
+#: Question words that ask for a verb's agent (a person), and words that ask for a time.
+AGENT_WH = frozenset({"who", "whom", "whose"})
+TIME_WORDS = frozenset({"when", "year", "years", "date", "dates", "day", "month"})
+
+
 @dataclass(frozen=True)
 class Mention:
     """A question word that names a predicate (or an entity type), where it stands, and whether it
@@ -199,13 +204,19 @@ class ChainReader:
         sims = vectors @ self.cues.vectors.T if len(self.cues.texts) else np.zeros((len(texts), 0))
         out: list[Mention] = []
         unexplained: list[str] = []
+        asks_time = bool(TIME_WORDS.intersection(words)) and not AGENT_WH.intersection(words)
         row = 0
         for i in content:
             w = words[i]
             n = 4 if w.startswith("co") and len(w) > 5 else 2
             cands = [self._best(texts[row + k], sims[row + k]) for k in range(n)]
             row += n
-            whole = max(cands[:2], key=lambda c: max(c[1], c[3]))
+            if asks_time and cands[0][0] and cands[0][1] >= MATCH_THRESHOLD:
+                # a question for a time reads the verb as the predicate it names itself ("when was X
+                # published": publication year), not as its agent noun ("who published X": author)
+                whole = cands[0]
+            else:
+                whole = max(cands[:2], key=lambda c: max(c[1], c[3]))
             share = words[i - 1] == "co" if i > 0 else False
             if n == 4:
                 part = max(cands[2:], key=lambda c: c[1])
