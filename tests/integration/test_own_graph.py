@@ -278,3 +278,36 @@ def test_every_read_of_the_property_layout(own_graph):
         assert (stats.entities - stats.literals, stats.triples) == (10, 8 + 4 + 5 + 5)
         assert set(layout.predicates()) == {"year", "doi", "published at", "wrote", "author"}
         assert not layout.is_empty()
+
+
+def test_relation_chains_on_the_property_graph(own_graph, embedder):
+    """Chain questions read the user's tables through the layout (schema, steps, topic linking)."""
+    ws = Workspace(Settings(db_path=own_graph), embedder=embedder)
+    try:
+        ws.build_index(IndexParams(hub_types=("Paper",)))
+        layout = layout_of(ws.store)
+        schema = {(p, tuple(s), tuple(o), lit): n for p, s, o, lit, n in layout.predicate_schema()}
+        assert schema[("author", ("Paper",), ("Author",), False)] == 5  # WROTE read backwards into the hub
+        assert schema[("wrote", ("Author",), ("Paper",), False)] == 5
+        assert schema[("year", ("Paper",), (), True)] == 4
+        p1, p3 = layout.entities_by_ids(["p1", "p3"]).values()
+        assert sorted(r[1] for r in layout.step([p1, p3], "author", 1, 100)) == ["a1", "a1", "a2"]
+        assert sorted(r[1] for r in layout.step([p1], "published at", 1, 100)) == ["v1"]
+        back = layout.step(list(layout.entities_by_ids(["a1"]).values()), "author", -1, 100)
+        assert sorted((r[0], r[1]) for r in back) == [("a1", "p1"), ("a1", "p3")]
+        assert len(layout.step([p1, p3], "author", 1, 2)) == 2  # the cap
+        (year,) = [r for r in layout.step([p1], "year", 1, 10)]
+        literal = next(t.object for t in layout.out_edges(["p1"]) if t.predicate == "year")
+        assert (year[1], year[2], year[3]) == (literal.id, "2019", True)
+        same_year = layout.step([literal], "year", -1, 10)  # back from a property value
+        assert sorted(r[1] for r in same_year) == ["p1", "p2", "p4"]
+        named = [e.id for e in layout.labels_in_text("papers by lena hoffmeier at icsa", 3, 10)]
+        assert named == ["a1", "v1"]
+
+        shared = ws.ask(f"Which papers share an author with '{PAPERS[0][1]}'?", RetrievalParams())
+        assert shared.result["items"] == [PAPERS[2][1]], shared.answer  # p3: Lena Hoffmeier wrote both
+        assert [s.hub_id for s in shared.sources] == ["p3"]
+        wrote = ws.ask("Which papers did Lena Hoffmeier write?", RetrievalParams())
+        assert sorted(wrote.result["items"]) == sorted([PAPERS[0][1], PAPERS[2][1]]), wrote.answer
+    finally:
+        ws.close()
