@@ -311,3 +311,33 @@ def test_relation_chains_on_the_property_graph(own_graph, embedder):
         assert sorted(wrote.result["items"]) == sorted([PAPERS[0][1], PAPERS[2][1]]), wrote.answer
     finally:
         ws.close()
+
+
+def test_explore_reads_on_the_property_graph(own_graph):
+    """Neighbours, search, paths and schema through the layout; what it cannot answer is a typed refusal."""
+    from kgqa.graph import explore
+    from kgqa.graph.store import GraphStore
+
+    title = PAPERS[0][1]
+    with GraphStore(own_graph, read_only=True) as store:
+        page = explore.neighbours(store, "p1", limit=3)
+        assert page.total == 5 and page.more and [n.direction for n in page.neighbours] == ["out"] * 3
+        assert ("out", "published at", 1) in page.counts
+        rest = explore.neighbours(store, "p1", offset=3, limit=3)
+        assert {n.node.id for n in rest.neighbours} | {n.node.id for n in page.neighbours} >= {"v1"}
+        into = explore.neighbours(store, "v1", predicate="published at", direction="in")
+        assert sorted(n.node.id for n in into.neighbours) == ["p1", "p2", "p3"] and not into.more
+        assert [e.id for e in explore.search_entities(store, "icsa")] == ["v1"]
+        assert explore.search_entities(store, "csa", type_="Paper") == []
+        assert [e.id for e in explore.search_entities(store, "csa", type_="Venue", limit=5)] == ["v1", "v2"]
+        assert [e.id for e in explore.search_entities(store, "a2")] == ["a2"]  # by id
+        found = explore.shortest_paths(store, "a2", "p3", max_depth=3)
+        assert found.depth == 3  # a2 wrote p1, whose co-author a1 wrote p3
+        assert {t.canonical for t in found.paths[0]} >= {f"(a2:Jonas Brettschneider, wrote, p1:{title})"}
+        assert explore.shortest_paths(store, "a4", "p1", max_depth=2).depth is None
+        s = explore.schema(store)
+        assert dict(s.types) == {"Paper": 4, "Author": 4, "Venue": 2} and dict(s.predicates)["wrote"] == 5
+        with pytest.raises(InputError, match="property graph"):
+            explore.triples_of_predicate(store, "wrote")
+        with pytest.raises(InputError, match="give a text"):
+            explore.search_entities(store, "", type_="Paper")
