@@ -5,7 +5,7 @@ depth and fan-out caps) and runs a fixed number of queries, never one per entity
 
 On HubLink's own triple layout the reads are the explore/*.cypher queries; on any other layout (a user's
 own property graph) they go through the `GraphLayout` methods (out_edges, in_edges, entities_by_label,
-stats), and what no layout method answers is refused with an InputError naming the read."""
+stats, and `PropertyLayout.predicate_triples`); what a layout cannot answer is an InputError naming the field."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from typing import Literal
 
 from kgqa.errors import EntityNotFoundError, InputError
 from kgqa.graph.layout import TripleLayout, layout_of
+from kgqa.graph.property_layout import PropertyLayout
 from kgqa.graph.reader import entities_by_ids, in_edges, out_edges
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
@@ -196,11 +197,12 @@ def triples_of_predicate(store: GraphStore, predicate: str, *, offset: int = 0, 
     _check_range("limit", limit, 1, MAX_PAGE)
     _check_range("offset", offset, 0, 10_000_000)
     if not _own_layout(store):
-        raise InputError(
-            "listing the triples of a predicate is not available on your own property graph; browse an "
-            "entity's neighbours instead",
-            field="predicate",
-        )
+        layout = layout_of(store)
+        if not isinstance(layout, PropertyLayout):
+            raise InputError(
+                f"listing the triples of a predicate is not available on the {layout.name}", field="predicate"
+            )
+        return layout.predicate_triples(predicate, offset, limit)
     rows = store.run("explore/triples_by_predicate", {"predicate": predicate, "offset": offset, "limit": limit})
     return [
         Triple(Entity(r[0], r[1] or "", (), bool(r[2])), r[3], Entity(r[4], r[5] or "", (), bool(r[6]))) for r in rows

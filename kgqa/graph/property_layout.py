@@ -390,6 +390,38 @@ class PropertyLayout:
                         e = self._entity(node)
                         rows.append((lit, e.id, e.label, e.is_literal, list(e.types)))
 
+    def predicate_triples(self, predicate: str, offset: int, limit: int) -> list[Triple]:
+        """One page of the triples of `predicate`, in key order of subject then object: the first
+        offset+limit of each table or rel pair read as it (one query each), merged."""
+        n = offset + limit
+        out: list[Triple] = []
+        for m in self.mapping.nodes.values():
+            for prop, pred in m.facts:
+                if pred == predicate:
+                    names = {"table": m.table, "key": m.key, "prop": prop}
+                    for (node,) in self.store.run("propgraph/property_page", {"n": n}, names):
+                        out += [t for t in self._facts(node) if t.predicate == predicate]
+        pairs = [(r, a, b, False) for r in self.mapping.rels.values() if r.predicate == predicate for a, b in r.pairs]
+        pairs += [(r, a, b, True) for r, a, b, p in self.mapping.backward_readings() if p == predicate]
+        for rel, src, dst, backwards in pairs:
+            sk, dk = self.mapping.nodes[str(src)].key, self.mapping.nodes[str(dst)].key
+            names = {"src": src, "rel": rel.table, "dst": dst, "src_key": sk, "dst_key": dk}
+            query = "propgraph/edges_page_by_target" if backwards else "propgraph/edges_page"  # subject first
+            for a, b in self.store.run(query, {"n": n}, names):
+                x, y = self._entity(a), self._entity(b)
+                out.append(Triple(y, predicate, x) if backwards else Triple(x, predicate, y))
+        out.sort(key=lambda t: (self._order(t.subject), self._order(t.object)))
+        return out[offset : offset + limit]
+
+    def _order(self, e: Entity) -> tuple[str, int, str]:
+        """An entity's place in key order (the order the page queries read in): by table, then key."""
+        m = self.mapping.nodes.get(e.types[0]) if e.types else None
+        if m is None:
+            return ("", 0, e.id)
+        key = e.id.partition(":")[2] if self.mapping.qualified else e.id
+        value = m.key_value(key)
+        return (str(m.table), value if isinstance(value, int) else 0, key if not isinstance(value, int) else "")
+
     def labels_in_text(self, text: str, min_len: int, limit: int) -> list[Entity]:
         found: list[Entity] = []
         for m in self.mapping.nodes.values():

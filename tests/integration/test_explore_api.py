@@ -145,7 +145,7 @@ def test_the_same_api_with_the_index_in_pgvector(service, pg_database, tmp_path,
 
 def test_the_api_on_a_users_own_property_graph(tmp_path, embedder):
     """The explore endpoints on the user's own node and rel tables: answers through the layout, and a
-    4xx naming the field (never a 500 with Kùzu's binder text) for what that layout does not list."""
+    4xx naming the field (never a 500 with Kùzu's binder text) for a search by type alone."""
     from test_own_graph import make_graph
 
     db = tmp_path / "my.kuzu"
@@ -164,9 +164,10 @@ def test_the_api_on_a_users_own_property_graph(tmp_path, embedder):
         assert status == 200 and paths["depth"] == 2  # through the shared author (or the shared venue)
         status, schema = get(svc, "/v1/schema")
         assert status == 200 and {"predicate": "author", "count": 5} in schema["predicates"]
-        status, body = get(svc, "/v1/schema/triples", predicate="wrote")
-        assert status == 422 and body["error"]["field"] == "predicate", body
-        assert "property graph" in body["error"]["message"] and "Binder" not in str(body)
+        status, body = get(svc, "/v1/schema/triples", predicate="author", limit=2)  # WROTE read backwards
+        assert status == 200 and [(t["source"], t["target"]) for t in body] == [("p1", "a1"), ("p1", "a2")], body
+        status, body = get(svc, "/v1/search", type="Paper")
+        assert status == 422 and body["error"]["field"] == "q" and "Binder" not in str(body), body
         status, body = get(svc, "/v1/entities/p9/neighbours")
         assert status == 404, body
     finally:

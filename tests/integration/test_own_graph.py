@@ -337,7 +337,12 @@ def test_explore_reads_on_the_property_graph(own_graph):
         assert explore.shortest_paths(store, "a4", "p1", max_depth=2).depth is None
         s = explore.schema(store)
         assert dict(s.types) == {"Paper": 4, "Author": 4, "Venue": 2} and dict(s.predicates)["wrote"] == 5
-        with pytest.raises(InputError, match="property graph"):
-            explore.triples_of_predicate(store, "wrote")
+        wrote = [(t.subject.id, t.object.id) for t in explore.triples_of_predicate(store, "wrote", limit=3)]
+        assert wrote == [("a1", "p1"), ("a1", "p3"), ("a2", "p1")]
+        rest = [(t.subject.id, t.object.id) for t in explore.triples_of_predicate(store, "wrote", offset=3)]
+        assert rest == [("a3", "p2"), ("a4", "p4")]
+        years = [(t.subject.id, t.object.label) for t in explore.triples_of_predicate(store, "year", offset=1, limit=2)]
+        assert years == [("p2", "2019"), ("p3", "2020")]
+        assert explore.triples_of_predicate(store, "no such predicate") == []
         with pytest.raises(InputError, match="give a text"):
             explore.search_entities(store, "", type_="Paper")
