@@ -1,7 +1,11 @@
 """Reads for browsing the graph: a page of an entity's neighbours with counts per predicate, entity search
 over resources and literals, shortest paths between two entities, the schema (types and predicates with
 counts), and the bridges and paths that join an answer's evidence. Every read is bounded (page sizes,
-depth and fan-out caps) and runs a fixed number of queries, never one per entity."""
+depth and fan-out caps) and runs a fixed number of queries, never one per entity.
+
+On HubLink's own triple layout the reads are the explore/*.cypher queries; on any other layout (a user's
+own property graph) they go through the `GraphLayout` methods (out_edges, in_edges, entities_by_label,
+stats, and `PropertyLayout.predicate_triples`); what a layout cannot answer is an InputError naming the field."""
 
 from __future__ import annotations
 
@@ -11,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kgqa.errors import EntityNotFoundError, InputError
-from kgqa.graph.reader import entities_by_ids, out_edges
+from kgqa.graph.layout import TripleLayout, layout_of
+from kgqa.graph.property_layout import PropertyLayout
+from kgqa.graph.reader import entities_by_ids, in_edges, out_edges
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
 
@@ -92,6 +98,11 @@ def _require(store: GraphStore, ids: Iterable[str], fields: Iterable[str]) -> li
     return [found[i] for i in ids]
 
 
+def _own_layout(store: GraphStore) -> bool:
+    """Whether the graph is HubLink's own `Entity`/`Triple` tables (the explore/*.cypher queries apply)."""
+    return isinstance(layout_of(store), TripleLayout)
+
+
 def _check_range(name: str, value: int, low: int, high: int) -> None:
     if not low <= value <= high:
         raise InputError(f"{name} must be between {low} and {high}, got {value}", field=name)
@@ -113,6 +124,8 @@ def neighbours(
     if direction not in ("out", "in", "both"):
         raise InputError(f"direction must be out, in or both, got '{direction}'", field="direction")
     (entity,) = _require(store, [entity_id], ["id"])
+    if not _own_layout(store):
+        return _neighbours_of_layout(store, entity, predicate, direction, offset, limit)
     counts = [(r[0], r[1], r[2]) for r in store.run("explore/neighbour_counts", {"id": entity_id})]
     counts.sort(key=lambda c: (c[0] != "out", -c[2], c[1]))
 
@@ -137,20 +150,59 @@ def neighbours(
     return NeighbourPage(entity, counts, n_out + n_in, offset, page)
 
 
+def _neighbours_of_layout(
+    store: GraphStore, entity: Entity, predicate: str, direction: Direction, offset: int, limit: int
+) -> NeighbourPage:
+    """`neighbours` through the layout's out_edges/in_edges (two set reads of the entity's edges)."""
+    both = [Neighbour(t.predicate, "out", t.object) for t in out_edges(store, [entity.id])]
+    both += [Neighbour(t.predicate, "in", t.subject) for t in in_edges(store, [entity.id])]
+    tally: dict[tuple[str, str], int] = defaultdict(int)
+    for n in both:
+        tally[(n.direction, n.predicate)] += 1
+    counts = sorted(((d, p, c) for (d, p), c in tally.items()), key=lambda c: (c[0] != "out", -c[2], c[1]))
+    wanted = [
+        n
+        for n in both
+        if (direction == "both" or n.direction == direction) and (not predicate or n.predicate == predicate)
+    ]
+    wanted.sort(key=lambda n: (n.direction != "out", n.predicate, n.node.label, n.node.id))
+    return NeighbourPage(entity, counts, len(wanted), offset, wanted[offset : offset + limit])
+
+
 def search_entities(store: GraphStore, text: str = "", *, type_: str = "", limit: int = 10) -> list[Entity]:
     """Entities, resources and literals alike, whose id is `text` or whose label contains it, of type
     `type_` if given: exact matches first, then resources before literals, shorter labels first."""
     _check_range("limit", limit, 1, MAX_PAGE)
     if not text and not type_:
         raise InputError("give a text to search for or a type", field="q")
+    if not _own_layout(store):
+        return _search_layout(store, text, type_, limit)
     rows = store.run("explore/search_entities", {"text": text, "type": type_, "limit": limit})
     return [Entity(r[0], r[1] or "", tuple(r[2] or ()), bool(r[3])) for r in rows]
+
+
+def _search_layout(store: GraphStore, text: str, type_: str, limit: int) -> list[Entity]:
+    """`search_entities` through the layout: the entity with id `text`, then label matches (resources)."""
+    if not text:
+        raise InputError(
+            "on your own property graph, give a text to search for (a type alone lists no entities)", field="q"
+        )
+    found = list(entities_by_ids(store, [text]).values())
+    found += [e for e, _ in layout_of(store).entities_by_label(text, MAX_PAGE) if e.id != text]
+    return [e for e in found if not type_ or type_ in e.types][:limit]
 
 
 def triples_of_predicate(store: GraphStore, predicate: str, *, offset: int = 0, limit: int = 25) -> list[Triple]:
     """One page of the triples of `predicate` (ordered by subject and object id)."""
     _check_range("limit", limit, 1, MAX_PAGE)
     _check_range("offset", offset, 0, 10_000_000)
+    if not _own_layout(store):
+        layout = layout_of(store)
+        if not isinstance(layout, PropertyLayout):
+            raise InputError(
+                f"listing the triples of a predicate is not available on the {layout.name}", field="predicate"
+            )
+        return layout.predicate_triples(predicate, offset, limit)
     rows = store.run("explore/triples_by_predicate", {"predicate": predicate, "offset": offset, "limit": limit})
     return [
         Triple(Entity(r[0], r[1] or "", (), bool(r[2])), r[3], Entity(r[4], r[5] or "", (), bool(r[6]))) for r in rows
@@ -160,6 +212,11 @@ def triples_of_predicate(store: GraphStore, predicate: str, *, offset: int = 0, 
 def schema(store: GraphStore, limit: int = MAX_SCHEMA_ROWS) -> Schema:
     """The graph's types and predicates with their counts (at most `limit` of each, most frequent first)."""
     _check_range("limit", limit, 1, MAX_SCHEMA_ROWS)
+    if not _own_layout(store):  # a property graph: one type per node table, no untyped entity
+        stats = layout_of(store).stats(10**6)
+        return Schema(
+            stats.top_types[:limit], stats.top_predicates[:limit], 0, len(stats.top_types), stats.predicates, limit
+        )
     types = [(r[0], r[1]) for r in store.run("graph/top_types", {"limit": limit})]
     preds = [(r[0], r[1]) for r in store.run("graph/top_predicates", {"limit": limit})]
     untyped, type_count = store.run("explore/untyped_count")[0]
@@ -178,6 +235,7 @@ class _Side:
     frontier: set[str]
     depth: dict[str, int]
     parents: dict[str, list[tuple[tuple[str, str, str], str]]] = field(default_factory=lambda: defaultdict(list))
+    seen: dict[str, Entity] = field(default_factory=dict)  # entities read with the edges (other layouts)
 
     @classmethod
     def start(cls, entity_id: str) -> _Side:
@@ -186,8 +244,17 @@ class _Side:
 
 def _expand(store: GraphStore, side: _Side, level_rows: int) -> bool:
     """Advance `side` one level (one query); True if the fan-out cap cut the level short."""
-    rows = store.run("explore/frontier_edges", {"ids": sorted(side.frontier), "limit": level_rows})
-    truncated = len(rows) >= level_rows
+    ids = sorted(side.frontier)
+    if _own_layout(store):
+        rows = store.run("explore/frontier_edges", {"ids": ids, "limit": level_rows})
+        truncated = len(rows) >= level_rows
+    else:  # through the layout: both directions of the whole frontier, capped the same way
+        outs, ins = out_edges(store, ids), in_edges(store, ids)
+        truncated = len(outs) >= level_rows or len(ins) >= level_rows
+        rows = []
+        for t in outs[:level_rows] + ins[:level_rows]:
+            side.seen[t.subject.id], side.seen[t.object.id] = t.subject, t.object
+            rows.append([t.subject.id, t.predicate, t.object.id])
     level = min(side.depth[i] for i in side.frontier) + 1
     nxt: set[str] = set()
     for sid, pred, oid in rows:
@@ -254,7 +321,7 @@ def shortest_paths(
                     break
     truncated |= len(keys) > max_paths
     keys = keys[:max_paths]
-    nodes = entities_by_ids(store, {i for chain in keys for k in chain for i in (k[0], k[2])})
+    nodes = {**a.seen, **b.seen, **entities_by_ids(store, {i for chain in keys for k in chain for i in (k[0], k[2])})}
     paths = [[Triple(nodes[s], p, nodes[o]) for s, p, o in chain] for chain in keys]
     return PathSearch(src, dst, max_depth, length, paths, truncated)
 
@@ -275,7 +342,7 @@ def connecting_triples(store: GraphStore, topic: str, targets: Iterable[str], *,
     for t in sorted(wanted & side.depth.keys()):
         for k in _chains(side, t, 1)[0]:
             keys[k] = None
-    return _resolve(store, list(keys))
+    return _resolve(store, list(keys), side.seen)
 
 
 def bridges(store: GraphStore, hub_ids: Iterable[str], *, max_triples: int = 200) -> list[Triple]:
@@ -292,6 +359,6 @@ def bridges(store: GraphStore, hub_ids: Iterable[str], *, max_triples: int = 200
     return [t for ts in shared for t in ts][:max_triples]
 
 
-def _resolve(store: GraphStore, keys: list[tuple[str, str, str]]) -> list[Triple]:
-    nodes = entities_by_ids(store, {i for k in keys for i in (k[0], k[2])})
+def _resolve(store: GraphStore, keys: list[tuple[str, str, str]], seen: dict[str, Entity]) -> list[Triple]:
+    nodes = {**seen, **entities_by_ids(store, {i for k in keys for i in (k[0], k[2])})}
     return [Triple(nodes[s], p, nodes[o]) for s, p, o in keys if s in nodes and o in nodes]

@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 
 #: One enumerated hub path: root id, node ids, node labels, predicates, path hash, path text.
 PathRow = tuple[str, list[str], list[str], list[str], str, str]
+#: One predicate between two type lists: predicate, subject types, object types, object is literal, triples.
+SchemaRow = tuple[str, list[str], list[str], bool, int]
+#: One hop of a relation chain: from id (in the frontier), to id, to label, to is_literal, to types.
+StepRow = tuple[str, str, str, bool, list[str]]
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,19 @@ class GraphLayout(Protocol):
         """Counts of entities, literals, triples, predicates; the most frequent predicates and types."""
         ...
 
+    def predicate_schema(self) -> list[SchemaRow]:
+        """Which predicate connects which subject and object types, with triple counts (one aggregate)."""
+        ...
+
+    def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
+        """One hop over `predicate` from every entity of `frontier` at once: forward (`direction` > 0,
+        the frontier as subjects) or backward (the frontier as objects); at most `cap` rows."""
+        ...
+
+    def labels_in_text(self, text: str, min_len: int, limit: int) -> list[Entity]:
+        """Entities whose label (at least `min_len` long) occurs in the lower-cased `text`, longest first."""
+        ...
+
 
 class TripleLayout:
     """HubLink's own layout: node table `Entity(id, label, types, is_literal)`, rel table
@@ -132,6 +149,18 @@ class TripleLayout:
         preds = [(r[0], r[1]) for r in self.store.run("graph/top_predicates", {"limit": top})]
         types = [(r[0], r[1]) for r in self.store.run("graph/top_types", {"limit": top})]
         return GraphStats(entities, literals, triples, predicates, preds, types)
+
+    def predicate_schema(self) -> list[SchemaRow]:
+        return [(r[0], r[1] or [], r[2] or [], bool(r[3]), int(r[4])) for r in self.store.run("chains/schema")]
+
+    def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
+        query = "chains/step_out" if direction > 0 else "chains/step_in"
+        rows = self.store.run(query, {"ids": [e.id for e in frontier], "predicate": predicate, "cap": cap})
+        return [(r[0], r[1], r[2] or "", bool(r[3]), r[4] or []) for r in rows]
+
+    def labels_in_text(self, text: str, min_len: int, limit: int) -> list[Entity]:
+        rows = self.store.run("chains/labels_in_text", {"text": text, "min_len": min_len, "limit": limit})
+        return [_entity(r) for r in rows]
 
 
 def _entity(row: list) -> Entity:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from kgqa.errors import InputError
-from kgqa.graph.layout import GraphStats, PathRow, unique
+from kgqa.graph.layout import GraphStats, PathRow, SchemaRow, StepRow, unique
 from kgqa.graph.mapping import GraphMapping, MappingFile, infer_mapping
 from kgqa.indexing.verbalise import verbalise
 from kgqa.types import SYNTHETIC_ID_PREFIX, Entity, Triple, path_hash, synthetic_literal_id
@@ -324,6 +324,114 @@ class PropertyLayout:
                 if maximal:
                     yield _row(nodes, preds)
             paths = grown
+
+    # -- relation chains (set-based: one query per table and rel pair, never per entity) ---------
+    def predicate_schema(self) -> list[SchemaRow]:
+        rows: list[SchemaRow] = []
+        for m in self.mapping.nodes.values():
+            for prop, pred in m.facts:
+                n = self.store.run("propgraph/count_property", None, {"table": m.table, "prop": prop})[0][0]
+                rows.append((pred, [str(m.table)], [], True, int(n)))
+        pairs = [(r, src, dst, r.predicate) for r in self.mapping.rels.values() for src, dst in r.pairs]
+        for rel, src, dst, pred in pairs:
+            n = self.store.run("propgraph/count_edges", None, {"src": src, "rel": rel.table, "dst": dst})[0][0]
+            rows.append((pred, [str(src)], [str(dst)], self.mapping.nodes[str(dst)].literal, int(n)))
+        for rel, src, dst, pred in self.mapping.backward_readings():  # Paper -author-> Author
+            n = self.store.run("propgraph/count_edges", None, {"src": src, "rel": rel.table, "dst": dst})[0][0]
+            rows.append((pred, [str(dst)], [str(src)], self.mapping.nodes[str(src)].literal, int(n)))
+        return [r for r in rows if r[4]]
+
+    def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
+        rows: list[StepRow] = []
+
+        def add(from_table: str, key: Any, node: dict[str, Any]) -> None:
+            e = self._entity(node)
+            rows.append((self.mapping.entity_id(from_table, key), e.id, e.label, e.is_literal, list(e.types)))
+
+        if direction < 0:
+            self._step_into_literals(frontier, predicate, cap, rows)
+        for table, keys in self._keys_by_table([e.id for e in frontier]).items():
+            m = self.mapping.nodes[table]
+            if direction > 0:
+                if any(pred == predicate for _, pred in m.facts):
+                    for node in self._nodes([self.mapping.entity_id(table, k) for k in keys]):
+                        if node["_label"] == table:
+                            for t in self._facts(node):
+                                if t.predicate == predicate:
+                                    rows.append((t.subject.id, t.object.id, t.object.label, True, []))
+                forward = [(r, a, b) for r, a, b in self._out[table] if r.predicate == predicate]
+                backward = [(r, a, b) for r, a, b, p in self._back_out[table] if p == predicate]
+            else:
+                forward = [(r, a, b) for r, a, b, p in self._back_in[table] if p == predicate]
+                backward = [(r, a, b) for r, a, b in self._in[table] if r.predicate == predicate]
+            for rel, src, dst in forward:  # the frontier is the rel's source
+                names = {"src": src, "rel": rel.table, "dst": dst, "src_key": m.key}
+                for key, node in self.store.run("propgraph/out_edges_capped", {"keys": keys, "limit": cap}, names):
+                    add(table, key, node)
+            for rel, src, dst in backward:  # the frontier is the rel's target
+                names = {"src": src, "rel": rel.table, "dst": dst, "dst_key": m.key}
+                for node, key in self.store.run("propgraph/in_edges_capped", {"keys": keys, "limit": cap}, names):
+                    add(table, key, node)
+        return rows[:cap]
+
+    def _step_into_literals(self, frontier: list[Entity], predicate: str, cap: int, rows: list[StepRow]) -> None:
+        """A backward step from property values: the nodes whose property (read as `predicate`) has one."""
+        literals = {e.label: e.id for e in frontier if e.id.startswith(SYNTHETIC_ID_PREFIX)}
+        if not literals:
+            return
+        for m in self.mapping.nodes.values():
+            for prop, pred in m.facts:
+                if pred != predicate:
+                    continue
+                params = {"values": list(literals), "limit": cap}
+                for (node,) in self.store.run("propgraph/nodes_by_property", params, {"table": m.table, "prop": prop}):
+                    lit = literals.get(literal_text(node.get(str(prop))))
+                    if lit is not None:
+                        e = self._entity(node)
+                        rows.append((lit, e.id, e.label, e.is_literal, list(e.types)))
+
+    def predicate_triples(self, predicate: str, offset: int, limit: int) -> list[Triple]:
+        """One page of the triples of `predicate`, in key order of subject then object: the first
+        offset+limit of each table or rel pair read as it (one query each), merged."""
+        n = offset + limit
+        out: list[Triple] = []
+        for m in self.mapping.nodes.values():
+            for prop, pred in m.facts:
+                if pred == predicate:
+                    names = {"table": m.table, "key": m.key, "prop": prop}
+                    for (node,) in self.store.run("propgraph/property_page", {"n": n}, names):
+                        out += [t for t in self._facts(node) if t.predicate == predicate]
+        pairs = [(r, a, b, False) for r in self.mapping.rels.values() if r.predicate == predicate for a, b in r.pairs]
+        pairs += [(r, a, b, True) for r, a, b, p in self.mapping.backward_readings() if p == predicate]
+        for rel, src, dst, backwards in pairs:
+            sk, dk = self.mapping.nodes[str(src)].key, self.mapping.nodes[str(dst)].key
+            names = {"src": src, "rel": rel.table, "dst": dst, "src_key": sk, "dst_key": dk}
+            query = "propgraph/edges_page_by_target" if backwards else "propgraph/edges_page"  # subject first
+            for a, b in self.store.run(query, {"n": n}, names):
+                x, y = self._entity(a), self._entity(b)
+                out.append(Triple(y, predicate, x) if backwards else Triple(x, predicate, y))
+        out.sort(key=lambda t: (self._order(t.subject), self._order(t.object)))
+        return out[offset : offset + limit]
+
+    def _order(self, e: Entity) -> tuple[str, int, str]:
+        """An entity's place in key order (the order the page queries read in): by table, then key."""
+        m = self.mapping.nodes.get(e.types[0]) if e.types else None
+        if m is None:
+            return ("", 0, e.id)
+        key = e.id.partition(":")[2] if self.mapping.qualified else e.id
+        value = m.key_value(key)
+        return (str(m.table), value if isinstance(value, int) else 0, key if not isinstance(value, int) else "")
+
+    def labels_in_text(self, text: str, min_len: int, limit: int) -> list[Entity]:
+        found: list[Entity] = []
+        for m in self.mapping.nodes.values():
+            if m.label is None:
+                continue
+            names = {"table": m.table, "label": m.label}
+            params = {"text": text, "min_len": min_len, "limit": limit}
+            found += [self._entity(r[0]) for r in self.store.run("propgraph/labels_in_text", params, names)]
+        found.sort(key=lambda e: (-len(e.label), e.id))
+        return found[:limit]
 
     def predicates(self) -> list[str]:
         names = [pred for m in self.mapping.nodes.values() for _, pred in m.facts]

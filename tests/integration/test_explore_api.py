@@ -141,3 +141,34 @@ def test_the_same_api_with_the_index_in_pgvector(service, pg_database, tmp_path,
             assert get(pg, path, **params) == get(service, path, **params)
     finally:
         assert pg.stop() == 0
+
+
+def test_the_api_on_a_users_own_property_graph(tmp_path, embedder):
+    """The explore endpoints on the user's own node and rel tables: answers through the layout, and a
+    4xx naming the field (never a 500 with Kùzu's binder text) for a search by type alone."""
+    from test_own_graph import make_graph
+
+    db = tmp_path / "my.kuzu"
+    make_graph(db)
+    with Workspace(Settings(db_path=db), embedder=embedder) as ws:
+        ws.build_index(IndexParams(hub_types=("Paper",)))
+    svc = Service(db)
+    try:
+        status, page = get(svc, "/v1/entities/v1/neighbours", direction="in")
+        assert (
+            status == 200 and page["total"] == 3 and {n["node"]["id"] for n in page["neighbours"]} == {"p1", "p2", "p3"}
+        )
+        status, found = get(svc, "/v1/search", q="hoffmeier")
+        assert status == 200 and [e["id"] for e in found] == ["a1"]
+        status, paths = get(svc, "/v1/paths", source="p1", target="p3", max_depth=2)
+        assert status == 200 and paths["depth"] == 2  # through the shared author (or the shared venue)
+        status, schema = get(svc, "/v1/schema")
+        assert status == 200 and {"predicate": "author", "count": 5} in schema["predicates"]
+        status, body = get(svc, "/v1/schema/triples", predicate="author", limit=2)  # WROTE read backwards
+        assert status == 200 and [(t["source"], t["target"]) for t in body] == [("p1", "a1"), ("p1", "a2")], body
+        status, body = get(svc, "/v1/search", type="Paper")
+        assert status == 422 and body["error"]["field"] == "q" and "Binder" not in str(body), body
+        status, body = get(svc, "/v1/entities/p9/neighbours")
+        assert status == 404, body
+    finally:
+        assert svc.stop() == 0

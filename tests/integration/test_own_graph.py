@@ -278,3 +278,71 @@ def test_every_read_of_the_property_layout(own_graph):
         assert (stats.entities - stats.literals, stats.triples) == (10, 8 + 4 + 5 + 5)
         assert set(layout.predicates()) == {"year", "doi", "published at", "wrote", "author"}
         assert not layout.is_empty()
+
+
+def test_relation_chains_on_the_property_graph(own_graph, embedder):
+    """Chain questions read the user's tables through the layout (schema, steps, topic linking)."""
+    ws = Workspace(Settings(db_path=own_graph), embedder=embedder)
+    try:
+        ws.build_index(IndexParams(hub_types=("Paper",)))
+        layout = layout_of(ws.store)
+        schema = {(p, tuple(s), tuple(o), lit): n for p, s, o, lit, n in layout.predicate_schema()}
+        assert schema[("author", ("Paper",), ("Author",), False)] == 5  # WROTE read backwards into the hub
+        assert schema[("wrote", ("Author",), ("Paper",), False)] == 5
+        assert schema[("year", ("Paper",), (), True)] == 4
+        p1, p3 = layout.entities_by_ids(["p1", "p3"]).values()
+        assert sorted(r[1] for r in layout.step([p1, p3], "author", 1, 100)) == ["a1", "a1", "a2"]
+        assert sorted(r[1] for r in layout.step([p1], "published at", 1, 100)) == ["v1"]
+        back = layout.step(list(layout.entities_by_ids(["a1"]).values()), "author", -1, 100)
+        assert sorted((r[0], r[1]) for r in back) == [("a1", "p1"), ("a1", "p3")]
+        assert len(layout.step([p1, p3], "author", 1, 2)) == 2  # the cap
+        (year,) = [r for r in layout.step([p1], "year", 1, 10)]
+        literal = next(t.object for t in layout.out_edges(["p1"]) if t.predicate == "year")
+        assert (year[1], year[2], year[3]) == (literal.id, "2019", True)
+        same_year = layout.step([literal], "year", -1, 10)  # back from a property value
+        assert sorted(r[1] for r in same_year) == ["p1", "p2", "p4"]
+        named = [e.id for e in layout.labels_in_text("papers by lena hoffmeier at icsa", 3, 10)]
+        assert named == ["a1", "v1"]
+
+        shared = ws.ask(f"Which papers share an author with '{PAPERS[0][1]}'?", RetrievalParams())
+        assert shared.result["items"] == [PAPERS[2][1]], shared.answer  # p3: Lena Hoffmeier wrote both
+        assert [s.hub_id for s in shared.sources] == ["p3"]
+        wrote = ws.ask("Which papers did Lena Hoffmeier write?", RetrievalParams())
+        assert sorted(wrote.result["items"]) == sorted([PAPERS[0][1], PAPERS[2][1]]), wrote.answer
+    finally:
+        ws.close()
+
+
+def test_explore_reads_on_the_property_graph(own_graph):
+    """Neighbours, search, paths and schema through the layout; what it cannot answer is a typed refusal."""
+    from kgqa.graph import explore
+    from kgqa.graph.store import GraphStore
+
+    title = PAPERS[0][1]
+    with GraphStore(own_graph, read_only=True) as store:
+        page = explore.neighbours(store, "p1", limit=3)
+        assert page.total == 5 and page.more and [n.direction for n in page.neighbours] == ["out"] * 3
+        assert ("out", "published at", 1) in page.counts
+        rest = explore.neighbours(store, "p1", offset=3, limit=3)
+        assert {n.node.id for n in rest.neighbours} | {n.node.id for n in page.neighbours} >= {"v1"}
+        into = explore.neighbours(store, "v1", predicate="published at", direction="in")
+        assert sorted(n.node.id for n in into.neighbours) == ["p1", "p2", "p3"] and not into.more
+        assert [e.id for e in explore.search_entities(store, "icsa")] == ["v1"]
+        assert explore.search_entities(store, "csa", type_="Paper") == []
+        assert [e.id for e in explore.search_entities(store, "csa", type_="Venue", limit=5)] == ["v1", "v2"]
+        assert [e.id for e in explore.search_entities(store, "a2")] == ["a2"]  # by id
+        found = explore.shortest_paths(store, "a2", "p3", max_depth=3)
+        assert found.depth == 3  # a2 wrote p1, whose co-author a1 wrote p3
+        assert {t.canonical for t in found.paths[0]} >= {f"(a2:Jonas Brettschneider, wrote, p1:{title})"}
+        assert explore.shortest_paths(store, "a4", "p1", max_depth=2).depth is None
+        s = explore.schema(store)
+        assert dict(s.types) == {"Paper": 4, "Author": 4, "Venue": 2} and dict(s.predicates)["wrote"] == 5
+        wrote = [(t.subject.id, t.object.id) for t in explore.triples_of_predicate(store, "wrote", limit=3)]
+        assert wrote == [("a1", "p1"), ("a1", "p3"), ("a2", "p1")]
+        rest = [(t.subject.id, t.object.id) for t in explore.triples_of_predicate(store, "wrote", offset=3)]
+        assert rest == [("a3", "p2"), ("a4", "p4")]
+        years = [(t.subject.id, t.object.label) for t in explore.triples_of_predicate(store, "year", offset=1, limit=2)]
+        assert years == [("p2", "2019"), ("p3", "2020")]
+        assert explore.triples_of_predicate(store, "no such predicate") == []
+        with pytest.raises(InputError, match="give a text"):
+            explore.search_entities(store, "", type_="Paper")

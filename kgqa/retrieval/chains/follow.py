@@ -1,5 +1,5 @@
 """Follows a relation chain over the stored graph: one set-based Cypher query per hop over the whole
-frontier, with a fan-out cap; a back step leaves out the entities it came from, and the topic is never
+frontier (`GraphLayout.step`), with a fan-out cap; a back step leaves out the entities it came from, and the topic is never
 an answer. Keeps, for each reached entity, the triples that reached it, to cite them."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from kgqa import deadline
+from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
 
@@ -48,7 +49,8 @@ class ChainResult:
 def follow_chain(
     store: GraphStore, start: list[Entity], steps: tuple[tuple[str, int], ...], fanout: int = DEFAULT_FANOUT
 ) -> ChainResult:
-    """The entities the chain reaches from `start`, one query per hop."""
+    """The entities the chain reaches from `start`, one set-based read per hop (the graph's layout)."""
+    layout = layout_of(store)
     frontiers: list[dict[str, Entity]] = [{e.id: e for e in start}]
     start_ids = {e.id for e in start}
     result = ChainResult(steps, start, [])
@@ -58,8 +60,7 @@ def follow_chain(
         here = frontiers[-1]
         if not here:
             break
-        query = "chains/step_out" if direction > 0 else "chains/step_in"
-        rows = store.run(query, {"ids": list(here), "predicate": predicate, "cap": fanout})
+        rows = layout.step(list(here.values()), predicate, direction, fanout)
         if len(rows) >= fanout:
             result.truncated = True
         back = i >= 1 and steps[i - 1] == (predicate, -direction)

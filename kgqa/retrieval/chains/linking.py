@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.retrieval.chains.schema import TypeSet, type_set
+from kgqa.types import Entity
 
 #: Shorter labels are too often parts of ordinary words to name a topic.
 MIN_LABEL_LENGTH = 3
@@ -36,23 +38,21 @@ def find_mention(question: str, label: str) -> tuple[int, int] | None:
 def link_topic(store: GraphStore, question: str) -> TopicMention | None:
     """The longest entity label the question names as whole words (non-literals before literals of
     the same length; every entity with that label belongs to the mention), or None."""
-    rows = store.run(
-        "chains/labels_in_text", {"text": question.lower(), "min_len": MIN_LABEL_LENGTH, "limit": CANDIDATES}
-    )
-    best: list[list] = []
+    found = layout_of(store).labels_in_text(question.lower(), MIN_LABEL_LENGTH, CANDIDATES)
+    best: list[Entity] = []
     span: tuple[int, int] | None = None
-    for row in rows:
-        where = find_mention(question, row[1] or "")
+    for e in found:
+        where = find_mention(question, e.label)
         if where is None:
             continue
-        if span is None or len(row[1]) > len(best[0][1]):
-            best, span = [row], where
-        elif len(row[1]) == len(best[0][1]) and row[1].lower() == best[0][1].lower():
-            best.append(row)
+        if span is None or len(e.label) > len(best[0].label):
+            best, span = [e], where
+        elif len(e.label) == len(best[0].label) and e.label.lower() == best[0].label.lower():
+            best.append(e)
     if not best or span is None:
         return None
-    entities = [r for r in best if not r[3]] or best
+    entities = [e for e in best if not e.is_literal] or best
     types: set[str] = set()
-    for r in entities:
-        types |= type_set(r[2], bool(r[3]))
-    return TopicMention(tuple(r[0] for r in entities), entities[0][1], frozenset(types), span[0], span[1])
+    for e in entities:
+        types |= type_set(e.types, e.is_literal)
+    return TopicMention(tuple(e.id for e in entities), entities[0].label, frozenset(types), span[0], span[1])

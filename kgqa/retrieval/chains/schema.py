@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
 
 #: The type of a literal without types, and of an entity without types.
@@ -33,7 +34,7 @@ class Connection:
 
 @dataclass
 class GraphSchema:
-    """Predicate -> the type sets it connects, read with one aggregate query."""
+    """Predicate -> the type sets it connects, read with one aggregate read of the layout."""
 
     connections: dict[str, list[Connection]] = field(default_factory=dict)
 
@@ -41,7 +42,7 @@ class GraphSchema:
     def read(cls, store: GraphStore) -> GraphSchema:
         """The schema of the stored graph."""
         by_pred: dict[str, list[Connection]] = defaultdict(list)
-        for predicate, s_types, o_types, o_literal, n in store.run("chains/schema"):
+        for predicate, s_types, o_types, o_literal, n in layout_of(store).predicate_schema():
             if predicate:
                 by_pred[predicate].append(
                     Connection(predicate, type_set(s_types, False), type_set(o_types, bool(o_literal)), int(n))
