@@ -204,11 +204,26 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
     of P [1] and Q [2].", or for longer chains the answers with the way they were reached."""
     if len(steps) == 1:
         predicate, direction = steps[0]
+        if _verbal(predicate):  # the triple read as it stands: "A [1] wrote 'X'", "'X' published at V [1]"
+            return f"{listing} {predicate} '{start}'." if direction < 0 else f"'{start}' {predicate} {listing}."
         if direction > 0:
             return f"The {predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
         return f"'{start}' is the {predicate} of {listing}."
     way = " → ".join(p if d > 0 else f"{p} of" for p, d in steps)
     return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."
+
+
+#: Words that make a predicate label a verb phrase ("wrote", "published at", "has tags").
+_VERB_WORDS = frozenset({"has", "have", "is", "was", "are", "were", "wrote", "made", "won", "knows", "likes"})
+_PARTICLES = frozenset({"at", "by", "in", "of", "on", "to", "from", "with", "for", "into"})
+
+
+def _verbal(predicate: str) -> bool:
+    """Whether a predicate label reads as a verb phrase rather than a noun ("author", "release year")."""
+    words = label_words(predicate).split()
+    if not words:
+        return False
+    return words[0] in _VERB_WORDS or words[0].endswith("ed") or (len(words) > 1 and words[-1] in _PARTICLES)
 
 
 def _hub_of(evidence: list[Triple], is_hub: IsHub) -> Entity | None:
