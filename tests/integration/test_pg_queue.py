@@ -16,6 +16,7 @@ import psycopg
 import pytest
 from psycopg import sql
 from serve_helpers import Service, build_demo_db, service_env
+from test_chains import COAUTHORS_Q, _expected
 
 from kgqa.api import Workspace
 from kgqa.config import Settings
@@ -90,6 +91,9 @@ def test_call_ask_through_kgqa_serve_equals_kgqa_ask(queue_db):
             conn.execute(CALL, {"q": QUESTION}).fetchone()
             warm = time.perf_counter() - start
             print(f"CALL kgqa.ask: first {first * 1000:.0f} ms, warm {warm * 1000:.0f} ms")
+            # a question that crosses hubs follows its relation chain through SQL too (kgqa/retrieval/chains)
+            chained = conn.execute(CALL, {"q": COAUTHORS_Q}).fetchone()
+            assert set(chained[1]["items"]) == _expected()[COAUTHORS_Q], chained[0]
             # named options: the direct strategy, as `kgqa ask --strategy direct`
             direct = conn.execute("CALL kgqa.ask(%(q)s, strategy => 'direct', hubs => 5)", {"q": OTHER}).fetchone()
             want_direct = json.loads(
