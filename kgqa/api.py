@@ -114,7 +114,7 @@ class Workspace:
         info = read_info(self.vstore) if self.vstore.ready() else None
         if info is not None:
             return info.embedding_model
-        label = read_label_meta(self.store) if self.store.has_table("KgqaMeta") else None
+        label = read_label_meta(self.store) if self.store.has_table("kgqa_KgqaMeta") else None
         return str(label["embedding_model"]) if label and label.get("embedding_model") else None
 
     def load(self, path: str | Path, fmt: str | None = None, on_progress: ProgressFn = no_progress) -> LoadReport:

@@ -21,15 +21,16 @@ def snapshot(ws: Workspace) -> dict:
     """Everything a clean build determines: hubs with signatures, paths with texts and triples,
     HubVectors (as a sorted list, so duplicates show) and the embedded texts."""
     q = ws.store.query
-    hubs = dict(q("MATCH (h:Hub) RETURN h.id, h.signature")[1])
+    hubs = dict(q("MATCH (h:kgqa_Hub) RETURN h.id, h.signature")[1])
     paths = {
         r[0]: (r[1], r[2], r[3])
-        for r in q("MATCH (h:Hub)-[:HasPath]->(p:HubPath) RETURN p.hash, h.id, p.text, p.triples")[1]
+        for r in q("MATCH (h:kgqa_Hub)-[:kgqa_HasPath]->(p:kgqa_HubPath) RETURN p.hash, h.id, p.text, p.triples")[1]
     }
     vectors = sorted(
-        tuple(r) for r in q("MATCH (p:HubPath)-[e:Embeds]->(t:EmbeddedText) RETURN p.hash, e.level, t.hash")[1]
+        tuple(r)
+        for r in q("MATCH (p:kgqa_HubPath)-[e:kgqa_Embeds]->(t:kgqa_EmbeddedText) RETURN p.hash, e.level, t.hash")[1]
     )
-    texts = sorted(r[0] for r in q("MATCH (t:EmbeddedText) RETURN t.hash")[1])
+    texts = sorted(r[0] for r in q("MATCH (t:kgqa_EmbeddedText) RETURN t.hash")[1])
     return {"hubs": hubs, "paths": paths, "vectors": vectors, "texts": texts}
 
 
@@ -41,8 +42,12 @@ def assert_consistent(ws: Workspace) -> dict:
     dups = [v for v, n in Counter(snap["vectors"]).items() if n > 1]
     assert not dups, f"duplicate HubVectors: {dups[:3]}"
     q = ws.store.query
-    assert q("MATCH (p:HubPath) WHERE NOT EXISTS { MATCH (:Hub)-[:HasPath]->(p) } RETURN count(*)")[1] == [[0]]
-    counts = q("MATCH (h:Hub) OPTIONAL MATCH (h)-[:HasPath]->(p:HubPath) RETURN h.id, h.path_count, count(p)")[1]
+    assert q("MATCH (p:kgqa_HubPath) WHERE NOT EXISTS { MATCH (:kgqa_Hub)-[:kgqa_HasPath]->(p) } RETURN count(*)")[
+        1
+    ] == [[0]]
+    counts = q(
+        "MATCH (h:kgqa_Hub) OPTIONAL MATCH (h)-[:kgqa_HasPath]->(p:kgqa_HubPath) RETURN h.id, h.path_count, count(p)"
+    )[1]
     assert all(n == m for _, n, m in counts), [c for c in counts if c[1] != c[2]]
     by_path: dict[str, set] = {}
     for ph, level, th in snap["vectors"]:
@@ -52,7 +57,7 @@ def assert_consistent(ws: Workspace) -> dict:
         assert by_path.get(ph) == expected, f"path {ph} has vectors {by_path.get(ph)}, expected {expected}"
     used = {th for _, _, th in snap["vectors"]}
     assert set(snap["texts"]) == used, "embedded texts no HubVector uses (or missing ones)"
-    for th, text in q("MATCH (t:EmbeddedText) RETURN t.hash, t.text")[1]:
+    for th, text in q("MATCH (t:kgqa_EmbeddedText) RETURN t.hash, t.text")[1]:
         assert text_hash(text) == th
     info = ws.index_status().info
     assert info is not None and info.status == "complete", info

@@ -20,31 +20,14 @@ from typing import Any, Protocol
 
 from kgqa.assets import CatalogName
 from kgqa.errors import ConfigError
+from kgqa.graph.own_prefix import LEGACY_NAMES
 
 #: Prefix reserved for HubLink's own tables in a user's database.
 RESERVED_PREFIX = "kgqa_"
-#: HubLink's own tables (created by its schema scripts); never part of a user's graph.
-OWN_TABLES = frozenset(
-    {
-        "Entity",
-        "Triple",
-        "KgqaMeta",
-        "SchemaMigration",
-        "DirtyHub",
-        "Hub",
-        "HubPath",
-        "EmbeddedText",
-        "HasPath",
-        "Embeds",
-        "TripleText",
-        "TripleTextOf",
-        "LabelText",
-        "LabelOf",
-        "PredicateText",
-        "Passage",
-        "Asserts",
-    }
-)
+#: HubLink's own tables (created by its schema scripts); never part of a user's graph. All but the
+#: triple layout's `Entity` and `Triple` (which are that layout's graph) carry the reserved prefix, so a
+#: user's table may be named `Hub` or `Passage`; kgqa/graph/own_prefix.py upgrades older databases.
+OWN_TABLES = frozenset({"Entity", "Triple"} | {RESERVED_PREFIX + name for name in LEGACY_NAMES})
 #: Property names taken as the label, in order of preference.
 LABEL_PROPERTIES = ("name", "title", "label")
 _UNSUPPORTED = ("MAP", "UNION", "BLOB", "STRUCT", "RDF_VARIANT")
@@ -228,7 +211,11 @@ def infer_mapping(store: CatalogReader, spec: MappingFile | None = None) -> Grap
     node_names = {n for n, kind in tables if kind == "NODE" and n not in OWN_TABLES}
     names = {n for n, _ in tables}
     clashes: tuple[str, ...] = ()
-    if not names & {"KgqaMeta", "SchemaMigration", "Entity"}:  # HubLink never wrote here: these are the user's
+    if not names & {
+        "kgqa_KgqaMeta",
+        "kgqa_SchemaMigration",
+        "Entity",
+    }:  # HubLink never wrote here: these are the user's
         clashes = tuple(sorted(names & OWN_TABLES))
         warnings += [f"table {n} skipped: HubLink's own tables use this name" for n in clashes]
     nodes: dict[str, NodeMap] = {}

@@ -17,6 +17,7 @@ import kuzu
 from kgqa import assets
 from kgqa.errors import NotInitialisedError, SchemaError, StoreBusyError, StoreError
 from kgqa.graph.buffer_pool import buffer_pool_bytes
+from kgqa.graph.own_prefix import upgrade_prefix
 
 Tracer = Callable[[str, dict[str, Any] | None, float], None]
 
@@ -91,6 +92,11 @@ class GraphStore:
         self._udfs: set[str] = set()
         self._prepared: dict[tuple[str, tuple[tuple[str, int], ...]], Any] = {}
         self._owns_db = True
+        try:
+            upgrade_prefix(self)  # a database of an earlier release: its own tables get the kgqa_ prefix
+        except SchemaError:
+            self.close()
+            raise
         if create and not read_only and not self._holds_own_graph():
             self.apply_migrations("graph")
         else:
@@ -180,8 +186,9 @@ class GraphStore:
         store._in_tx, store._extensions, store._udfs, store._owns_db = False, set(), set(), False
         store._prepared = {}
         try:
+            upgrade_prefix(store)
             store._check_graph()
-        except NotInitialisedError:
+        except (NotInitialisedError, SchemaError):
             store._conn.close()
             raise
         return store
@@ -335,7 +342,7 @@ class GraphStore:
         """Apply the not-yet-applied scripts of `schema/<kind>/` in order and record each."""
         if self.read_only:
             raise SchemaError("cannot change the schema of a database opened read-only")
-        has_log = self.has_table("SchemaMigration")
+        has_log = self.has_table("kgqa_SchemaMigration")
         # a user's own graph: HubLink's metadata tables first (graph/001 makes them itself, and must
         # make Entity first: Kùzu 0.11.3 returned wrong rows for hub_root_candidates when it was not)
         if not has_log and kind not in ("meta", "graph"):
@@ -386,14 +393,14 @@ class GraphStore:
         try:
             value = self.scalar("meta/get", {"key": key})
         except StoreError:
-            if self.has_table("KgqaMeta"):
+            if self.has_table("kgqa_KgqaMeta"):
                 raise
             return None
         return None if value is None else json.loads(value)
 
     def meta_set(self, key: str, value: Any) -> None:
         """Store a metadata value as JSON."""
-        if not self.has_table("KgqaMeta"):
+        if not self.has_table("kgqa_KgqaMeta"):
             self.apply_migrations("meta")
         self.run("meta/set", {"key": key, "value": json.dumps(value, sort_keys=True)})
 

@@ -27,7 +27,7 @@ from kgqa.indexing.metadata import read_info, stored_params
 from kgqa.vectorstores.base import HubVectorStore
 
 #: The node table of the marks (schema/graph/002_dirty_hubs.cypher).
-DIRTY_TABLE = "DirtyHub"
+DIRTY_TABLE = "kgqa_DirtyHub"
 _CHUNK = 5000
 
 

@@ -43,9 +43,9 @@ class Part:
 
 
 PARTS: dict[str, Part] = {
-    "triples": Part("triples", "triple", "TripleText"),
-    "labels": Part("labels", "label", "LabelText"),
-    "predicates": Part("predicates", "predicate", "PredicateText"),
+    "triples": Part("triples", "triple", "kgqa_TripleText"),
+    "labels": Part("labels", "label", "kgqa_LabelText"),
+    "predicates": Part("predicates", "predicate", "kgqa_PredicateText"),
 }
 
 
@@ -161,7 +161,7 @@ def build_label_index(
 
 def drop_label_index(store: GraphStore) -> None:
     """Drop every label-index table, its HNSW indexes and metadata."""
-    if not store.has_table("TripleText"):
+    if not store.has_table("kgqa_TripleText"):
         store.meta_set(META_KEY, None)
         return
     store.load_extension("vector")
@@ -185,7 +185,7 @@ def label_index_status(store: GraphStore) -> dict[str, Any] | None:
 def label_index_counts(store: GraphStore) -> dict[str, int]:
     """Stored texts and links per table (all zero before the first build)."""
     keys = ("triple_texts", "triple_links", "label_texts", "label_links", "predicate_texts")
-    if not store.has_table("TripleText"):
+    if not store.has_table("kgqa_TripleText"):
         return dict.fromkeys(keys, 0)
     return dict(zip(keys, (int(v) for v in store.run("labelindex/counts")[0])))
 
@@ -259,7 +259,7 @@ def _reuse(store: GraphStore, embedder: Embedder, part: Part, hashes: list[str])
     found: dict[str, np.ndarray] = {}
     queries = [f"labelindex/{p.kind}_text_raw" for p in PARTS.values() if p is not part]
     hub = store.meta_get(HUB_META_KEY) or {}
-    if store.has_table("EmbeddedText") and hub.get("embedding_model") == embedder.name:
+    if store.has_table("kgqa_EmbeddedText") and hub.get("embedding_model") == embedder.name:
         queries.append("retrieval/text_embeddings")
     for query in queries:
         missing = [h for h in hashes if h not in found]

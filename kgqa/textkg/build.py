@@ -72,7 +72,7 @@ def build_kg(
 
 def provenance(store: GraphStore, subject: str, predicate: str, obj: str) -> list[dict[str, Any]]:
     """The passages that state a triple: source file, sentence number, character offsets, text."""
-    if not store.has_table("Passage"):
+    if not store.has_table("kgqa_Passage"):
         return []
     rows = store.run("textkg/provenance", {"subject": subject, "predicate": predicate, "object": obj})
     return [

@@ -37,7 +37,7 @@ class KuzuHubVectorStore:
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
-        return self.store.has_table("Hub")
+        return self.store.has_table("kgqa_Hub")
 
     def meta_get(self, key: str) -> Any:
         """Index metadata, kept in the graph database's KgqaMeta."""
@@ -58,7 +58,7 @@ class KuzuHubVectorStore:
         migrations are forgotten first: if the process dies half-way, the next `ensure_schema`
         creates whatever tables are missing (its scripts use IF NOT EXISTS)."""
         self._counts = None
-        if not self.store.has_table("SchemaMigration"):  # a user's own graph never indexed
+        if not self.store.has_table("kgqa_SchemaMigration"):  # a user's own graph never indexed
             return
         self.store.run("meta/forget_migrations", {"prefix": "hubindex/"})
         if not self.ready():

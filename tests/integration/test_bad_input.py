@@ -50,7 +50,7 @@ def snapshot(db) -> str:
             "MATCH (s:Entity)-[t:Triple]->(o:Entity) RETURN s.id, t.predicate, o.id, o.label "
             "ORDER BY s.id, t.predicate, o.id"
         )[1]
-        paths = ws.store.query("MATCH (p:HubPath) RETURN p.hash ORDER BY p.hash")[1]
+        paths = ws.store.query("MATCH (p:kgqa_HubPath) RETURN p.hash ORDER BY p.hash")[1]
         meta = ws.store.meta_get("hub_index")
         counts = ws.index_status().counts
     return hashlib.sha256(repr((rows, paths, meta, counts)).encode()).hexdigest()

@@ -22,7 +22,7 @@ def test_demo_index_counts_and_no_rebuild(demo_workspace):
 def test_paths_never_pass_through_another_hub(demo_workspace):
     from kgqa.vectorstores.base import decode_triples
 
-    rows = demo_workspace.store._execute("t", "MATCH (p:HubPath) RETURN p.hub_id, p.triples", None)
+    rows = demo_workspace.store._execute("t", "MATCH (p:kgqa_HubPath) RETURN p.hub_id, p.triples", None)
     papers = {f"P{i:02d}" for i in range(1, 36)}
     for hub_id, triples in rows:
         path = decode_triples(triples)

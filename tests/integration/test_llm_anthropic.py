@@ -283,7 +283,7 @@ def test_index_build_with_llm_verbalisation_and_dry_run(workspace, stub, tmp_pat
     assert built.llm["calls"] == len(stub.requests) and built.llm["input_tokens"] == actual_input
     assert built.llm["template_fallback_paths"] == 0
     assert read_info(ws.vstore).params["verbaliser"] == f"anthropic:{MODEL}"
-    texts = [r[0] for r in ws.store._execute("t", "MATCH (p:HubPath) RETURN p.text", None)]
+    texts = [r[0] for r in ws.store._execute("t", "MATCH (p:kgqa_HubPath) RETURN p.text", None)]
     assert len(texts) == built.paths_written and all(" has " in t and not t.startswith("'") for t in texts)
 
     again = ws.build_index(params)  # keeps the stored verbaliser, nothing changed
@@ -310,7 +310,7 @@ def test_unusable_verbalisation_keeps_the_template_texts(workspace, stub, tmp_pa
     stub.script('["only one sentence"]', "still not right")
     report = ws.build_index(IndexParams(hub_types=("Paper",)), llm="anthropic")
     assert len(stub.requests) == 2 and report.llm["template_fallback_paths"] == 2
-    texts = sorted(r[0] for r in ws.store._execute("t", "MATCH (p:HubPath) RETURN p.text", None))
+    texts = sorted(r[0] for r in ws.store._execute("t", "MATCH (p:kgqa_HubPath) RETURN p.text", None))
     assert texts == ["'Graph QA at Scale' has publication year '2019'.", "'Graph QA at Scale' has venue 'ICSA'."]
 
 

@@ -236,16 +236,20 @@ def test_mapping_inference_and_bad_input(tmp_path):
             layout.hub_root_candidates(UdfContext(frozenset({"Paper"})))
         with pytest.raises(Exception, match="not a usable property"):
             use_mapping(store, MappingFile.from_dict({"tables": {"Thing": {"label": "nope"}}}))
-    # a table of the user's named like one of HubLink's: skipped, and a build refuses (it would write there)
+    # a user's table named like an old HubLink table (`Hub`) is an ordinary type now; one in the
+    # reserved kgqa_ prefix named like HubLink's own is skipped, and a build refuses (it would write there)
     db = kuzu.Database(str(path))
     conn = kuzu.Connection(db)
     conn.execute("CREATE NODE TABLE Hub(id STRING PRIMARY KEY, name STRING)")
+    conn.execute("CREATE NODE TABLE kgqa_Hub(id STRING PRIMARY KEY, name STRING)")
     conn.close()
     db.close()
     with GraphStore(path) as store:
         layout = layout_of(store)
-        assert "warning: table Hub skipped: HubLink's own tables use this name" in layout.mapping.describe()
-        with pytest.raises(InputError, match=r"named like HubLink's own \(Hub\)"):
+        assert "Hub" in layout.mapping.nodes
+        assert "table Hub skipped" not in layout.mapping.describe()
+        assert "warning: table kgqa_Hub skipped: HubLink's own tables use this name" in layout.mapping.describe()
+        with pytest.raises(InputError, match=r"named like HubLink's own \(kgqa_Hub\)"):
             layout.hub_root_candidates(UdfContext(frozenset({"Thing"})))
     assert readable("PUBLISHED_AT") == "published at"
     assert readable("publicationYear") == "publication year"

@@ -98,7 +98,7 @@ def test_ask_on_an_interrupted_build_says_how_to_finish_it(workspace):
     workspace.build_index(IndexParams(hub_types=("Paper",)))
     write_info(workspace.vstore, replace(read_info(workspace.vstore), status="building"))
     workspace.store.load_extension("vector")
-    workspace.store.query("CALL DROP_VECTOR_INDEX('EmbeddedText', 'embedded_text_vec')")
+    workspace.store.query("CALL DROP_VECTOR_INDEX('kgqa_EmbeddedText', 'embedded_text_vec')")
     with pytest.raises(HubIndexError) as err:
         workspace.ask("Which venue published The Big Collaboration?")
     assert "not complete" in str(err.value) and "kgqa index update" in str(err.value)

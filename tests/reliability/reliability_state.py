@@ -73,14 +73,14 @@ def workspace_state(ws: Workspace) -> State:
         "MATCH (s:Entity)-[t:Triple]->(o:Entity) RETURN s.id, t.predicate, o.id ORDER BY s.id, t.predicate, o.id"
     )[1]
     hubs = paths = vectors = texts = []
-    if ws.store.has_table("Hub"):
-        hubs = q("MATCH (h:Hub) RETURN h.id, h.signature ORDER BY h.id")[1]
-        paths = q("MATCH (h:Hub)-[:HasPath]->(p:HubPath) RETURN h.id, p.hash, p.text ORDER BY p.hash")[1]
+    if ws.store.has_table("kgqa_Hub"):
+        hubs = q("MATCH (h:kgqa_Hub) RETURN h.id, h.signature ORDER BY h.id")[1]
+        paths = q("MATCH (h:kgqa_Hub)-[:kgqa_HasPath]->(p:kgqa_HubPath) RETURN h.id, p.hash, p.text ORDER BY p.hash")[1]
         vectors = q(
-            "MATCH (p:HubPath)-[e:Embeds]->(t:EmbeddedText) RETURN p.hash, e.level, t.hash "
+            "MATCH (p:kgqa_HubPath)-[e:kgqa_Embeds]->(t:kgqa_EmbeddedText) RETURN p.hash, e.level, t.hash "
             "ORDER BY p.hash, e.level, t.hash"
         )[1]
-        texts = q("MATCH (t:EmbeddedText) RETURN t.hash ORDER BY t.hash")[1]
+        texts = q("MATCH (t:kgqa_EmbeddedText) RETURN t.hash ORDER BY t.hash")[1]
     dirty = ws.dirty_hubs()
     meta = (ws.store.meta_get("hub_index"), ws.store.meta_get("label_index"))
     counts = (len(entities), len(triples), len(hubs), len(paths), len(vectors), len(texts), len(dirty))

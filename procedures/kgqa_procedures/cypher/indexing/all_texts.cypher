@@ -1,3 +1,3 @@
 // Every embedded text (the unique texts of the index; the scale benchmark re-embeds them alone).
 // returns: hash, text
-MATCH (t:EmbeddedText) RETURN t.hash, t.text;
+MATCH (t:kgqa_EmbeddedText) RETURN t.hash, t.text;

@@ -3,5 +3,5 @@
 // DETACH DELETE wrongly from its WAL after a crash (it removes other rels and leaves phantom ones).
 // params: $ids STRING[]
 UNWIND $ids AS hid
-MATCH (:Hub {id: hid})-[:HasPath]->(:HubPath)-[e:Embeds]->(:EmbeddedText)
+MATCH (:kgqa_Hub {id: hid})-[:kgqa_HasPath]->(:kgqa_HubPath)-[e:kgqa_Embeds]->(:kgqa_EmbeddedText)
 DELETE e;

@@ -1,6 +1,6 @@
 // Delete embedded texts no HubVector uses any more.
 // returns: deleted
-MATCH (t:EmbeddedText)
-WHERE NOT EXISTS { MATCH (:HubPath)-[:Embeds]->(t) }
+MATCH (t:kgqa_EmbeddedText)
+WHERE NOT EXISTS { MATCH (:kgqa_HubPath)-[:kgqa_Embeds]->(t) }
 DELETE t
 RETURN count(*);

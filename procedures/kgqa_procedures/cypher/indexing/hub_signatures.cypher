@@ -1,3 +1,3 @@
 // The stored hubs with the signature (digest of their path-hash set) they were built from.
 // returns: id, signature
-MATCH (h:Hub) RETURN h.id, h.signature;
+MATCH (h:kgqa_Hub) RETURN h.id, h.signature;

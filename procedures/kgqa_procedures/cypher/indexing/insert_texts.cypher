@@ -3,4 +3,4 @@
 // Kùzu cannot SET a property that a vector index covers, so texts are created, never merged.
 // tokens: {{dim}}
 LOAD FROM kgqa_rows
-CREATE (:EmbeddedText {hash: hash, text: text, embedding: CAST(embedding, 'FLOAT[{{dim}}]'), raw: raw});
+CREATE (:kgqa_EmbeddedText {hash: hash, text: text, embedding: CAST(embedding, 'FLOAT[{{dim}}]'), raw: raw});

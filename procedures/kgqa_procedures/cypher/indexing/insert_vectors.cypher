@@ -3,7 +3,7 @@
 // written as one comma-separated pattern, Kùzu plans a cross product of both tables.
 // (Not COPY Embeds: in Kùzu 0.11.3 rolling back a COPY into a non-empty rel table empties it.)
 LOAD FROM kgqa_rows
-MATCH (p:HubPath {hash: path})
+MATCH (p:kgqa_HubPath {hash: path})
 WITH p, text, level
-MATCH (t:EmbeddedText {hash: text})
-CREATE (p)-[:Embeds {level: level}]->(t);
+MATCH (t:kgqa_EmbeddedText {hash: text})
+CREATE (p)-[:kgqa_Embeds {level: level}]->(t);

@@ -1,3 +1,3 @@
 // Names of the indexes on the embedded-text table.
 // returns: index_name
-CALL SHOW_INDEXES() WHERE table_name = 'EmbeddedText' RETURN index_name;
+CALL SHOW_INDEXES() WHERE table_name = 'kgqa_EmbeddedText' RETURN index_name;

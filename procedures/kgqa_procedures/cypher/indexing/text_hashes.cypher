@@ -1,3 +1,3 @@
 // Every stored text hash in storage order (to copy the texts in the same order).
 // returns: hash
-MATCH (t:EmbeddedText) RETURN t.hash ORDER BY offset(id(t));
+MATCH (t:kgqa_EmbeddedText) RETURN t.hash ORDER BY offset(id(t));

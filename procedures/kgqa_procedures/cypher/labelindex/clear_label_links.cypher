@@ -1,2 +1,2 @@
 // Remove every LabelOf edge (they are rewritten when the graph's entities changed).
-MATCH (:LabelText)-[r:LabelOf]->(:Entity) DELETE r;
+MATCH (:kgqa_LabelText)-[r:kgqa_LabelOf]->(:Entity) DELETE r;

@@ -1,2 +1,2 @@
 // Remove every TripleTextOf edge (they are rewritten when the graph's triples changed).
-MATCH (:TripleText)-[r:TripleTextOf]->(:Entity) DELETE r;
+MATCH (:kgqa_TripleText)-[r:kgqa_TripleTextOf]->(:Entity) DELETE r;

@@ -1,3 +1,3 @@
 // Delete LabelText nodes no longer in the graph; their links were removed first, so no DETACH.
 // params: $hashes STRING[]
-UNWIND $hashes AS th MATCH (t:LabelText {hash: th}) DELETE t;
+UNWIND $hashes AS th MATCH (t:kgqa_LabelText {hash: th}) DELETE t;

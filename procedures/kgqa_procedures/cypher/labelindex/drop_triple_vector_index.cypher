@@ -1,2 +1,2 @@
 // Drop the HNSW index over the triple texts.
-CALL DROP_VECTOR_INDEX('TripleText', 'triple_text_vec');
+CALL DROP_VECTOR_INDEX('kgqa_TripleText', 'triple_text_vec');

@@ -2,4 +2,4 @@
 // FixedSizeList<float32>[{{dim}}], raw = the same as float32 bytes); only hashes not stored yet.
 // tokens: {{dim}}
 LOAD FROM kgqa_rows
-CREATE (:PredicateText {hash: hash, text: text, embedding: CAST(embedding, 'FLOAT[{{dim}}]'), raw: raw});
+CREATE (:kgqa_PredicateText {hash: hash, text: text, embedding: CAST(embedding, 'FLOAT[{{dim}}]'), raw: raw});

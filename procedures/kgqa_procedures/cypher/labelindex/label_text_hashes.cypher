@@ -1,3 +1,3 @@
 // Hashes of the stored LabelText nodes.
 // returns: hash
-MATCH (t:LabelText) RETURN t.hash;
+MATCH (t:kgqa_LabelText) RETURN t.hash;

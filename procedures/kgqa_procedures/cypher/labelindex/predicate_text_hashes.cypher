@@ -1,3 +1,3 @@
 // Hashes of the stored PredicateText nodes.
 // returns: hash
-MATCH (t:PredicateText) RETURN t.hash;
+MATCH (t:kgqa_PredicateText) RETURN t.hash;

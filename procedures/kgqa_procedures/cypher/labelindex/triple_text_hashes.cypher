@@ -1,3 +1,3 @@
 // Hashes of the stored TripleText nodes.
 // returns: hash
-MATCH (t:TripleText) RETURN t.hash;
+MATCH (t:kgqa_TripleText) RETURN t.hash;

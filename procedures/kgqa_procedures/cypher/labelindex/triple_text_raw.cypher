@@ -1,3 +1,3 @@
 // Stored TripleText embeddings as float32 bytes, to reuse them for identical texts elsewhere.
 // params: $hashes STRING[]   returns: hash, raw
-UNWIND $hashes AS th MATCH (t:TripleText {hash: th}) RETURN t.hash, t.raw;
+UNWIND $hashes AS th MATCH (t:kgqa_TripleText {hash: th}) RETURN t.hash, t.raw;

@@ -1,3 +1,3 @@
 // Names of the applied schema scripts.
 // returns: name
-MATCH (m:SchemaMigration) RETURN m.name;
+MATCH (m:kgqa_SchemaMigration) RETURN m.name;

@@ -1,3 +1,3 @@
 // Forget applied schema scripts whose name starts with $prefix (their tables were dropped).
 // params: $prefix STRING
-MATCH (m:SchemaMigration) WHERE starts_with(m.name, $prefix) DELETE m;
+MATCH (m:kgqa_SchemaMigration) WHERE starts_with(m.name, $prefix) DELETE m;

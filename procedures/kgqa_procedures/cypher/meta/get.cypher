@@ -1,3 +1,3 @@
 // A metadata value (JSON text).
 // params: $key STRING   returns: value
-MATCH (m:KgqaMeta {key: $key}) RETURN m.value;
+MATCH (m:kgqa_KgqaMeta {key: $key}) RETURN m.value;

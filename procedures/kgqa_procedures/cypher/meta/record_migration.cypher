@@ -1,3 +1,3 @@
 // Record that a schema script was applied.
 // params: $name STRING
-MERGE (m:SchemaMigration {name: $name}) ON CREATE SET m.applied_at = current_timestamp();
+MERGE (m:kgqa_SchemaMigration {name: $name}) ON CREATE SET m.applied_at = current_timestamp();

@@ -1,3 +1,3 @@
 // Set a metadata value (JSON text).
 // params: $key STRING, $value STRING
-MERGE (m:KgqaMeta {key: $key}) SET m.value = $value;
+MERGE (m:kgqa_KgqaMeta {key: $key}) SET m.value = $value;

@@ -1,4 +1,4 @@
 // Global ANN search (thesis Alg. 8) over the embedded texts with Kùzu's HNSW index (cosine distance).
 // params: $query FLOAT[], $k INT64, $efs INT64   returns: hash, text, distance
-CALL QUERY_VECTOR_INDEX('EmbeddedText', 'embedded_text_vec', $query, $k, efs := $efs)
+CALL QUERY_VECTOR_INDEX('kgqa_EmbeddedText', 'embedded_text_vec', $query, $k, efs := $efs)
 RETURN node.hash, node.text, distance;

@@ -4,6 +4,6 @@
 // followed by MATCH (h:Hub {id: hid}) makes Kùzu scan the paths and texts (10x slower at 10^5 triples).
 // Row order does not matter: ties between a path's vectors are broken by text (retrieval/hublink/hits.py).
 // params: $hubs STRING[]   returns: hub, path_hash, level, text, text_hash, raw
-MATCH (h:Hub) WHERE h.id IN $hubs
-MATCH (h)-[:HasPath]->(p:HubPath)-[e:Embeds]->(t:EmbeddedText)
+MATCH (h:kgqa_Hub) WHERE h.id IN $hubs
+MATCH (h)-[:kgqa_HasPath]->(p:kgqa_HubPath)-[e:kgqa_Embeds]->(t:kgqa_EmbeddedText)
 RETURN h.id, p.hash, e.level, t.text, t.hash, t.raw;

@@ -1,4 +1,4 @@
 // ANN search (Kùzu's HNSW index, cosine distance) over the TripleText nodes of the label index.
 // params: $query FLOAT[], $k INT64, $efs INT64   returns: hash, text, distance
-CALL QUERY_VECTOR_INDEX('TripleText', 'triple_text_vec', $query, $k, efs := $efs)
+CALL QUERY_VECTOR_INDEX('kgqa_TripleText', 'triple_text_vec', $query, $k, efs := $efs)
 RETURN node.hash, node.text, distance;

@@ -1,5 +1,5 @@
 // The triples stated by the given triple texts (DiFaR's hits): subject, predicate and object id.
 // params: $hashes STRING[]   returns: hash, s.id, s.label, s.is_literal, predicate, object_id
 UNWIND $hashes AS th
-MATCH (t:TripleText {hash: th})-[r:TripleTextOf]->(s:Entity)
+MATCH (t:kgqa_TripleText {hash: th})-[r:kgqa_TripleTextOf]->(s:Entity)
 RETURN t.hash, s.id, s.label, s.is_literal, r.predicate, r.object_id;

@@ -1,3 +1,3 @@
 // How many hubs are marked dirty.
 // returns: n
-MATCH (d:DirtyHub) RETURN count(d);
+MATCH (d:kgqa_DirtyHub) RETURN count(d);
