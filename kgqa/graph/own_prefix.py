@@ -60,7 +60,7 @@ def upgrade_prefix(store: GraphStore) -> list[str]:
     if store.read_only:
         raise SchemaError(
             f"{store.path} was made by an earlier HubLink release (tables {', '.join(old)} lack the kgqa_ "
-            f"prefix); open it writable once (e.g. `kgqa index update --db {store.path}`) to upgrade it in place"
+            f"prefix); open it writable once (`kgqa init --db {store.path}`) to upgrade it in place"
         )
     with store.transaction():
         for name in old:
