@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kgqa.assets import CatalogName
-from kgqa.errors import SchemaError
+from kgqa.errors import SchemaError, StoreBusyError, StoreError
 
 if TYPE_CHECKING:
     from kgqa.graph.store import GraphStore
 
-#: HubLink's own tables under the names of earlier releases, in an order Kùzu can rename them in.
+#: HubLink's own tables under the names of earlier releases.
 LEGACY_NAMES = (
     "KgqaMeta",
     "SchemaMigration",
@@ -37,6 +37,8 @@ LEGACY_NAMES = (
     "Asserts",
 )
 PREFIX = "kgqa_"
+#: The schema folders whose scripts HubLink's old migration log records.
+_OLD_KINDS = frozenset({"meta", "graph", "hubindex", "labelindex", "textkg"})
 #: The record of this upgrade in the migration log.
 MIGRATION = "upgrade/001_kgqa_prefix"
 
@@ -48,7 +50,21 @@ def legacy_tables(store: GraphStore) -> list[str]:
     names = {str(r[1]) for r in store.catalog("show_tables")}
     if "SchemaMigration" not in names or PREFIX + "SchemaMigration" in names:
         return []
+    if not _is_hublink_log(store):
+        return []  # the user's own table of that name: never touched
     return [n for n in LEGACY_NAMES if n in names and PREFIX + n not in names]
+
+
+def _is_hublink_log(store: GraphStore) -> bool:
+    """Whether the table `SchemaMigration` is HubLink's old migration log (it records HubLink's own
+    schema scripts), not a table of the user's that happens to have that name."""
+    try:
+        rows = store.run("meta/legacy_migrations", names={"log": CatalogName("SchemaMigration")})
+    except StoreBusyError:
+        raise
+    except StoreError:
+        return False  # no `name` property: not HubLink's
+    return any(str(r[0]).split("/", 1)[0] in _OLD_KINDS for r in rows)
 
 
 def upgrade_prefix(store: GraphStore) -> list[str]:

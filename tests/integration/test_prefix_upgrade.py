@@ -100,3 +100,29 @@ def test_old_release_database_upgrades_in_place(tmp_path, embedder):
         assert ws.ask(QUESTION, params).answer == before.answer
     finally:
         ws.close()
+
+
+def test_user_tables_named_like_old_hublink_tables_are_never_renamed(tmp_path):
+    """A user's own graph with tables called `SchemaMigration` and `Hub` is not an old HubLink database."""
+    from kgqa.graph.store import GraphStore
+
+    path = tmp_path / "mine.kuzu"
+    db = kuzu.Database(str(path))
+    conn = kuzu.Connection(db)
+    conn.execute("CREATE NODE TABLE SchemaMigration(version STRING PRIMARY KEY, note STRING)")
+    conn.execute("CREATE NODE TABLE Hub(id STRING PRIMARY KEY, name STRING)")
+    conn.execute("CREATE (:SchemaMigration {version: 'v1', note: 'mine'}), (:Hub {id: 'h1', name: 'Main hub'})")
+    conn.close()
+    db.close()
+    with GraphStore(path) as store:
+        assert {str(r[1]) for r in store.catalog("show_tables")} == {"SchemaMigration", "Hub"}
+    # a table of that name with a `name` column that records no HubLink script: not touched either
+    db = kuzu.Database(str(path))
+    conn = kuzu.Connection(db)
+    conn.execute("DROP TABLE SchemaMigration")
+    conn.execute("CREATE NODE TABLE SchemaMigration(name STRING PRIMARY KEY)")
+    conn.execute("CREATE (:SchemaMigration {name: 'add_users_table'})")
+    conn.close()
+    db.close()
+    with GraphStore(path) as store:
+        assert {str(r[1]) for r in store.catalog("show_tables")} == {"SchemaMigration", "Hub"}
