@@ -1,7 +1,7 @@
 // Every HubVector of the given hubs (thesis Alg. 9 without the filter loop: hubs are small), with
 // the embedding as float32 bytes (the BLOB copy; fast to read in bulk).
 // `WHERE h.id IN $hubs` filters the small Hub table and expands from there; an UNWIND of the ids
-// followed by MATCH (h:Hub {id: hid}) makes Kùzu scan the paths and texts (10x slower at 10^5 triples).
+// followed by MATCH (h:kgqa_Hub {id: hid}) makes Kùzu scan the paths and texts (10x slower at 10^5 triples).
 // Row order does not matter: ties between a path's vectors are broken by text (retrieval/hublink/hits.py).
 // params: $hubs STRING[]   returns: hub, path_hash, level, text, text_hash, raw
 MATCH (h:kgqa_Hub) WHERE h.id IN $hubs
