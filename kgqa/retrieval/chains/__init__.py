@@ -55,8 +55,8 @@ class ChainAnswerer:
     def answer(self, question: str, params: RetrievalParams, is_hub: IsHub, mode: str = "offline") -> Answer | None:
         """The chain's answer, or None when the question reads as no chain the graph can follow (or
         as a question about one hub only, which HubLink's own retrieval answers)."""
-        if int(params.extra.get("chains", 1)) == 0:
-            return None
+        if int(params.extra.get("chains", 1)) == 0 or mode != "offline":
+            return None  # with an LLM, HubLink's retrieval and the LLM's answer (chains: offline mode)
         t0 = time.perf_counter()
         mention = self._topic(question, params)
         if mention is None:
