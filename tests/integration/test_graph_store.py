@@ -41,6 +41,12 @@ def test_every_named_query_parses(tmp_path):
         "labelindex/drop_tables",
         "labelindex/insert_triple_links",
         "labelindex/insert_label_links",
+        # a list-of-structs parameter: Kùzu 0.11.3 binds `UNWIND c.ids` only once it sees the value
+        # (ANY at prepare time, even under CAST); it runs in tests/integration/test_exact_answers.py
+        "answering/matching_hubs",
+        # Kùzu 0.11.3 crashes (SIGSEGV) preparing `LIMIT $param` inside a UNION ALL without values;
+        # run with values it works: tests/integration/test_explore.py runs it
+        "explore/frontier_edges",
     }
     skip |= {
         f"labelindex/{verb}_{kind}_{what}"

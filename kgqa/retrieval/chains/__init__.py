@@ -16,6 +16,7 @@ from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import KgqaError
+from kgqa.graph.layout import TripleLayout, layout_of
 from kgqa.graph.reader import in_edges, resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.retrieval.base import Answer
@@ -54,8 +55,8 @@ class ChainAnswerer:
     def answer(self, question: str, params: RetrievalParams, is_hub: IsHub, mode: str = "offline") -> Answer | None:
         """The chain's answer, or None when the question reads as no chain the graph can follow (or
         as a question about one hub only, which HubLink's own retrieval answers)."""
-        if int(params.extra.get("chains", 1)) == 0:
-            return None
+        if int(params.extra.get("chains", 1)) == 0 or mode != "offline":
+            return None  # with an LLM, HubLink's retrieval and the LLM's answer (chains: offline mode)
         t0 = time.perf_counter()
         mention = self._topic(question, params)
         if mention is None:
@@ -64,7 +65,10 @@ class ChainAnswerer:
         if declines(question, span):
             return None
         plan = self.reader.plan(question, span, set(mention.types), MAX_HOPS)
-        if plan is None or not self._worth_it(plan, mention, is_hub, counts(question)):
+        # one-hop counts are left to the exact answers over the whole graph (kgqa/answering/exact.py),
+        # which read HubLink's triple layout; on another layout the chain counts them itself
+        how_many = counts(question) and isinstance(layout_of(self.store), TripleLayout)
+        if plan is None or not self._worth_it(plan, mention, is_hub, how_many):
             return None
         t1 = time.perf_counter()
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]

@@ -211,9 +211,11 @@ class ChainReader:
             n = 4 if w.startswith("co") and len(w) > 5 else 2
             cands = [self._best(texts[row + k], sims[row + k]) for k in range(n)]
             row += n
-            if asks_time and cands[0][0] and cands[0][1] >= MATCH_THRESHOLD:
-                # a question for a time reads the verb as the predicate it names itself ("when was X
-                # published": publication year), not as its agent noun ("who published X": author)
+            own = cands[0][0] and cands[0][1] >= MATCH_THRESHOLD
+            if own and (asks_time or w in label_words(cands[0][0] or "").split()):
+                # the verb as the predicate it names itself, not as its agent noun ("who published X":
+                # author): where the question asks for a time ("when was X published": publication
+                # year) or a predicate label holds the word ("published at")
                 whole = cands[0]
             else:
                 whole = max(cands[:2], key=lambda c: max(c[1], c[3]))
