@@ -292,7 +292,8 @@ class Workspace:
             answer = r.retrieve(question)
             # the graph's exact answer where it has one (docs/answers.md); a relation chain's answer
             # is read from the graph already (kgqa/retrieval/chains) and is kept as it is
-            if llm == "offline" and answer.strategy != "chain":
+            # (`--param exact=0` keeps the retrieved facts' answer and evidence)
+            if llm == "offline" and answer.strategy != "chain" and int(params.extra.get("exact", 1)):
                 # the evidence grows with the result unless a smaller cap than the default was asked for
                 cap = (
                     params.max_output_triples

@@ -281,6 +281,7 @@ EXTRA_BOUNDS: dict[str, tuple[int, int]] = {
     "text_hub_limit": (1, 1_000_000),
     "chains": (0, 1),  # 0: no relation chains (kgqa/retrieval/chains)
     "chain_fanout": (1, 1_000_000),  # triples one chain hop may read
+    "exact": (0, 1),  # 0: keep the retrieved facts' answer (no exact answer from the whole graph)
 }
 
 

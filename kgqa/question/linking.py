@@ -79,6 +79,8 @@ class Linker:
     def __init__(self, cat: Catalog) -> None:
         self.cat = cat
         self.hub_labels = cat.hub_label_index()
+        names = [*cat.paths, cat.hub_type]  # the graph's own vocabulary: attribute names and the hub type
+        self._schema_words = {w for n in names for w in _WORD.findall(n.casefold()) if len(w) >= 3}
         self.hub_keys = list(self.hub_labels)
         self.words: dict[str, set[str]] = defaultdict(set)  # content word -> hub labels (lower)
         for key in self.hub_keys:
@@ -228,6 +230,11 @@ class Linker:
             out.append(Mention(question[s:e], s, e, facts=self.cat.values[key], score=sc))
         return out
 
+    def _schema_word(self, word: str) -> bool:
+        """Whether `word` (or its singular) is a word of the graph's attribute names or its hub type."""
+        w = word.casefold()
+        return w in self._schema_words or (w.endswith("s") and w[:-1] in self._schema_words)
+
     def _unknown_names(self, question: str, taken: list[tuple[int, int]], links: Links) -> list[Unlinked]:
         out: list[Unlinked] = []
         seen: set[str] = set()
@@ -243,6 +250,8 @@ class Linker:
             name = " ".join(words)
             if len(words) < 2 or name in seen and name != m.group(1).strip():
                 continue
+            if any(self._schema_word(w) for w in words):
+                continue  # "by authors affiliated with ...": the graph's own vocabulary, not a name
             seen.add(name)
             if any(_inside(question.find(w), taken) for w in words):
                 continue

@@ -115,24 +115,24 @@ def test_ask_a_demo_question_and_explore_the_evidence(service, browser, tmp_path
     assert page.evaluate("() => window.kgqaGraph.elements().not('.group').components().length") == 1
     labels = page.evaluate("() => window.kgqaGraph.nodes().map(n => n.data('short'))")
     assert all(len(label) <= 32 for label in labels)  # shortened; the full text is the tooltip's
-    assert "[1] Recovering Microservice" in " ".join(labels)  # the hub carries its source number
+    assert "[3] Recovering Microservice" in " ".join(labels)  # the hub carries its source number
 
     # a citation points at its source: the same triples light up in the list and the graph
     page.click("#answer a.cite >> nth=2")
     sync_api.expect(page.locator("#source-3")).to_have_class("active")
     listed = page.locator("#source-3 li[data-triple].hl").all_inner_texts()
     lit = page.evaluate("() => window.kgqaGraph.edges('.hl').map(e => e.data('triple'))")
-    assert listed and sorted(lit) == sorted(listed) and all(t.startswith("(P03:") for t in lit)
-    assert "hl" in graph_nodes(page)["P03"] and "dim" in graph_nodes(page)["P01"]
+    assert listed and sorted(lit) == sorted(listed) and all(t.startswith("(P01:") for t in lit)
+    assert "hl" in graph_nodes(page)["P01"] and "dim" in graph_nodes(page)["P03"]
     assert page.locator("#sources li[data-triple].hl").count() == len(listed)
     screenshot(page, tmp_path, "serve-web.png")
     page.hover("#answer a.cite >> nth=0")  # a pinned source stays while another is hovered
-    assert "hl" in graph_nodes(page)["P03"]
+    assert "hl" in graph_nodes(page)["P01"]
     page.keyboard.press("Escape")  # Esc lets go of it
     page.wait_for_function("() => window.kgqaGraph.elements('.hl').length === 0")
 
     page.click("#source-1 summary a.cite")  # a source's number shows its hub's facts
-    sync_api.expect(page.locator("#facts h3")).to_contain_text("(P01)")
+    sync_api.expect(page.locator("#facts h3")).to_contain_text("(P03)")
     sync_api.expect(page.locator("#facts")).to_contain_text("types: Paper")
     before = len(graph_nodes(page))
     page.click("#expand")  # expanding fetches the neighbours

@@ -518,6 +518,9 @@ function applyFilters() {
     cy.nodes().not(".group").forEach((n) => n.toggleClass("filtered", typeOf(n.data()).every((t) => hiddenTypes.has(t))));
     cy.edges().forEach((e) => e.toggleClass("filtered", hiddenPredicates.has(e.data("predicate"))));
   });
+  // Cytoscape applies a class change lazily (at the next frame drawn or the next pstyle read) and until then
+  // visible()/hidden() answer from a cache of the old style; reading the style now makes them true at once.
+  cy.elements().forEach((x) => x.pstyle("display"));
 }
 
 // ---- autocomplete, status, keys ------------------------------------------------------------------------------
