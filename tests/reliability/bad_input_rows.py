@@ -40,6 +40,7 @@ CLI_ROWS: list[Row] = [
     # -- init / stats ------------------------------------------------------------------------------
     r("init", "database under a regular file", ("--db", "{dir}/graph.csv/x.kuzu", "init"), 4, "graph.csv"),
     r("stats", "no database there", ("--db", "{dir}/none.kuzu", "stats"), 4, "kgqa init"),
+    r("graph describe", "no database there", ("--db", "{dir}/none.kuzu", "graph", "describe"), 4, "kgqa init"),
     # -- load ----------------------------------------------------------------------------------------
     r("load", "missing file", "load {dir}/missing.csv", 3, "cannot open"),
     r("load", "a directory", "load {dir}", 2, "is a directory"),
