@@ -86,6 +86,7 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     rows = store.run("answering/hub_facts", {"hub_type": hub_type, "limit": MAX_FACTS})
     if not rows or len(rows) >= MAX_FACTS:
         return None
+    rows.sort(key=lambda r: (r[0], r[2], r[3], r[5], r[6]))  # Kùzu's parallel scan returns rows in any order
     cat = Catalog(hub_type)
     # a container whose members take the name of the predicate that reaches it ("authors" -> authors list)
     named = {(r[0], r[3]) for r in rows if r[2] and attribute_name(Path(r[2], r[5]), r[4]) == r[2]}

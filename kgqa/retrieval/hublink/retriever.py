@@ -352,7 +352,7 @@ class HubLinkRetriever(BaseRetriever):
         """Without output filtering: every triple of every kept path, by path score then order."""
         out: list[ScoredTriple] = []
         for hub in hubs:
-            for p in sorted(hub.paths, key=lambda p: -p.score):
+            for p in sorted(hub.paths, key=lambda p: (-p.score, p.hash)):  # ties: the store's row order varies
                 out.extend(ScoredTriple(t, p.score, hub.root.id) for t in p.triples)
         return sorted(out, key=lambda st: -st.score)
 
