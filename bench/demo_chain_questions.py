@@ -7,26 +7,14 @@ from __future__ import annotations
 
 import csv
 import sys
-from collections import defaultdict
 from pathlib import Path
 
-from kgqa.demo import demo_graph_path
+from kgqa.demo.authorship import read_authorship
 
 
 def main(out: Path) -> int:
-    authors: dict[str, set[str]] = defaultdict(set)
-    papers: dict[str, set[str]] = defaultdict(set)
-    year: dict[str, str] = {}
-    label: dict[str, str] = {}
-    with open(demo_graph_path(), encoding="utf-8", newline="") as fh:
-        for r in csv.DictReader(fh):
-            label[r["subject"]] = r["subject_label"]
-            if r["predicate"] == "author":
-                label[r["object"]] = r["object_label"]
-                authors[r["subject"]].add(r["object"])
-                papers[r["object"]].add(r["subject"])
-            elif r["predicate"] == "publication year":
-                year[r["subject"]] = r["object"]
+    demo = read_authorship()
+    authors, papers, year, label = demo.authors, demo.papers, demo.year, demo.label
     rows: list[tuple[str, ...]] = []
 
     def add(question: str, topic: str, hops: int, form: str, answers: set[str]) -> None:

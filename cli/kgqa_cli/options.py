@@ -162,3 +162,15 @@ def retrieval_options(*fields: str, omit: tuple[str, ...] = ()) -> Callable[[Cal
         return command
 
     return decorate
+
+
+#: `--mapping FILE`: how a user's own node and rel tables read as a graph (docs/own-graph.md).
+mapping_option = click.option(
+    "--mapping",
+    "mapping_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Your own node and rel tables: read them through this mapping file (TOML: include/exclude tables "
+    "and properties, labels, predicate names; `index build` keeps it with the index).",
+)

@@ -17,21 +17,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kgqa.errors import ConfigError
 from kgqa.synthetic import film_vocabulary as F
-from kgqa.synthetic.generator import GRAPH_FILE, HEADER, MAX_TRIPLES, MIN_TRIPLES, QUESTIONS_FILE, Node
+from kgqa.synthetic.generator import (
+    GRAPH_FILE,
+    HEADER,
+    QUESTION_COLUMNS,
+    QUESTIONS_FILE,
+    Node,
+    check_sizes,
+    write_questions,
+)
 
 TRIPLES_PER_MOVIE = 13
-COLUMNS = (
-    "uid",
-    "question",
-    "golden_triples",
-    "topic_entity_id",
-    "retrieval_operation",
-    "hops",
-    "answers",
-    "form",
-)
+COLUMNS = (*QUESTION_COLUMNS[:-1], "answers", "form")  # the answers and each question's form
 #: (predicate, direction) steps; +1 follows a triple from subject to object, -1 from object to subject.
 Step = tuple[str, int]
 
@@ -194,10 +192,7 @@ FORMS: dict[str, tuple[str, list[Step], tuple[str, ...]]] = {
 def generate_films(out_dir: str | Path, triples: int, seed: int = 0, questions: int = 100) -> FilmReport:
     """Write `graph.csv` (about `triples` triples) and `questions.csv` (golden triples, answer labels,
     hop count and question form per question) into `out_dir`."""
-    if not MIN_TRIPLES <= triples <= MAX_TRIPLES:
-        raise ConfigError(f"--triples must be between {MIN_TRIPLES} and {MAX_TRIPLES}, got {triples}")
-    if questions < 0:
-        raise ConfigError(f"--questions must be >= 0, got {questions}")
+    check_sizes(triples, questions)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
@@ -225,13 +220,7 @@ def generate_films(out_dir: str | Path, triples: int, seed: int = 0, questions: 
     report.papers = len(roles["movie"])
     report.entities = sum(1 for k, n in graph.nodes.items() if n.id)
     rows = list(_questions(graph, roles, random.Random(seed + 1), questions))
-    with report.questions_file.open("w", encoding="utf-8", newline="") as fh:
-        qw = csv.writer(fh, lineterminator="\n")
-        qw.writerow(COLUMNS)
-        for row in rows:
-            qw.writerow(row)
-            report.by_kind[row[4]] = report.by_kind.get(row[4], 0) + 1
-    report.questions = len(rows)
+    report.questions = write_questions(report.questions_file, COLUMNS, rows, report.by_kind)
     return report
 
 

@@ -25,6 +25,16 @@ from kgqa.synthetic import vocabulary as V
 GRAPH_FILE = "graph.csv"
 QUESTIONS_FILE = "questions.csv"
 HEADER = COLUMNS  # the columns the CSV loader reads (kgqa/graph/loaders/delimited.py)
+#: The evaluation format's columns (kgqa/evaluation/dataset.py).
+QUESTION_COLUMNS = (
+    "uid",
+    "question",
+    "golden_triples",
+    "topic_entity_id",
+    "retrieval_operation",
+    "hops",
+    "golden_answer",
+)
 #: Mean triples per paper (shared entities' triples included), to size the shared pools.
 TRIPLES_PER_PAPER = 21
 MIN_TRIPLES = 100
@@ -148,10 +158,7 @@ class _Writer:
 def generate(out_dir: str | Path, triples: int, seed: int = 0, questions: int = 100) -> GenerationReport:
     """Write `graph.csv` (about `triples` triples, the loader's CSV format) and `questions.csv`
     (the evaluation format, golden triples known) into `out_dir`."""
-    if not MIN_TRIPLES <= triples <= MAX_TRIPLES:
-        raise ConfigError(f"--triples must be between {MIN_TRIPLES} and {MAX_TRIPLES}, got {triples}")
-    if questions < 0:
-        raise ConfigError(f"--questions must be >= 0, got {questions}")
+    check_sizes(triples, questions)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
@@ -180,16 +187,27 @@ def generate(out_dir: str | Path, triples: int, seed: int = 0, questions: int = 
                     sampled[j] = paper
         report.triples, report.papers, report.entities = w.triples, index, len(w.entities)
     rows = list(_questions(sampled, author_papers, pools, random.Random(seed + 1), questions, years))
-    with report.questions_file.open("w", encoding="utf-8", newline="") as fh:
+    report.questions = write_questions(report.questions_file, QUESTION_COLUMNS, rows, report.by_kind)
+    return report
+
+
+def check_sizes(triples: int, questions: int) -> None:
+    """Refuse a graph size outside the generator's range or a negative question count."""
+    if not MIN_TRIPLES <= triples <= MAX_TRIPLES:
+        raise ConfigError(f"--triples must be between {MIN_TRIPLES} and {MAX_TRIPLES}, got {triples}")
+    if questions < 0:
+        raise ConfigError(f"--questions must be >= 0, got {questions}")
+
+
+def write_questions(path: Path, columns: tuple[str, ...], rows: list[tuple], by_kind: dict[str, int]) -> int:
+    """Write the question rows (their fifth column is the kind, counted into `by_kind`); the row count."""
+    with path.open("w", encoding="utf-8", newline="") as fh:
         qw = csv.writer(fh, lineterminator="\n")
-        qw.writerow(
-            ("uid", "question", "golden_triples", "topic_entity_id", "retrieval_operation", "hops", "golden_answer")
-        )
+        qw.writerow(columns)
         for row in rows:
             qw.writerow(row)
-            report.by_kind[row[4]] = report.by_kind.get(row[4], 0) + 1
-    report.questions = len(rows)
-    return report
+            by_kind[row[4]] = by_kind.get(row[4], 0) + 1
+    return len(rows)
 
 
 def _title(rng: random.Random, titles: set[str]) -> str:

@@ -14,7 +14,7 @@ import pytest
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, RetrievalParams, Settings
-from kgqa.demo import demo_graph_path
+from kgqa.demo.authorship import read_authorship
 from kgqa.evaluation.answer_metrics import answer_recall, hits_at_1
 from kgqa.frontends.cypher import CypherSession
 from kgqa.frontends.service import QuestionService
@@ -26,27 +26,9 @@ COAUTHORS_Q = "Who are the co-authors of Lena Hoffmeier?"
 YEARS_Q = "In which years did the co-authors of Lena Hoffmeier publish papers?"
 
 
-def _demo() -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, str], dict[str, str]]:
-    """paper -> authors, author -> papers, paper -> year, id -> label, read straight from the CSV."""
-    authors: dict[str, set[str]] = defaultdict(set)
-    papers: dict[str, set[str]] = defaultdict(set)
-    year: dict[str, str] = {}
-    label: dict[str, str] = {}
-    with open(demo_graph_path(), encoding="utf-8", newline="") as fh:
-        for r in csv.DictReader(fh):
-            label[r["subject"]] = r["subject_label"]
-            if r["object_label"]:
-                label[r["object"]] = r["object_label"]
-            if r["predicate"] == "author":
-                authors[r["subject"]].add(r["object"])
-                papers[r["object"]].add(r["subject"])
-            elif r["predicate"] == "publication year":
-                year[r["subject"]] = r["object"]
-    return authors, papers, year, label
-
-
 def _expected() -> dict[str, set[str]]:
-    authors, papers, year, label = _demo()
+    demo = read_authorship()
+    authors, papers, year, label = demo.authors, demo.papers, demo.year, demo.label
     lena = next(i for i, name in label.items() if name == "Lena Hoffmeier")
     p01 = next(i for i, name in label.items() if name == P01_TITLE)
     sharing = {p for a in authors[p01] for p in papers[a]} - {p01}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from kgqa_cli.context import CliState, pass_state
+from kgqa_cli.options import mapping_option
 
 
 @click.group("graph")
@@ -13,14 +14,7 @@ def graph_group() -> None:
 
 
 @graph_group.command()
-@click.option(
-    "--mapping",
-    "mapping_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="A mapping file (TOML) that includes/excludes tables and properties, names labels and predicates.",
-)
+@mapping_option
 @pass_state
 def describe(state: CliState, mapping_file: str | None) -> None:
     """Print the layout of the graph: HubLink's own triples, or your node and rel tables and how

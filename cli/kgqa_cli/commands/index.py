@@ -18,7 +18,7 @@ from kgqa.vectorstores.registry import STORES
 from kgqa_cli.commands.seeds import build_label_index
 from kgqa_cli.confirm import confirm_removal, removal_text, yes_option
 from kgqa_cli.context import CliState, pass_state
-from kgqa_cli.options import store_options
+from kgqa_cli.options import mapping_option, store_options
 from kgqa_cli.progress import progress_line
 from kgqa_cli.usage import estimate_line, usage_line
 
@@ -124,14 +124,7 @@ hubs_per_batch_option = click.option(
     help="With --workers: how long a worker's batch stays leased without a heartbeat (default 30).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
-@click.option(
-    "--mapping",
-    "mapping_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="Your own node and rel tables: read them through this mapping file (TOML; kept with the index).",
-)
+@mapping_option
 @click.option(
     "--retriever",
     type=click.Choice(sorted(RETRIEVERS, key=_hub_index_first)),
