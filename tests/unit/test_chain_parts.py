@@ -61,6 +61,7 @@ def _schema() -> GraphSchema:
         Connection("written by", film, person, 60),
         Connection("has genre", film, genre, 70),
         Connection("year", film, frozenset({LITERAL}), 50),
+        Connection("has tags", film, frozenset({"Tag"}), 90),
     ]
     return GraphSchema({c.predicate: [c] for c in rows})
 
@@ -83,6 +84,13 @@ def _schema() -> GraphSchema:
             {"Person"},
             [("directed by", -1), ("has genre", 1)],
         ),
+        # a category noun, and a type named after "type of", ask for the category of the topic
+        ("what type of film is red fox", "red fox", {"Film"}, [("has genre", 1)]),
+        ("What kind of movie is Red Fox?", "Red Fox", {"Film"}, [("has genre", 1)]),
+        # what a thing is about: its tags, also with no other content word
+        ("what is Red Fox about?", "Red Fox", {"Film"}, [("has tags", 1)]),
+        ("what words describe red fox", "red fox", {"Film"}, [("has tags", 1)]),
+        ("which films are about heists?", "heists", {"Tag"}, [("has tags", -1)]),
     ],
 )
 def test_the_reader_follows_the_chain_the_question_names(embedder, question, topic, topic_types, steps):

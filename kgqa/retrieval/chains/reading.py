@@ -50,6 +50,8 @@ STOP_WORDS = frozenset(
     them any all some many much have has had also other others than into out about please list give tell me
     name show find also both each every one ones than there s""".split()
 )
+#: Nouns that ask for a thing's category ("what *type* of film is X").
+CATEGORY_WORDS = "type types kind kinds sort sorts category categories style styles".split()
 #: Verbs whose agent noun is what predicate labels usually say (general English, not one graph's).
 AGENT_NOUNS = {
     **dict.fromkeys(
@@ -59,10 +61,18 @@ AGENT_NOUNS = {
     ),
     **dict.fromkeys("write wrote written writes scripted penned screenwriter scriptwriter".split(), "writer"),
     **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
+    **dict.fromkeys("make made makes making create created creates".split(), "creator director author"),
     **dict.fromkeys("publish published publishes".split(), "author"),
     **dict.fromkeys("describe describes described".split(), "tags"),
     **dict.fromkeys("release released come came".split(), "release"),
     **dict.fromkeys("speak spoken speaks".split(), "language"),
+    # nouns that ask for a category or for what a thing is about
+    **dict.fromkeys(
+        "type types kind kinds sort sorts category categories style styles".split(), "genre category class"
+    ),
+    **dict.fromkeys(
+        "words word keywords keyword topics topic terms term themes theme subjects about".split(), "tags keywords topic"
+    ),
 }
 
 
@@ -191,7 +201,12 @@ class ChainReader:
         if topic_at < 0:
             topic_at = len(tokens)
         words = [w for w, _ in tokens]
-        content = [i for i, w in enumerate(words) if w not in STOP_WORDS and w not in SHARE_WORDS and w != "\x00topic"]
+        content = [
+            i
+            for i, w in enumerate(words)
+            if (w not in STOP_WORDS and w not in SHARE_WORDS and w != "\x00topic")
+            or _about_the_topic(words, i, topic_at)
+        ]
         texts: list[str] = []
         for i in content:
             w = words[i]
@@ -200,8 +215,10 @@ class ChainReader:
             if w.startswith("co") and len(w) > 5:
                 texts.append(w[2:])
                 texts.append(AGENT_NOUNS.get(w[2:], w[2:]))
-        vectors = self._vectors(texts)
-        sims = vectors @ self.cues.vectors.T if len(self.cues.texts) else np.zeros((len(texts), 0))
+        if texts and len(self.cues.texts):
+            sims = self._vectors(texts) @ self.cues.vectors.T
+        else:  # no content words ("what is X about?") or a graph without predicates
+            sims = np.zeros((len(texts), len(self.cues.texts)), dtype=np.float32)
         out: list[Mention] = []
         unexplained: list[str] = []
         asks_time = bool(TIME_WORDS.intersection(words)) and not AGENT_WH.intersection(words)
@@ -231,6 +248,7 @@ class ChainReader:
                 out.append(Mention(w, i, None, typ))
             else:
                 unexplained.append(w)
+        out = [m for m in out if not _qualifies_a_category(m, words)]
         out = _attach_share_words(out, words)
         return out, unexplained, topic_at, words
 
@@ -327,6 +345,18 @@ class ChainReader:
                 if w and (best is None or w > best[0]):
                     best = (w, p, d)
         return (best[1], best[2]) if best else None
+
+
+def _qualifies_a_category(m: Mention, words: list[str]) -> bool:
+    """A type named after "type of" / "kind of" says what the topic is, not what is asked ("what type
+    of *film* is X": the genre of X, not other films)."""
+    p = m.position
+    return m.type_name is not None and p >= 2 and words[p - 1] == "of" and words[p - 2] in CATEGORY_WORDS
+
+
+def _about_the_topic(words: list[str], i: int, topic_at: int) -> bool:
+    """ "about" right beside the topic asks what it is about ("what is X about", "films about X")."""
+    return words[i] == "about" and abs(i - topic_at) == 1
 
 
 def _asked_type(mentions: list[Mention], words: list[str]) -> str | None:
