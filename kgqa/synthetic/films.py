@@ -169,7 +169,7 @@ FORMS: dict[str, tuple[str, list[Step], tuple[str, ...]]] = {
         "movie",
         [(F.SCREENWRITER, 1), (F.SCREENWRITER, -1), (F.DIRECTOR, 1)],
         (
-            "Who directed the films written by the screenwriter of {t}?",
+            "Who directed the other films written by the screenwriter of {t}?",
             "Who are the directors of the other movies by the writers of {t}?",
         ),
     ),

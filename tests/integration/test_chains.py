@@ -58,6 +58,23 @@ def test_the_three_questions_of_the_issue_are_answered_with_the_chain_ends(demo_
     assert a.sources and all(f"[{s.n}]" in a.answer for s in a.sources)
 
 
+def test_a_plain_path_passes_through_the_topic_and_other_excludes_it(demo_workspace):
+    demo = read_authorship()
+
+    def by_coauthors(p: str) -> set[str]:
+        return {q for a in demo.authors[p] for q in demo.papers[a]}
+
+    # a paper whose year none of its authors' other papers has: the two readings differ
+    paper = next(p for p in sorted(demo.authors) if demo.year[p] not in {demo.year[q] for q in by_coauthors(p) - {p}})
+    title, papers = demo.label[paper], by_coauthors(paper)
+    # "the papers written by the authors of X" include X itself
+    a = demo_workspace.ask(f"In which years were the papers written by the authors of '{title}' published?")
+    assert a.strategy == "chain" and set(a.result["items"]) == {demo.year[p] for p in papers}, a.answer
+    # "the *other* papers" do not
+    a = demo_workspace.ask(f"In which years were the other papers by the authors of '{title}' published?")
+    assert a.strategy == "chain" and set(a.result["items"]) == {demo.year[p] for p in papers - {paper}}, a.answer
+
+
 def test_a_chain_is_one_query_per_hop_over_the_whole_frontier(demo_workspace, monkeypatch):
     store = demo_workspace.store
     calls: list[str] = []

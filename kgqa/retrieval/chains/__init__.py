@@ -72,7 +72,8 @@ class ChainAnswerer:
             return None
         t1 = time.perf_counter()
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
-        result = follow_chain(self.store, start, plan.steps, int(params.extra.get("chain_fanout", DEFAULT_FANOUT)))
+        fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
+        result = follow_chain(self.store, start, plan.steps, fanout, revisit=plan.plain_path(question))
         if not result.ends or _containers(result):
             return None
         t2 = time.perf_counter()

@@ -1,6 +1,7 @@
 """Follows a relation chain over the stored graph: one set-based Cypher query per hop over the whole
-frontier (`GraphLayout.step`), with a fan-out cap; a back step leaves out the entities it came from, and the topic is never
-an answer. Keeps, for each reached entity, the triples that reached it, to cite them."""
+frontier (`GraphLayout.step`), with a fan-out cap; the last hop never reaches the topic or, going straight
+back, where it came from (nor do the hops before it unless the path is plain: `revisit`). Keeps, for each
+reached entity, the triples that reached it, to cite them."""
 
 from __future__ import annotations
 
@@ -47,9 +48,16 @@ class ChainResult:
 
 
 def follow_chain(
-    store: GraphStore, start: list[Entity], steps: tuple[tuple[str, int], ...], fanout: int = DEFAULT_FANOUT
+    store: GraphStore,
+    start: list[Entity],
+    steps: tuple[tuple[str, int], ...],
+    fanout: int = DEFAULT_FANOUT,
+    revisit: bool = False,
 ) -> ChainResult:
-    """The entities the chain reaches from `start`, one set-based read per hop (the graph's layout)."""
+    """The entities the chain reaches from `start`, one set-based read per hop (the graph's layout).
+    The last hop never reaches the topic or, going straight back, where it came from; with `revisit`
+    the hops before it may ("the writers of the films directed by the director of X" include X's own),
+    without it no hop does ("films that *share* a director with X", "the *other* films ...")."""
     layout = layout_of(store)
     frontiers: list[dict[str, Entity]] = [{e.id: e for e in start}]
     start_ids = {e.id for e in start}
@@ -63,13 +71,14 @@ def follow_chain(
         rows = layout.step(list(here.values()), predicate, direction, fanout)
         if len(rows) >= fanout:
             result.truncated = True
+        strict = not revisit or i == len(steps) - 1
         back = i >= 1 and steps[i - 1] == (predicate, -direction)
-        excluded = set(frontiers[-2]) if back else set()
+        excluded = (set(frontiers[-2]) if back else set()) | start_ids if strict else set()
         reached: dict[str, Entity] = {}
         by: dict[str, list[Triple]] = defaultdict(list)
         counts: dict[str, int] = defaultdict(int)
         for from_id, to_id, to_label, to_literal, to_types in rows:
-            if to_id in excluded or to_id in start_ids:
+            if to_id in excluded:
                 continue
             node = reached.get(to_id) or Entity(to_id, to_label or "", tuple(to_types or ()), bool(to_literal))
             reached[to_id] = node

@@ -42,6 +42,8 @@ SHARE_WORDS = frozenset(
         "mutual",
     }
 )
+#: Words that ask for entities other than the topic ("the *other* films by the director of X").
+OTHER_WORDS = frozenset({"other", "others", "else", "another", "different", "besides", "apart", "except", "excluding"})
 #: Words between a relation and the topic that keep them bound ("the director of X").
 LINK_WORDS = frozenset({"of", "with", "by", "as", "the", "a", "an", "for", "in", "from", "to", "s", "than", "about"})
 STOP_WORDS = frozenset(
@@ -71,7 +73,7 @@ AGENT_NOUNS = {
         "type types kind kinds sort sorts category categories style styles".split(), "genre category class"
     ),
     **dict.fromkeys(
-        "words word keywords keyword topics topic terms term themes theme subjects about".split(), "tags keywords topic"
+        "words word keywords keyword topics topic terms term themes theme subjects about".split(), "tag keyword"
     ),
 }
 
@@ -101,6 +103,12 @@ class ChainPlan:
     steps: tuple[tuple[str, int], ...]
     mentions: tuple[Mention, ...]
     unexplained: tuple[str, ...] = ()
+
+    def plain_path(self, question: str) -> bool:
+        """Whether the chain is a plain path that may pass through the topic again on the way: no
+        mention asks for entities sharing a value with it and no word asks for *other* ones."""
+        words = set(re.findall(r"[a-z]+", question.lower()))
+        return not any(m.share for m in self.mentions) and not OTHER_WORDS & words
 
 
 @dataclass
@@ -389,13 +397,24 @@ def _attach_share_words(mentions: list[Mention], words: list[str]) -> list[Menti
 
 
 def _merge_adjacent(mentions: list[Mention], words: list[str]) -> list[Mention]:
-    """Adjacent words naming the same predicate ("release date", "stars which actors") are one mention."""
+    """Adjacent words naming the same predicate ("release date", "stars which actors", "written by the
+    authors") are one mention (not where one asks for sharing: "co-stars with the stars of X")."""
     out: list[Mention] = []
     for m in mentions:
         between = words[out[-1].position + 1 : m.position] if out else []
-        if out and out[-1].predicate == m.predicate and all(w in WH_WORDS for w in between):
+        if (
+            out
+            and out[-1].predicate == m.predicate
+            and (
+                all(w in WH_WORDS for w in between)
+                or (all(w in LINK_WORDS for w in between) and not (out[-1].share or m.share))
+            )
+        ):
             prev = out[-1]
-            out[-1] = Mention(prev.word + " " + m.word, prev.position, prev.predicate, None, prev.share or m.share)
+            # where the mention stands: its last word, beside what follows ("written by the authors of X"),
+            # except across a question word ("stars which actors")
+            at = prev.position if between and all(w in WH_WORDS for w in between) else m.position
+            out[-1] = Mention(prev.word + " " + m.word, at, prev.predicate, None, prev.share or m.share)
             continue
         out.append(m)
     return out
