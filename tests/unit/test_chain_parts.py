@@ -141,3 +141,58 @@ def test_film_generator_is_seeded_and_its_answers_come_from_its_golden_triples(t
         answers = ast.literal_eval(r["answers"])
         golden = ast.literal_eval(r["golden_triples"])
         assert answers and answer_recall(golden, answers) == 1.0
+
+
+def _property_graph_schema() -> GraphSchema:
+    """Labels as a user's own rel tables read: verbs, and rels read backwards into the hub type."""
+    movie, person = frozenset({"Movie"}), frozenset({"Person"})
+    rows = [
+        Connection("directed", person, movie, 40),
+        Connection("acted in", person, movie, 120),
+        Connection("person (directed)", movie, person, 40),
+        Connection("person (acted in)", movie, person, 120),
+        Connection("released", movie, frozenset({LITERAL}), 40),
+    ]
+    return GraphSchema({c.predicate: [c] for c in rows})
+
+
+@pytest.mark.parametrize(
+    "question, topic, topic_types, first",
+    [
+        # a verb with an agent noun reads as that noun, not as another verb ("starred" is not "directed")
+        ("Who starred in Northern Signal?", "Northern Signal", {"Movie"}, "acted"),
+        ("who played in northern signal", "northern signal", {"Movie"}, "acted"),
+        ("Who directed Northern Signal?", "Northern Signal", {"Movie"}, "directed"),
+    ],
+)
+def test_verbs_read_as_their_agent_on_a_property_graph(embedder, question, topic, topic_types, first):
+    reader = ChainReader(_property_graph_schema(), embedder)
+    start = question.index(topic)
+    plan = reader.plan(question, (start, start + len(topic)), topic_types, 4)
+    assert plan is not None and len(plan.steps) == 1 and first in plan.steps[0][0], plan
+
+
+def test_from_a_value_the_verb_names_its_own_predicate(embedder):
+    paper, person = frozenset({"Paper"}), frozenset({"Person"})
+    rows = [Connection("author", paper, person, 90), Connection("publication year", paper, frozenset({LITERAL}), 30)]
+    reader = ChainReader(GraphSchema({c.predicate: [c] for c in rows}), embedder)
+    # "published" is read as its agent ("author") from a paper, but from a year it is the year's predicate
+    question = "Which papers were published in 2021?"
+    start = question.index("2021")
+    plan = reader.plan(question, (start, start + 4), {LITERAL}, 4)
+    assert plan is not None and plan.steps == (("publication year", -1),), plan
+    question = "Who published 'Graph Queries at Scale'?"
+    start = question.index("Graph")
+    plan = reader.plan(question, (start, start + 20), {"Paper"}, 4)
+    assert plan is not None and plan.steps == (("author", 1),), plan
+
+
+def test_a_rel_read_backwards_is_written_with_its_verb():
+    from kgqa.retrieval.chains import _chain_sentence
+
+    assert _chain_sentence((("person (acted in)", 1),), "Northern Signal", "Mei Lindqvist [1]", 1) == (
+        "Mei Lindqvist [1] acted in 'Northern Signal'."
+    )
+    assert _chain_sentence((("person (acted in)", -1),), "Mei Lindqvist", "Salt and Cedar [1]", 1) == (
+        "'Mei Lindqvist' acted in Salt and Cedar [1]."
+    )

@@ -209,6 +209,10 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
     of P [1] and Q [2].", or for longer chains the answers with the way they were reached."""
     if len(steps) == 1:
         predicate, direction = steps[0]
+        backwards = re.fullmatch(r"(.+) \((.+)\)", predicate)  # a rel read backwards: "person (acted in)"
+        if backwards and _verbal(backwards.group(2)):  # "Mei [1] acted in 'X'"
+            verb = backwards.group(2)
+            return f"{listing} {verb} '{start}'." if direction > 0 else f"'{start}' {verb} {listing}."
         if _verbal(predicate):  # the triple read as it stands: "A [1] wrote 'X'", "'X' published at V [1]"
             return f"{listing} {predicate} '{start}'." if direction < 0 else f"'{start}' {predicate} {listing}."
         if direction > 0:

@@ -59,7 +59,7 @@ AGENT_NOUNS = {
     **dict.fromkeys(
         "act acted acting acts actor actors actress star starred starring stars play played plays appear appeared "
         "appears feature featured features featuring perform performed".split(),
-        "actor cast",
+        "acted actor cast",
     ),
     **dict.fromkeys("write wrote written writes scripted penned screenwriter scriptwriter".split(), "writer"),
     **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
@@ -120,9 +120,9 @@ class _Cues:
 
 
 def label_words(label: str) -> str:
-    """A label as words: underscores, dashes and camelCase split, lower-cased."""
+    """A label as words: underscores, dashes, brackets and camelCase split, lower-cased."""
     text = re.sub(r"([a-z])([A-Z])", r"\1 \2", label)
-    return re.sub(r"[_\-./:]+", " ", text).strip().lower()
+    return " ".join(re.sub(r"[^0-9A-Za-z\u00C0-\uFFFF']+", " ", text).split()).lower()
 
 
 class ChainReader:
@@ -191,10 +191,11 @@ class ChainReader:
         return best_p[0], best_p[1], best_t[0], best_t[1]
 
     def mentions(
-        self, question: str, topic_span: tuple[int, int] | None
+        self, question: str, topic_span: tuple[int, int] | None, from_value: bool = False
     ) -> tuple[list[Mention], list[str], int, list[str]]:
         """The question's predicate and type mentions, the words left unexplained, the topic's word
-        position and the question's words (the topic's and quoted strings' words are not read)."""
+        position and the question's words (the topic's and quoted strings' words are not read).
+        `from_value`: the topic is a literal (a year, a number)."""
         tokens: list[tuple[str, int]] = []
         topic_at = -1
         for m in re.finditer(r"(?<![A-Za-z])'[^']*'|\"[^\"]*\"|[A-Za-z0-9]+", question):
@@ -229,7 +230,9 @@ class ChainReader:
             sims = np.zeros((len(texts), len(self.cues.texts)), dtype=np.float32)
         out: list[Mention] = []
         unexplained: list[str] = []
-        asks_time = bool(TIME_WORDS.intersection(words)) and not AGENT_WH.intersection(words)
+        # the verb names its own predicate where the question asks for a time, or starts from a value
+        # ("how many papers were published in 2021": the publication year, not the authors)
+        asks_time = (bool(TIME_WORDS.intersection(words)) or from_value) and not AGENT_WH.intersection(words)
         row = 0
         for i in content:
             w = words[i]
@@ -242,6 +245,8 @@ class ChainReader:
                 # author): where the question asks for a time ("when was X published": publication
                 # year) or a predicate label holds the word ("published at")
                 whole = cands[0]
+            elif w in AGENT_NOUNS and cands[1][0] and cands[1][1] >= MATCH_THRESHOLD:
+                whole = cands[1]  # "who starred in X": the cast, not another verb ("directed")
             else:
                 whole = max(cands[:2], key=lambda c: max(c[1], c[3]))
             share = words[i - 1] == "co" if i > 0 else False
@@ -265,7 +270,7 @@ class ChainReader:
     ) -> ChainPlan | None:
         """The chain from the topic, or None when the question names no predicate or the schema
         cannot follow what it names within `max_hops` steps."""
-        mentions, unexplained, topic_at, words = self.mentions(question, topic_span)
+        mentions, unexplained, topic_at, words = self.mentions(question, topic_span, LITERAL in topic_types)
         relations = _merge_adjacent([m for m in mentions if m.predicate], words)
         if not relations:
             return None
