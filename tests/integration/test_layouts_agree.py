@@ -92,3 +92,41 @@ def test_exact_answers_on_the_property_graph(both):
     who = graph.ask(f"Who wrote '{P01}'?", RetrievalParams())
     assert sorted(who.result["items"]) == ["Jonas Brettschneider", "Lena Hoffmeier", "Sanne de Vries"]
     assert who.sources[0].hub_id == "P01"
+
+
+def test_catalog_aggregates_equal_the_cypher_ones(both):
+    """On the triple layout, the hubs meeting a constraint and the hubs per value computed from the
+    catalog's facts (what a property graph uses) equal answering/matching_hubs and group_hubs."""
+    from dataclasses import replace
+
+    from kgqa.answering.catalog import read_catalog
+    from kgqa.answering.exact import Constraint, grouped, matching
+
+    triples, _ = both
+    cypher = read_catalog(triples.store, "Paper")
+    assert cypher is not None and cypher.in_cypher
+    facts = replace(cypher, in_cypher=False)
+    checked = 0
+    for attribute, paths in cypher.paths.items():
+        for path in paths:
+            values = sorted({f.value_id for f in cypher.facts if f.path == path})
+            for vid in values[:8]:
+                constraints = [Constraint(attribute, path, vid, [vid])]
+                assert matching(triples.store, facts, constraints)[0] == matching(triples.store, cypher, constraints)[0]
+                checked += 1
+        ids = sorted(cypher.hubs)
+        by_fact = grouped(triples.store, facts, ids, attribute)
+        by_cypher = grouped(triples.store, cypher, ids, attribute)
+        assert [(k, n, sorted(m)) for k, n, m in by_fact] == [(k, n, sorted(m)) for k, n, m in by_cypher], attribute
+    year, venue = cypher.paths["publication year"][0], cypher.paths["venue"][0]
+    icsa_2019 = [Constraint("venue", venue, "ICSA", ["V01"]), Constraint("year", year, "2019", [_lit("2019")])]
+    found = matching(triples.store, facts, icsa_2019)[0]
+    assert found == matching(triples.store, cypher, icsa_2019)[0]
+    assert sorted(h for h, _ in found) == ["P01", "P02", "P03", "P04", "P05"]
+    assert checked > 50
+
+
+def _lit(value: str) -> str:
+    from kgqa.types import synthetic_literal_id
+
+    return synthetic_literal_id(value)
