@@ -7,7 +7,9 @@
    `Literal` for the `L…` literals, each `(id STRING PRIMARY KEY, label STRING)`; one rel table per
    predicate with every FROM/TO pair it joins (multi-pair), filled with UNWIND … CREATE. A mapping
    file (kgqa.toml) gives each rel table the predicate's ORKG name, marks `Literal` as literal values
-   and reads nothing backwards (ORKG's edges already point away from the papers).
+   and reads nothing backwards (ORKG's edges already point away from the papers). Other formats (the
+   demo CSV) are read with kgqa's loaders; `convert(..., literals="properties")` writes literals as
+   typed properties of their subjects instead (tests/integration/test_layouts_agree.py).
 2. Loads the same file the usual way (`kgqa init` + `kgqa load`) into a second database.
 3. Builds both indexes (`--hub-type Paper --start R659055`, as bench/orkg_dev.sh), runs `kgqa eval` on
    the dev questions against each and prints one table (offline mode, 0 LLM tokens).
@@ -44,24 +46,74 @@ def rel_name(predicate: str) -> str:
     return "P_" + (re.sub(r"\W+", "_", predicate).strip("_") or "x")
 
 
-def convert(graph_file: Path, db_path: Path, mapping_path: Path) -> dict[str, int]:
-    """Write the graph as node and rel tables with Cypher DDL and CREATE; the mapping file beside it."""
+def read_graph(graph_file: Path) -> tuple[dict[str, tuple[str, str, bool]], list[tuple[str, str, str]]]:
+    """uid -> (node table, label, is literal) and the distinct (subject, predicate, object) triples of a
+    graph file: the ORKG JSON file as is, any other format (CSV, N-Triples, ...) through kgqa's loaders."""
+    entities: dict[str, tuple[str, str, bool]] = {}
+    triples = []
+    if graph_file.suffix == ".json":
+        for r in json.loads(graph_file.read_text(encoding="utf-8")):
+            ends = (r["entity_subject"], r["entity_object"]) if "predicate" in r else (r,)
+            for e in ends:
+                uid = e["uid"]
+                entities.setdefault(uid, (table_of(uid, e["knowledge_types"]), e["text"], uid.startswith("L")))
+            if "predicate" in r:
+                triples.append((r["entity_subject"]["uid"], r["predicate"], r["entity_object"]["uid"]))
+        return entities, list(dict.fromkeys(triples))
+    from kgqa.graph.loaders import detect_format, get_loader
+    from kgqa.graph.loaders.base import EntityRecord, TripleRecord
+
+    def add(e: EntityRecord) -> None:
+        table = "Literal" if e.is_literal else table_of(e.id, list(e.types or ()))
+        entities.setdefault(e.id, (table, e.label or "", e.is_literal))
+
+    for rec in get_loader(detect_format(graph_file)).records(graph_file):
+        if isinstance(rec, TripleRecord):
+            add(rec.subject)
+            add(rec.object)
+            triples.append((rec.subject.id, rec.predicate, rec.object.id))
+        else:
+            add(rec.entity)
+    return entities, list(dict.fromkeys(triples))
+
+
+def column_name(predicate: str) -> str:
+    """A property name for a literal predicate (its readable name goes in the mapping file)."""
+    name = re.sub(r"\W+", "_", predicate).strip("_") or "x"
+    return f"{name}_value" if name in ("id", "label") else name
+
+
+def convert(graph_file: Path, db_path: Path, mapping_path: Path, literals: str = "table") -> dict[str, int]:
+    """Write the graph as node and rel tables with Cypher DDL and CREATE; the mapping file beside it.
+    `literals`: "table" (a `Literal` node table, ORKG's literals keep their ids) or "properties" (each
+    literal predicate a property of its subject's table: INT64 where every value is an integer, a
+    STRING[] where a subject has several values, else STRING)."""
     import kuzu
 
-    records = json.loads(graph_file.read_text(encoding="utf-8"))
-    entities: dict[str, tuple[str, str]] = {}  # uid -> (table, label)
-    triples = []
-    for r in records:
-        if "predicate" in r:
-            for e in (r["entity_subject"], r["entity_object"]):
-                entities.setdefault(e["uid"], (table_of(e["uid"], e["knowledge_types"]), e["text"]))
-            triples.append((r["entity_subject"]["uid"], r["predicate"], r["entity_object"]["uid"]))
-        else:
-            entities.setdefault(r["uid"], (table_of(r["uid"], r["knowledge_types"]), r["text"]))
-    triples = list(dict.fromkeys(triples))
-    by_table: dict[str, list[dict[str, str]]] = defaultdict(list)
-    for uid, (table, label) in entities.items():
-        by_table[table].append({"id": uid, "label": label})
+    entities, triples = read_graph(graph_file)
+    as_props = literals == "properties"
+    props: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # (table, pred)
+    if as_props:
+        for s, p, o in triples:
+            if entities[o][2]:
+                props[(entities[s][0], p)][s].append(entities[o][1])
+        triples = [t for t in triples if not entities[t[2]][2]]
+        entities = {u: e for u, e in entities.items() if not e[2]}
+    columns: dict[str, list[tuple[str, str, str]]] = defaultdict(list)  # table -> (column, type, predicate)
+    for (table, pred), values in sorted(props.items()):
+        many = any(len(v) > 1 for v in values.values())
+        ints = all(re.fullmatch(r"-?(0|[1-9]\d{0,17})", x) for v in values.values() for x in v)
+        kind = "STRING[]" if many else "INT64" if ints else "STRING"
+        columns[table].append((column_name(pred), kind, pred))
+    by_table: dict[str, list[dict[str, object]]] = defaultdict(list)
+    for uid, (table, label, _) in entities.items():
+        row: dict[str, object] = {"id": uid, "label": label}
+        for col, kind, pred in columns.get(table, []):
+            vals = props[(table, pred)].get(uid)
+            row[col] = (
+                None if not vals else vals if kind == "STRING[]" else int(vals[0]) if kind == "INT64" else vals[0]
+            )
+        by_table[table].append(row)
     pairs: dict[str, set[tuple[str, str]]] = defaultdict(set)
     edges: dict[tuple[str, str, str], list[dict[str, str]]] = defaultdict(list)
     names: dict[str, str] = {}
@@ -77,8 +129,10 @@ def convert(graph_file: Path, db_path: Path, mapping_path: Path) -> dict[str, in
     db = kuzu.Database(str(db_path))
     conn = kuzu.Connection(db)
     for table, rows in sorted(by_table.items()):
-        conn.execute(f"CREATE NODE TABLE `{table}`(id STRING PRIMARY KEY, label STRING)")
-        conn.execute(f"UNWIND $rows AS r CREATE (:`{table}` {{id: r.id, label: r.label}})", {"rows": rows})
+        cols = "".join(f", `{c}` {kind}" for c, kind, _ in columns.get(table, []))
+        conn.execute(f"CREATE NODE TABLE `{table}`(id STRING PRIMARY KEY, label STRING{cols})")
+        sets = "".join(f", `{c}`: r.`{c}`" for c, _, _ in columns.get(table, []))
+        conn.execute(f"UNWIND $rows AS r CREATE (:`{table}` {{id: r.id, label: r.label{sets}}})", {"rows": rows})
     for rel, ends in sorted(pairs.items()):
         joined = ", ".join(f"FROM `{a}` TO `{b}`" for a, b in sorted(ends))
         conn.execute(f"CREATE REL TABLE `{rel}`({joined})")
@@ -89,8 +143,12 @@ def convert(graph_file: Path, db_path: Path, mapping_path: Path) -> dict[str, in
         )
     conn.close()
     db.close()
-    lines = ["# The ORKG graph as node and rel tables: predicate names as in ORKG, literals as values."]
-    lines += ["inverse_into = []", "", "[tables.Literal]", "literal = true", ""]
+    lines = ["# The graph as node and rel tables: predicate names as in the graph file."]
+    lines += ["inverse_into = []", ""]
+    if not as_props:
+        lines += ["[tables.Literal]", "literal = true", ""]
+    for table, cols in sorted(columns.items()):
+        lines += [f"[tables.{table}.predicates]"] + [f"{c} = {json.dumps(p)}" for c, _, p in cols] + [""]
     for rel, p in sorted(names.items()):
         lines += [f"[rels.{rel}]", f"predicate = {json.dumps(p)}", ""]
     mapping_path.write_text("\n".join(lines), encoding="utf-8")

@@ -15,6 +15,7 @@ from kgqa.embeddings import embedder_for_index
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, IndexMissingError
 from kgqa.graph import edits
+from kgqa.graph.layout import UNMARKED_NOTE, tracks_writes
 from kgqa.graph.loaders.base import TripleRecord
 from kgqa.graph.property_layout import drop_own_tables
 from kgqa.graph.reader import GraphStats, graph_stats
@@ -156,12 +157,16 @@ class Workspace:
         info = read_info(self.vstore)
         if info is None:
             raise IndexMissingError("no HubLink index to update; run `kgqa index build` first")
-        return self.build_index(
+        unmarked = dirty and not tracks_writes(self.store)  # your own writes leave no dirty marks
+        report = self.build_index(
             stored_params(info, hubs_per_batch=hubs_per_batch),
             on_progress=on_progress,
-            dirty_only=dirty,
+            dirty_only=dirty and not unmarked,
             dry_run=dry_run,
         )
+        if unmarked:
+            report.notes.insert(0, UNMARKED_NOTE)
+        return report
 
     def stats(self) -> GraphStats:
         """Graph statistics."""

@@ -15,6 +15,11 @@ class ConfigError(KgqaError):
     exit_code = 2
 
 
+class TripleLayoutRequiredError(ConfigError):
+    """A part of HubLink that reads only its own triple layout (`kgqa load`) was asked to run on a
+    user's own property graph (names the part and what works there instead)."""
+
+
 class InputError(KgqaError):
     """Input data (a file, a record, a question) is malformed; names where and what."""
 

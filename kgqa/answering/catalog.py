@@ -1,7 +1,12 @@
 """The hubs' attributes over the whole graph, read once per graph state: which attributes a hub type
 has (a predicate, or a predicate reached through a contribution or a list), every hub's values, and
-the labels names in a question are linked against. Read with one Cypher query (answering/hub_facts);
-the workspace drops it after every change to the graph or the index."""
+the labels names in a question are linked against. Read through the graph's layout (`hub_facts`: one
+Cypher query on HubLink's triple layout, the mapping's reads on a property graph); the workspace
+drops it after every change to the graph or the index.
+
+Whole-graph aggregates over the hubs (which hubs meet constraints, hubs per value) run as Cypher on
+the triple layout (answering/matching_hubs, group_hubs) and over the catalog's own facts elsewhere:
+`Catalog.in_cypher` says which, decided once when the catalog is read."""
 
 from __future__ import annotations
 
@@ -51,6 +56,7 @@ class Catalog:
     values: dict[str, list[Fact]] = field(default_factory=lambda: defaultdict(list))  # lower label -> facts
     vectors: dict[str, object] = field(default_factory=dict)  # attribute embeddings (filled on use)
     linker: object | None = None  # its label indexes (kgqa/question/linking.py, built on first use)
+    in_cypher: bool = False  # aggregates run as Cypher over the graph (triple layout), else over `facts`
 
     def attributes(self) -> list[str]:
         """Attribute names, most frequent first."""
@@ -62,6 +68,28 @@ class Catalog:
     def of(self, hub: str, attribute: str) -> list[Fact]:
         """A hub's values of one attribute."""
         return [f for f in self.by_hub.get(hub, []) if f.attribute == attribute]
+
+    def hubs_meeting(self, wanted: list[tuple[Path, list[str]]]) -> list[tuple[str, str]]:
+        """(id, label) of the hubs that state, for every (path, value ids) of `wanted`, one of the
+        values along the path, by label: the answer of answering/matching_hubs, from the facts."""
+        met: set[str] | None = None
+        for path, ids in wanted:
+            allowed = set(ids)
+            hubs = {f.hub for f in self.facts if f.path == path and f.value_id in allowed}
+            met = hubs if met is None else met & hubs
+        return sorted(((h, self.hubs[h]) for h in met or ()), key=lambda kv: (kv[1], kv[0]))
+
+    def hubs_per_value(self, ids: list[str], attribute: str) -> list[tuple[str, int, list[str]]]:
+        """(value, count, hub ids) per value of `attribute` over the hubs `ids`, most hubs first: the
+        answer of answering/group_hubs, from the facts."""
+        wanted, paths = set(ids), self.paths.get(attribute, [])
+        out: dict[str, list[str]] = {}
+        for f in self.facts:
+            if f.hub in wanted and f.path in paths:
+                members = out.setdefault(f.value, [])
+                if f.hub not in members:
+                    members.append(f.hub)
+        return sorted(((k, len(m), m) for k, m in out.items()), key=lambda x: (-x[1], x[0]))
 
     def hub_label_index(self) -> dict[str, list[str]]:
         """Lower-cased hub label -> hub ids."""
@@ -78,16 +106,22 @@ def attribute_name(path: Path, mid_label: str) -> str:
     return path.pred
 
 
+def exact_answers_available(store: GraphStore) -> bool:
+    """Whether the graph in `store` gets exact answers over the whole graph (kgqa/answering/exact.py):
+    every layout that reads `hub_facts` does (HubLink's triple layout and a property graph)."""
+    return callable(getattr(layout_of(store), "hub_facts", None))
+
+
 def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
-    """The catalog of `hub_type` (None when the graph holds no such hub, is too large to hold, or is
-    not in HubLink's triple layout: a user's own property graph has no exact answers yet)."""
-    if not isinstance(layout_of(store), TripleLayout):
+    """The catalog of `hub_type` (None when the graph holds no such hub or is too large to hold)."""
+    if not exact_answers_available(store):
         return None
-    rows = store.run("answering/hub_facts", {"hub_type": hub_type, "limit": MAX_FACTS})
+    layout = layout_of(store)
+    rows = layout.hub_facts(hub_type, MAX_FACTS)
     if not rows or len(rows) >= MAX_FACTS:
         return None
     rows.sort(key=lambda r: (r[0], r[2], r[3], r[5], r[6]))  # Kùzu's parallel scan returns rows in any order
-    cat = Catalog(hub_type)
+    cat = Catalog(hub_type, in_cypher=isinstance(layout, TripleLayout))
     # a container whose members take the name of the predicate that reaches it ("authors" -> authors list)
     named = {(r[0], r[3]) for r in rows if r[2] and attribute_name(Path(r[2], r[5]), r[4]) == r[2]}
     # per-hub containers ("Paper Class 1", "Evidence 1"): one label on many entities that hold facts

@@ -257,9 +257,13 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
 
 
 def matching(store: GraphStore, cat: Catalog, constraints: list[Constraint]) -> tuple[list[tuple[str, str]], dict]:
-    """The hubs meeting every constraint, from one Cypher aggregate over the whole graph."""
+    """The hubs meeting every constraint, from one Cypher aggregate over the whole graph (or from the
+    catalog's facts where its graph is not in the triple layout: `Catalog.in_cypher`)."""
     if not constraints:
         return sorted(cat.hubs.items(), key=lambda kv: kv[1]), {"name": "catalog", "constraints": []}
+    if not cat.in_cypher:
+        hubs = cat.hubs_meeting([(c.path, c.ids) for c in constraints])
+        return hubs, {"name": "catalog", "constraints": _described(constraints)}
     params = {
         "hub_type": cat.hub_type,
         "needed": len(constraints),
@@ -279,7 +283,10 @@ def _described(constraints: list[Constraint]) -> list[dict[str, str]]:
 
 
 def grouped(store: GraphStore, cat: Catalog, ids: list[str], attribute: str) -> list[tuple[str, int, list[str]]]:
-    """(key, count, hub ids) per value of `attribute` over the hubs `ids` (one Cypher aggregate)."""
+    """(key, count, hub ids) per value of `attribute` over the hubs `ids` (one Cypher aggregate, or
+    the catalog's facts: `Catalog.in_cypher`)."""
+    if not cat.in_cypher:
+        return cat.hubs_per_value(ids, attribute)
     out: dict[str, tuple[int, list[str]]] = {}
     for path in cat.paths.get(attribute, []):
         for key, _n, hubs in store.run("answering/group_hubs", {"ids": ids, "via": path.via, "pred": path.pred}):

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from kgqa.errors import InputError
+from kgqa.errors import InputError, TripleLayoutRequiredError
 from kgqa.types import Entity, Triple
 
 if TYPE_CHECKING:
@@ -24,6 +24,9 @@ PathRow = tuple[str, list[str], list[str], list[str], str, str]
 SchemaRow = tuple[str, list[str], list[str], bool, int]
 #: One hop of a relation chain: from id (in the frontier), to id, to label, to is_literal, to types.
 StepRow = tuple[str, str, str, bool, list[str]]
+#: One fact of a hub, one or two hops out: hub id, hub label, via predicate ('' for one hop), middle id,
+#: middle label, predicate, value id, value label, value is literal (kgqa/answering/catalog.py).
+HubFactRow = tuple[str, str, str, str, str, str, str, str, bool]
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,11 @@ class GraphLayout(Protocol):
         """Entities whose label (at least `min_len` long) occurs in the lower-cased `text`, longest first."""
         ...
 
+    def hub_facts(self, hub_type: str, limit: int) -> list[HubFactRow]:
+        """Every fact of the entities of `hub_type`, one hop out and two hops out through an entity that
+        is neither a literal nor of the hub type (a contribution, an author), at most `limit` rows."""
+        ...
+
 
 class TripleLayout:
     """HubLink's own layout: node table `Entity(id, label, types, is_literal)`, rel table
@@ -162,6 +170,10 @@ class TripleLayout:
         rows = self.store.run("chains/labels_in_text", {"text": text, "min_len": min_len, "limit": limit})
         return [_entity(r) for r in rows]
 
+    def hub_facts(self, hub_type: str, limit: int) -> list[HubFactRow]:
+        rows = self.store.run("answering/hub_facts", {"hub_type": hub_type, "limit": limit})
+        return [(r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7] or "", bool(r[8])) for r in rows]
+
 
 def _entity(row: list) -> Entity:
     return Entity(row[0], row[1] or "", tuple(row[2] or ()), bool(row[3]))
@@ -202,6 +214,31 @@ def require_triples(store: GraphStore, what: str) -> None:
         raise InputError(
             f"{what}: this database holds your own node and rel tables, which HubLink never writes; change them "
             "with Cypher and run `kgqa index update` (docs/own-graph.md)"
+        )
+
+
+#: What `index update --dirty` says on a graph whose writes leave no dirty marks (it checks every hub).
+UNMARKED_NOTE = (
+    "--dirty: your own tables carry no dirty marks (HubLink never writes them), so every hub was checked "
+    "by content hash instead"
+)
+
+
+def tracks_writes(store: GraphStore) -> bool:
+    """Whether the graph's changes leave dirty marks (`index update --dirty`): only HubLink's own
+    writes do, on its triple layout; a user's own Cypher writes to their tables leave none."""
+    return isinstance(layout_of(store), TripleLayout)
+
+
+def require_triple_layout(store: GraphStore, retriever: str) -> None:
+    """TripleLayoutRequiredError unless the graph is HubLink's triple layout: the label index of the
+    seed-paper retrievers (difar, simgrag, coe) links its texts to the `Entity` table, and is not
+    routed through the layout (docs/own-graph.md)."""
+    if not isinstance(layout_of(store), TripleLayout):
+        raise TripleLayoutRequiredError(
+            f"the {retriever} retriever needs HubLink's triple layout (a graph loaded with `kgqa load`): its label "
+            "index links to HubLink's Entity table; on your own property graph use the hublink retriever (the "
+            "default) or load a copy of the graph as triples"
         )
 
 

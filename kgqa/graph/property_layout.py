@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from kgqa.errors import InputError
-from kgqa.graph.layout import GraphStats, PathRow, SchemaRow, StepRow, unique
+from kgqa.graph.layout import GraphStats, HubFactRow, PathRow, SchemaRow, StepRow, unique
 from kgqa.graph.mapping import GraphMapping, MappingFile, infer_mapping
 from kgqa.indexing.verbalise import verbalise
 from kgqa.types import SYNTHETIC_ID_PREFIX, Entity, Triple, path_hash, synthetic_literal_id
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
     from kgqa.graph.store import GraphStore
 
+#: Ids per `out_edges` read when the exact answers' catalog is read (`hub_facts`).
+FACT_BATCH = 1000
 #: The metadata key under which `index build` keeps the mapping file it was given.
 MAPPING_META_KEY = "graph_mapping"
 
@@ -432,6 +434,36 @@ class PropertyLayout:
             found += [self._entity(r[0]) for r in self.store.run("propgraph/labels_in_text", params, names)]
         found.sort(key=lambda e: (-len(e.label), e.id))
         return found[:limit]
+
+    def hub_facts(self, hub_type: str, limit: int) -> list[HubFactRow]:
+        """Read through `out_edges` (the backward readings included): the hubs' edges, then those of the
+        non-literal entities of other types they reach, in batches of `FACT_BATCH` ids."""
+        node = self.mapping.nodes.get(hub_type)
+        if node is None or node.literal:
+            return []
+        hubs = [self._entity(n).id for (n,) in self.store.run("propgraph/all_nodes", None, {"table": node.table})]
+        rows: list[HubFactRow] = []
+        for start in range(0, len(hubs), FACT_BATCH):
+            first = self.out_edges(hubs[start : start + FACT_BATCH])
+            reached: dict[str, list[Triple]] = defaultdict(list)  # middle id -> the hub edges into it
+            for t in first:
+                o = t.object
+                rows.append((t.subject.id, t.subject.label, "", "", "", t.predicate, o.id, o.label, o.is_literal))
+                if not o.is_literal and o.has_own_id and hub_type not in o.types:
+                    reached[o.id].append(t)
+            mids = list(reached)
+            for m_start in range(0, len(mids), FACT_BATCH):
+                for t2 in self.out_edges(mids[m_start : m_start + FACT_BATCH]):
+                    v = t2.object
+                    for t1 in reached[t2.subject.id]:
+                        if v.id != t1.subject.id:
+                            p, m = t1.subject, t2.subject
+                            rows.append(
+                                (p.id, p.label, t1.predicate, m.id, m.label, t2.predicate, v.id, v.label, v.is_literal)
+                            )
+            if len(rows) >= limit:
+                break
+        return rows[:limit]
 
     def predicates(self) -> list[str]:
         names = [pred for m in self.mapping.nodes.values() for _, pred in m.facts]

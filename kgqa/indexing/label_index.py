@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, IndexMismatchError, IndexMissingError
+from kgqa.graph.layout import require_triple_layout
 from kgqa.graph.store import GraphStore
 from kgqa.indexing.metadata import META_KEY as HUB_META_KEY
 from kgqa.progress import ProgressFn, no_progress
@@ -90,6 +91,7 @@ def read_meta(store: GraphStore) -> dict[str, Any] | None:
 
 def check_ready(store: GraphStore, embedder_name: str, parts: tuple[str, ...], retriever: str) -> dict[str, Any]:
     """The index metadata, if every part in `parts` was built with this model; else a clear error."""
+    require_triple_layout(store, retriever)
     meta = read_meta(store)
     built = (meta or {}).get("parts", {})
     missing = [p for p in parts if p not in built]
@@ -118,6 +120,7 @@ def build_label_index(
 ) -> LabelIndexReport:
     """Build or update the parts of the label index that `retriever` reads (its registry entry's)."""
     start = time.perf_counter()
+    require_triple_layout(store, retriever)
     unknown = [p for p in parts if p not in PARTS]
     if unknown:
         raise ConfigError(f"unknown label index part(s) {', '.join(unknown)}; known: {', '.join(PARTS)}")

@@ -16,7 +16,7 @@ from rapidfuzz import fuzz
 
 from kgqa.answering.catalog import Catalog
 from kgqa.answering.question import QuestionPlan
-from kgqa.answering.words import phrase_score, singular
+from kgqa.answering.words import phrase_score, plural, singular
 from kgqa.embeddings.base import Embedder
 
 #: A few wordings per operation; they name no graph and no attribute.
@@ -102,8 +102,12 @@ def _attribute_vectors(cat: Catalog, embedder: Embedder) -> tuple[list[str], np.
 
 def names_hubs(phrase: str, cat: Catalog) -> bool:
     """Whether `phrase` asks for the hubs themselves ("papers", "publications", "titles")."""
-    words = {singular(w) for w in phrase.lower().split()}
-    return bool(words & {singular(cat.hub_type.lower()), "publication", "title", "article", "work", "study", "one"})
+    said = phrase.lower().split()
+    hub = cat.hub_type.lower()
+    if hub in said or plural(hub) in said:  # "movies": the crude singular would read "movy"
+        return True
+    words = {singular(w) for w in said}
+    return bool(words & {singular(hub), "publication", "title", "article", "work", "study", "one"})
 
 
 def lexical_attribute(phrase: str, cat: Catalog, exact: bool = False) -> str | None:

@@ -15,7 +15,7 @@ import pytest
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.errors import InputError
-from kgqa.graph.layout import layout_of
+from kgqa.graph.layout import UNMARKED_NOTE, layout_of
 from kgqa.graph.mapping import MappingFile, readable
 from kgqa.graph.property_layout import PropertyLayout, use_mapping
 
@@ -180,6 +180,22 @@ def test_cli_on_a_database_hublink_never_loaded(own_graph, tmp_path):
     assert "rebuilt 4 of 4 hubs" in built.stdout
     described = kgqa("graph", "describe")
     assert "year -> fact 'publication year'" in described.stdout and "doi" not in described.stdout
+    # the seed-paper retrievers' label index links to HubLink's Entity table: refused, naming the retriever
+    for args in (("index", "build", "--retriever", "difar"), ("ask", AT_VENUE, "--retriever", "simgrag")):
+        refused = kgqa(*args)
+        assert refused.returncode == 2, refused.stderr
+        assert f"the {args[3]} retriever needs HubLink's triple layout" in refused.stderr
+
+    # the user's own write leaves no dirty mark: --dirty checks every hub by content hash, and says so
+    db = kuzu.Database(str(own_graph))
+    conn = kuzu.Connection(db)
+    conn.execute("MATCH (p:Paper {id: 'p2'}) SET p.year = 2021")
+    conn.close()
+    db.close()
+    updated = kgqa("index", "update", "--dirty")
+    assert updated.returncode == 0, updated.stderr
+    assert f"note: {UNMARKED_NOTE}" in updated.stdout
+    assert "rebuilt 1 of 4 hubs" in updated.stdout, updated.stdout
     dropped = kgqa("index", "drop", "--yes")
     assert dropped.returncode == 0, dropped.stderr
     assert sorted(user_tables(own_graph)) == ["Author", "PUBLISHED_AT", "Paper", "Venue", "WROTE"]

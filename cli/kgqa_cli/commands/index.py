@@ -265,7 +265,8 @@ def worker(state: CliState, lease_seconds: float | None) -> None:
 @click.option(
     "--dirty",
     is_flag=True,
-    help="Check only the hubs marked dirty by `kgqa load` / `kgqa triples` (plus new and removed roots).",
+    help="Check only the hubs marked dirty by `kgqa load` / `kgqa triples` (plus new and removed roots); "
+    "on your own property graph, whose writes leave no marks, every hub is checked by content hash.",
 )
 @hubs_per_batch_option
 @click.option("--dry-run", is_flag=True, help="Count what the update would rebuild; write nothing.")

@@ -1,0 +1,62 @@
+"""The catalog's own aggregates (what exact answers use on a property graph): hubs meeting every
+constraint and hubs per value, from hand-made facts; and a hub type read in the plural."""
+
+from __future__ import annotations
+
+from kgqa.answering.catalog import Catalog, Fact, Path
+from kgqa.question.meaning import names_hubs
+from kgqa.types import Entity, Triple
+
+DIRECTOR, YEAR = Path("", "director"), Path("", "release year")
+
+
+def catalog() -> Catalog:
+    cat = Catalog("Movie", hubs={"1": "The Quiet Harbour", "2": "Glass Orchard", "3": "Northern Signal"})
+    for hub, attr, path, vid, value in [
+        ("1", "director", DIRECTOR, "10", "Ada Whitcombe"),
+        ("2", "director", DIRECTOR, "10", "Ada Whitcombe"),
+        ("3", "director", DIRECTOR, "13", "Oren Balogun"),
+        ("3", "director", DIRECTOR, "10", "Ada Whitcombe"),
+        ("1", "release year", YEAR, "y1999", "1999"),
+        ("2", "release year", YEAR, "y2003", "2003"),
+        ("3", "release year", YEAR, "y2003", "2003"),
+    ]:
+        t = Triple(Entity(hub, cat.hubs[hub]), attr, Entity(vid, value))
+        fact = Fact(hub, attr, path, vid, value, (t,))
+        cat.facts.append(fact)
+        cat.by_hub[hub].append(fact)
+        if path not in cat.paths.setdefault(attr, []):
+            cat.paths[attr].append(path)
+    return cat
+
+
+def test_hubs_meeting_every_constraint_by_label():
+    cat = catalog()
+    assert cat.hubs_meeting([(DIRECTOR, ["10"])]) == [
+        ("2", "Glass Orchard"),
+        ("3", "Northern Signal"),
+        ("1", "The Quiet Harbour"),
+    ]
+    assert cat.hubs_meeting([(DIRECTOR, ["10"]), (YEAR, ["y2003"])]) == [
+        ("2", "Glass Orchard"),
+        ("3", "Northern Signal"),
+    ]
+    assert cat.hubs_meeting([(DIRECTOR, ["13"]), (YEAR, ["y1999"])]) == []
+    assert cat.hubs_meeting([(YEAR, ["10"])]) == []  # a value id on another path
+
+
+def test_hubs_per_value_most_first():
+    cat = catalog()
+    assert cat.hubs_per_value(["1", "2", "3"], "director") == [
+        ("Ada Whitcombe", 3, ["1", "2", "3"]),
+        ("Oren Balogun", 1, ["3"]),
+    ]
+    assert cat.hubs_per_value(["1", "3"], "release year") == [("1999", 1, ["1"]), ("2003", 1, ["3"])]
+    assert cat.hubs_per_value(["1"], "genre") == []
+
+
+def test_the_hub_type_in_the_plural_names_the_hubs():
+    cat = Catalog("Movie")
+    assert names_hubs("movies", cat) and names_hubs("movie", cat)
+    assert not names_hubs("directors", cat)
+    assert names_hubs("studies", Catalog("Study")) and names_hubs("papers", Catalog("Paper"))
