@@ -67,6 +67,10 @@ class Workspace:
     ) -> None:
         self.settings = settings
         tracer = stderr_tracer if settings.trace else None
+        if graph is None and settings.graph == "postgres":  # no Kùzu file (docs/postgres-graph.md)
+            from kgqa.postgres.graph_store import open_pg_graph
+
+            graph = open_pg_graph(settings, read_only=read_only, tracer=tracer)
         self.store = graph or GraphStore(
             settings.db_path,
             create=create,
@@ -121,6 +125,10 @@ class Workspace:
         """Load a file of triples into the graph (atomic, idempotent). When an index exists, the hubs
         the new triples and labels touch are marked dirty in the same transaction."""
         self.facts.forget()
+        if self.settings.graph == "postgres":
+            from kgqa.postgres.graph_load import load_into_postgres
+
+            return load_into_postgres(self.store, path, fmt, on_progress=on_progress)  # type: ignore[arg-type]
         return load_file(
             self.store, path, fmt, on_progress=on_progress, observer=dirty_tracker(self.store, self.vstore)
         )

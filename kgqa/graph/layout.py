@@ -6,9 +6,9 @@ graph in Postgres) implements these methods and is added to `layout_of`; see doc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kgqa.errors import InputError
 from kgqa.types import Entity, Triple
@@ -107,17 +107,17 @@ class TripleLayout:
         self.store = store
 
     def entities_by_ids(self, ids: list[str]) -> dict[str, Entity]:
-        return {r[0]: _entity(r) for r in self.store.run("graph/entities_by_ids", {"ids": ids})} if ids else {}
+        return {r[0]: entity_row(r) for r in self.store.run("graph/entities_by_ids", {"ids": ids})} if ids else {}
 
     def out_edges(self, ids: list[str]) -> list[Triple]:
-        return [_triple(r) for r in self.store.run("graph/out_edges", {"ids": ids})] if ids else []
+        return [triple_row(r) for r in self.store.run("graph/out_edges", {"ids": ids})] if ids else []
 
     def in_edges(self, ids: list[str]) -> list[Triple]:
-        return [_triple(r) for r in self.store.run("graph/in_edges", {"ids": ids})] if ids else []
+        return [triple_row(r) for r in self.store.run("graph/in_edges", {"ids": ids})] if ids else []
 
     def entities_by_label(self, text: str, limit: int) -> list[tuple[Entity, bool]]:
         rows = self.store.run("graph/entities_by_label", {"label": text, "limit": limit})
-        return [(_entity(r), bool(r[4])) for r in rows]
+        return [(entity_row(r), bool(r[4])) for r in rows]
 
     def hub_root_candidates(self, ctx: UdfContext) -> list[tuple[str, str, int]]:
         from kgqa_procedures.udfs import register_udfs
@@ -160,14 +160,16 @@ class TripleLayout:
 
     def labels_in_text(self, text: str, min_len: int, limit: int) -> list[Entity]:
         rows = self.store.run("chains/labels_in_text", {"text": text, "min_len": min_len, "limit": limit})
-        return [_entity(r) for r in rows]
+        return [entity_row(r) for r in rows]
 
 
-def _entity(row: list) -> Entity:
+def entity_row(row: Sequence[Any]) -> Entity:
+    """An entity from a row (id, label, types, is_literal)."""
     return Entity(row[0], row[1] or "", tuple(row[2] or ()), bool(row[3]))
 
 
-def _triple(row: list) -> Triple:
+def triple_row(row: Sequence[Any]) -> Triple:
+    """A triple from a row (sid, slabel, s_is_literal, predicate, oid, olabel, o_is_literal)."""
     return Triple(
         Entity(row[0], row[1] or "", (), bool(row[2])), row[3], Entity(row[4], row[5] or "", (), bool(row[6]))
     )
