@@ -158,17 +158,20 @@ class Workspace:
         hubs_per_batch: int | None = None,
         on_progress: ProgressFn = no_progress,
         dry_run: bool = False,
+        hubs: list[str] | None = None,
     ) -> BuildReport:
         """`index build` with the parameters the index was built with. `dirty`: only the hubs marked
-        by graph changes (plus new and removed roots) are checked."""
+        by graph changes (plus new and removed roots) are checked; `hubs`: only these (and new and
+        removed roots), e.g. those the graph in Postgres marked (kgqa/postgres/graph_refresh.py)."""
         info = read_info(self.vstore)
         if info is None:
             raise IndexMissingError("no HubLink index to update; run `kgqa index build` first")
         return self.build_index(
             stored_params(info, hubs_per_batch=hubs_per_batch),
             on_progress=on_progress,
-            dirty_only=dirty,
+            dirty_only=dirty or hubs is not None,
             dry_run=dry_run,
+            marked=hubs,
         )
 
     def stats(self) -> GraphStats:
@@ -195,6 +198,7 @@ class Workspace:
         llm: str | None = None,
         dry_run: bool = False,
         dirty_only: bool = False,
+        marked: list[str] | None = None,
     ) -> BuildReport:
         """Build or update the HubLink index. `llm` picks the path verbaliser ("offline": template
         texts; "anthropic": LLM sentences); None keeps the one the index was built with.
@@ -209,7 +213,7 @@ class Workspace:
         verbaliser = get_verbaliser(llm, self.settings, client)
         if verbaliser is not None and hasattr(verbaliser, "on_progress"):
             verbaliser.on_progress = on_progress
-        marks = dirty_hubs(self.store)
+        marks = dirty_hubs(self.store) if marked is None else marked
         self.facts.forget()
         report = build_index(
             self.store,

@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from kgqa.graph.layout import TripleLayout, layout_of
+from kgqa.graph.layout import answers_exactly
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
 
@@ -81,7 +81,7 @@ def attribute_name(path: Path, mid_label: str) -> str:
 def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     """The catalog of `hub_type` (None when the graph holds no such hub, is too large to hold, or is
     not in HubLink's triple layout: a user's own property graph has no exact answers yet)."""
-    if not isinstance(layout_of(store), TripleLayout):
+    if not answers_exactly(store):
         return None
     rows = store.run("answering/hub_facts", {"hub_type": hub_type, "limit": MAX_FACTS})
     if not rows or len(rows) >= MAX_FACTS:

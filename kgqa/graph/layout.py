@@ -102,6 +102,7 @@ class TripleLayout:
     `Triple(predicate, predicate_id)`. Every method runs the named queries it always ran."""
 
     name = "triples"
+    triple_tables = True  # HubLink's own entity and triple tables: the exact-answer reads run on them
 
     def __init__(self, store: GraphStore) -> None:
         self.store = store
@@ -195,6 +196,12 @@ def layout_of(store: GraphStore) -> GraphLayout:
         layout = stored_layout(store)
     store._layout = layout  # type: ignore[attr-defined]
     return layout
+
+
+def answers_exactly(store: GraphStore) -> bool:
+    """Whether the graph is kept in HubLink's own entity and triple tables (in Kùzu, or in Postgres),
+    which the exact answers over the whole graph read (kgqa/answering/); a user's own tables are not."""
+    return bool(getattr(layout_of(store), "triple_tables", False))
 
 
 def require_triples(store: GraphStore, what: str) -> None:

@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from psycopg.types.json import Jsonb
+
 from kgqa.config import Settings
 from kgqa.errors import StoreError
 from kgqa.graph.layout import GraphStats, PathRow, SchemaRow, StepRow, entity_row, triple_row
@@ -23,6 +25,12 @@ from kgqa.types import Entity, Triple
 if TYPE_CHECKING:
     from kgqa_procedures.udfs import UdfContext
 
+#: The Cypher reads of exact answers (kgqa/answering/) and the SQL query answering each here.
+ANSWERING_QUERIES = {
+    "answering/hub_facts": "graph_hub_facts",
+    "answering/matching_hubs": "graph_matching_hubs",
+    "answering/group_hubs": "graph_group_hubs",
+}
 #: The migrations of the graph tables (schema/postgres_graph/), applied by the first load.
 GRAPH_SCHEMA = "postgres_graph"
 
@@ -58,7 +66,17 @@ class PgGraph(GraphStore):
         """Kùzu UDFs are not used: `PgLayout` applies the hub-root criteria itself."""
 
     def run(self, name: str, params: dict[str, Any] | None = None, names: Any = None, **structural: int) -> list:
-        raise StoreError(f"{name}: this needs the graph in Kùzu; with --graph postgres it is not available")
+        """The exact-answer reads (kgqa/answering/) by their Cypher names, answered by their SQL
+        twins with the same columns; any other Cypher query is a StoreError naming it."""
+        sql = ANSWERING_QUERIES.get(name)
+        if sql is None:
+            raise StoreError(f"{name}: this needs the graph in Kùzu; with --graph postgres it is not available")
+        values = dict(params or {})
+        if "limit" in values:
+            values["lim"] = values.pop("limit")
+        if "constraints" in values:
+            values["constraints"] = Jsonb(values["constraints"])
+        return [list(r) for r in self.db.run(sql, values)]
 
     def scalar(self, name: str, params: dict[str, Any] | None = None) -> Any:
         return self.run(name, params)
@@ -76,6 +94,7 @@ class PgLayout:
     """The `GraphLayout` of the graph in Postgres (the triple layout's semantics, in SQL)."""
 
     name = "postgres"
+    triple_tables = True  # the exact-answer reads run here in SQL (PgGraph.run)
 
     def __init__(self, store: PgGraph) -> None:
         self.store = store

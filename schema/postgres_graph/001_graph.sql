@@ -34,9 +34,12 @@ CREATE INDEX IF NOT EXISTS triples_predicate ON kgqa.triples (predicate, subject
 
 -- Entities a write touched since the worker last refreshed the index: filled by the statement-level
 -- triggers below in the writer's own transaction; `kgqa serve` takes them (FOR UPDATE SKIP LOCKED),
--- rebuilds the hubs whose paths reach them and deletes them in the same step.
+-- rebuilds the hubs whose paths reach them and deletes the rows it took. A mark is a new row each
+-- time (never an upsert): a write never waits for a refresh, and a change made during a refresh keeps
+-- its own row for the next one.
 CREATE TABLE IF NOT EXISTS kgqa.dirty_entities (
-    entity_id text PRIMARY KEY,
+    seq       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    entity_id text NOT NULL,
     marked_at timestamptz NOT NULL DEFAULT now()
 );
 
@@ -45,16 +48,14 @@ CREATE TABLE IF NOT EXISTS kgqa.dirty_entities (
 CREATE OR REPLACE FUNCTION kgqa.mark_triple_subjects() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO kgqa.dirty_entities (entity_id)
-    SELECT DISTINCT subject FROM changed_rows
-    ON CONFLICT (entity_id) DO NOTHING;
+    SELECT DISTINCT subject FROM changed_rows;
     RETURN NULL;
 END $$;
 
 CREATE OR REPLACE FUNCTION kgqa.mark_entities() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO kgqa.dirty_entities (entity_id)
-    SELECT DISTINCT id FROM changed_rows
-    ON CONFLICT (entity_id) DO NOTHING;
+    SELECT DISTINCT id FROM changed_rows;
     RETURN NULL;
 END $$;
 

@@ -16,7 +16,7 @@ from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import KgqaError
-from kgqa.graph.layout import TripleLayout, layout_of
+from kgqa.graph.layout import answers_exactly
 from kgqa.graph.reader import in_edges, resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.retrieval.base import Answer
@@ -67,7 +67,7 @@ class ChainAnswerer:
         plan = self.reader.plan(question, span, set(mention.types), MAX_HOPS)
         # one-hop counts are left to the exact answers over the whole graph (kgqa/answering/exact.py),
         # which read HubLink's triple layout; on another layout the chain counts them itself
-        how_many = counts(question) and isinstance(layout_of(self.store), TripleLayout)
+        how_many = counts(question) and answers_exactly(self.store)
         if plan is None or not self._worth_it(plan, mention, is_hub, how_many):
             return None
         t1 = time.perf_counter()

@@ -1,3 +1,3 @@
--- Delete these dirty marks (their hubs were rebuilt).
--- params: ids text[]
-DELETE FROM kgqa.dirty_entities WHERE entity_id = ANY(%(ids)s::text[]);
+-- Delete the dirty marks taken (their hubs were rebuilt).
+-- params: seqs int8[]
+DELETE FROM kgqa.dirty_entities WHERE seq = ANY(%(seqs)s::int8[]);
