@@ -166,6 +166,10 @@ class Workspace:
         info = read_info(self.vstore)
         if info is None:
             raise IndexMissingError("no HubLink index to update; run `kgqa index build` first")
+        if dirty and not dry_run and self.settings.graph == "postgres":  # the marks of the Postgres triggers
+            from kgqa.postgres.graph_refresh import refresh_here
+
+            return refresh_here(self) or BuildReport(mode="dirty", counts=self.vstore.counts())
         return self.build_index(
             stored_params(info, hubs_per_batch=hubs_per_batch),
             on_progress=on_progress,

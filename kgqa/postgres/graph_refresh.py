@@ -22,6 +22,7 @@ from kgqa.postgres.indexes import schema_of
 if TYPE_CHECKING:
     from kgqa.api import Workspace
     from kgqa.config import Settings
+    from kgqa.indexing.builder import BuildReport
 
 #: Seconds between looks at the dirty marks (a change reaches answers within about twice this plus a rebuild).
 REFRESH_S = 1.0
@@ -54,28 +55,39 @@ def affected_hubs(ws: Workspace, entity_ids: list[str]) -> list[str]:
     return sorted(walker.walk(touched, touched))
 
 
-def refresh_once(dsn: str, index: str, write: Callable[[Callable[[Workspace], Any]], Any]) -> int:
+def refresh_once(
+    dsn: str, index: str, write: Callable[[Callable[[Workspace], Any]], Any]
+) -> tuple[int, BuildReport | None]:
     """Take the dirty marks (those no other worker holds), rebuild the hubs they touch with `write`
-    (a writable workspace, questions held meanwhile) and delete the marks; returns the marks taken."""
+    (a writable workspace, questions held meanwhile) and delete the marks; returns the number of
+    entities marked and the rebuild's report (None when nothing was marked or there is no index)."""
     db = PgDatabase(dsn, schema=schema_of(index))
     try:
         if not db.scalar("graph_has_dirty"):
-            return 0
+            return 0, None
         with db.transaction():
             taken = db.run("graph_claim_dirty", {"lim": BATCH})
             if not taken:
-                return 0
+                return 0, None
             ids = sorted({r[1] for r in taken})
 
-            def rebuild(ws: Workspace) -> None:
-                if read_info(ws.vstore) is not None:
-                    ws.update_index(hubs=affected_hubs(ws, ids))
+            def rebuild(ws: Workspace) -> BuildReport | None:
+                if read_info(ws.vstore) is None:
+                    return None
+                return ws.update_index(hubs=affected_hubs(ws, ids))
 
-            write(rebuild)
+            report = write(rebuild)
             db.run("graph_clear_dirty", {"seqs": [r[0] for r in taken]})
-        return len(ids)
+        return len(ids), report
     finally:
         db.close()
+
+
+def refresh_here(ws: Workspace) -> BuildReport | None:
+    """`kgqa index update --dirty` on the graph in Postgres: the refresh of `kgqa serve`, in this process."""
+    from kgqa.postgres.server import resolve_dsn
+
+    return refresh_once(resolve_dsn(ws.settings), ws.settings.index_name, lambda fn: fn(ws))[1]
 
 
 class GraphRefresher:
@@ -100,7 +112,7 @@ class GraphRefresher:
         failing = False
         while not self._stop.wait(REFRESH_S):
             try:
-                n = refresh_once(self.dsn, self.index, self.write)
+                n, _ = refresh_once(self.dsn, self.index, self.write)
             except KgqaError as exc:
                 if not failing:
                     self.info(f"graph refresh failed ({exc}); trying again")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from serve_helpers import service_env
+from serve_helpers import Service, service_env
 
 from kgqa.api import Workspace
 from kgqa.config import Settings
@@ -149,3 +149,68 @@ def test_bad_input(pg_only, tmp_path):
     wrong = kgqa(root, "load", str(bad), "--graph", "postgres", "--store", "kuzu")
     assert wrong.returncode == 2 and "use --store pgvector" in wrong.stderr, wrong.stderr
     assert os.path.exists(root / ".kgqa" / "pg") and kuzu_files(root) == []
+
+
+def test_two_stateless_workers_one_killed_midway(pg_only):
+    """Two services share the queue with nothing local but the model (no Kùzu file in either
+    directory); one is killed while questions are queued: every question is answered, once."""
+    root, dsn = pg_only
+    common = ("--graph", "postgres", "--store", "pgvector", "--pg-dsn", dsn, "--index", "demo")
+    homes = [root / f"worker{i}" for i in (1, 2)]
+    for home in homes:
+        home.mkdir()
+    workers = [Service(home / "graph.kuzu", *common, wait=False) for home in homes]
+    try:
+        for w in workers:
+            w.ready()
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            ids = [
+                conn.execute(
+                    "SELECT kgqa.submit(%(q)s, strategy => 'direct')", {"q": f"{DEMO_QUESTIONS[i % 3][0]} ({i})"}
+                ).fetchone()[0]
+                for i in range(20)
+            ]
+            deadline = time.monotonic() + 60
+            while (
+                conn.execute(
+                    "SELECT count(*) FROM kgqa.queue WHERE id = ANY(%(ids)s) AND status = 'done'", {"ids": ids}
+                ).fetchone()[0]
+                < 3
+            ):
+                assert time.monotonic() < deadline, "no question answered"
+                time.sleep(0.05)
+            workers[0].proc.send_signal(signal.SIGKILL)
+            workers[0].proc.wait()
+            answers = [conn.execute("SELECT answer FROM kgqa.wait(%(id)s, 120)", {"id": i}).fetchone()[0] for i in ids]
+            assert all(answers) and len(answers) == 20
+            rows = conn.execute(
+                "SELECT id, status, leased_by FROM kgqa.queue WHERE id = ANY(%(ids)s)", {"ids": ids}
+            ).fetchall()
+            assert len(rows) == 20 and {r[1] for r in rows} == {"done"}  # one row, one answer per question
+            by = {r[2].rsplit(":", 1)[0] for r in rows}  # host:pid
+            assert len(by) == 2, by  # both workers answered some
+    finally:
+        for w in workers:
+            if w.proc.poll() is None:
+                w.stop()
+    assert kuzu_files(root) == []
+
+
+def test_index_update_dirty_takes_the_marks_without_a_service(pg_only):
+    root, dsn = pg_only
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        with conn.transaction():
+            conn.execute(
+                "INSERT INTO kgqa_demo.entities (id, label, types) VALUES ('A98', 'Wendelin Krause', '{Author}')"
+            )
+            conn.execute("INSERT INTO kgqa_demo.triples (subject, predicate, object) VALUES ('P02', 'author', 'A98')")
+        assert conn.execute("SELECT count(*) FROM kgqa_demo.dirty_entities").fetchone()[0] >= 2
+    out = kgqa(root, "index", "update", "--dirty", "--graph", "postgres")
+    assert out.returncode == 0, out.stderr
+    assert "rebuilt: P02" in out.stdout, out.stdout
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM kgqa_demo.dirty_entities").fetchone() == (0,)
+        paths = conn.execute("SELECT hub_id FROM kgqa_demo.hub_paths WHERE triples::text LIKE '%\"A98\"%'").fetchall()
+        assert paths == [("P02",)]
+    again = kgqa(root, "index", "update", "--dirty", "--graph", "postgres")
+    assert again.returncode == 0 and "rebuilt" not in again.stdout, again.stdout
