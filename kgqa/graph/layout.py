@@ -207,7 +207,13 @@ def answers_exactly(store: GraphStore) -> bool:
 def require_triples(store: GraphStore, what: str) -> None:
     """InputError unless the graph is HubLink's own triple layout: HubLink never writes to a user's
     own node and rel tables (`what`: the refused action, for the message)."""
-    if not isinstance(layout_of(store), TripleLayout):
+    layout = layout_of(store)
+    if layout.name == "postgres":
+        raise InputError(
+            f"{what}: the graph is in Postgres (--graph postgres); change it with SQL (INSERT or DELETE on "
+            "kgqa_<index>.entities and kgqa_<index>.triples): `kgqa serve` refreshes the index (docs/postgres-graph.md)"
+        )
+    if not isinstance(layout, TripleLayout):
         raise InputError(
             f"{what}: this database holds your own node and rel tables, which HubLink never writes; change them "
             "with Cypher and run `kgqa index update` (docs/own-graph.md)"
