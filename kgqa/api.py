@@ -68,6 +68,10 @@ class Workspace:
     ) -> None:
         self.settings = settings
         tracer = stderr_tracer if settings.trace else None
+        if graph is None and settings.graph == "postgres":  # no Kùzu file (docs/postgres-graph.md)
+            from kgqa.postgres.graph_store import open_pg_graph
+
+            graph = open_pg_graph(settings, read_only=read_only, tracer=tracer)
         self.store = graph or GraphStore(
             settings.db_path,
             create=create,
@@ -122,6 +126,10 @@ class Workspace:
         """Load a file of triples into the graph (atomic, idempotent). When an index exists, the hubs
         the new triples and labels touch are marked dirty in the same transaction."""
         self.facts.forget()
+        if self.settings.graph == "postgres":
+            from kgqa.postgres.graph_load import load_into_postgres
+
+            return load_into_postgres(self.store, path, fmt, on_progress=on_progress)  # type: ignore[arg-type]
         return load_file(
             self.store, path, fmt, on_progress=on_progress, observer=dirty_tracker(self.store, self.vstore)
         )
@@ -151,18 +159,25 @@ class Workspace:
         hubs_per_batch: int | None = None,
         on_progress: ProgressFn = no_progress,
         dry_run: bool = False,
+        hubs: list[str] | None = None,
     ) -> BuildReport:
         """`index build` with the parameters the index was built with. `dirty`: only the hubs marked
-        by graph changes (plus new and removed roots) are checked."""
+        by graph changes (plus new and removed roots) are checked; `hubs`: only these (and new and
+        removed roots), e.g. those the graph in Postgres marked (kgqa/postgres/graph_refresh.py)."""
         info = read_info(self.vstore)
         if info is None:
             raise IndexMissingError("no HubLink index to update; run `kgqa index build` first")
+        if dirty and not dry_run and self.settings.graph == "postgres":  # the marks of the Postgres triggers
+            from kgqa.postgres.graph_refresh import refresh_here
+
+            return refresh_here(self) or BuildReport(mode="dirty", counts=self.vstore.counts())
         unmarked = dirty and not tracks_writes(self.store)  # your own writes leave no dirty marks
         report = self.build_index(
             stored_params(info, hubs_per_batch=hubs_per_batch),
             on_progress=on_progress,
-            dirty_only=dirty and not unmarked,
+            dirty_only=(dirty and not unmarked) or hubs is not None,
             dry_run=dry_run,
+            marked=hubs,
         )
         if unmarked:
             report.notes.insert(0, UNMARKED_NOTE)
@@ -192,6 +207,7 @@ class Workspace:
         llm: str | None = None,
         dry_run: bool = False,
         dirty_only: bool = False,
+        marked: list[str] | None = None,
     ) -> BuildReport:
         """Build or update the HubLink index. `llm` picks the path verbaliser ("offline": template
         texts; "anthropic": LLM sentences); None keeps the one the index was built with.
@@ -206,7 +222,7 @@ class Workspace:
         verbaliser = get_verbaliser(llm, self.settings, client)
         if verbaliser is not None and hasattr(verbaliser, "on_progress"):
             verbaliser.on_progress = on_progress
-        marks = dirty_hubs(self.store)
+        marks = dirty_hubs(self.store) if marked is None else marked
         self.facts.forget()
         report = build_index(
             self.store,

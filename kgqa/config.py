@@ -13,6 +13,8 @@ from kgqa.index_names import index_name
 DEFAULT_DB = Path(".kgqa") / "graph.kuzu"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_STORE = "kuzu"
+#: Where the graph can live (`--graph`, KGQA_GRAPH): embedded Kùzu, or the index schema in Postgres.
+GRAPHS = ("kuzu", "postgres")
 DEFAULT_LLM_MODEL = "claude-sonnet-4-6"
 DEFAULT_QUESTION_TIMEOUT = 30.0  # seconds per question (KGQA_QUESTION_TIMEOUT)
 MAX_QUESTION_TIMEOUT = 3600.0
@@ -121,6 +123,7 @@ class Settings:
     ann: AnnParams = field(default_factory=AnnParams)  # HNSW parameters of the vector stores
     buffer_pool_mib: int | None = None  # Kùzu's page cache (None: sized from the database, kgqa/graph/buffer_pool.py)
     store: str = DEFAULT_STORE  # where the HubLink index lives: kuzu | pgvector
+    graph: str = "kuzu"  # where the graph lives: kuzu | postgres (docs/postgres-graph.md)
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
     index: str | None = None  # the index name in Postgres (None: from db_path; docs/databases.md)
     question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT  # time budget of one question (docs/limits.md)
@@ -129,6 +132,12 @@ class Settings:
 
     def __post_init__(self) -> None:
         _positive("embedding_batch_size", self.embedding_batch_size, maximum=4_096)
+        if self.graph not in GRAPHS:
+            raise ConfigError(f"unknown graph placement '{self.graph}' (KGQA_GRAPH); known: {', '.join(GRAPHS)}")
+        if self.graph == "postgres" and self.store != "pgvector":
+            raise ConfigError(
+                f"--graph postgres keeps the index in Postgres too: use --store pgvector, not --store {self.store}"
+            )
         _seconds("question timeout (KGQA_QUESTION_TIMEOUT)", self.question_timeout_s, MAX_QUESTION_TIMEOUT)
 
     @property
@@ -170,7 +179,10 @@ class Settings:
         if "buffer_pool_mib" not in overrides:
             overrides["buffer_pool_mib"] = _env_number("KGQA_BUFFER_POOL_MIB", int, None)
             _positive("KGQA_BUFFER_POOL_MIB", overrides["buffer_pool_mib"], allow_none=True, minimum=64)
-        overrides["store"] = overrides.get("store") or os.environ.get("KGQA_STORE") or DEFAULT_STORE
+        overrides["graph"] = overrides.get("graph") or os.environ.get("KGQA_GRAPH", "").strip() or "kuzu"
+        # the graph in Postgres keeps its index there too (pgvector) unless a store is named
+        store = overrides.get("store") or os.environ.get("KGQA_STORE")
+        overrides["store"] = store or ("pgvector" if overrides["graph"] == "postgres" else DEFAULT_STORE)
         overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None
         overrides["index"] = overrides.get("index") or os.environ.get("KGQA_INDEX", "").strip() or None
         if overrides.get("question_timeout_s") is None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from kgqa.config import STRATEGIES
+from kgqa.config import GRAPHS, STRATEGIES
 from kgqa.errors import ConfigError
 from kgqa.llm.registry import PROVIDERS
 from kgqa.retrieval.options import AskOptions
@@ -19,14 +19,20 @@ from kgqa_cli.context import CliState
 
 
 def store_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """Add `--store`, `--pg-dsn` and `--index`; their values go to the CliState (and so to the settings)."""
+    """Add `--graph`, `--store`, `--pg-dsn` and `--index`; their values go to the CliState (and so to the settings)."""
 
     @functools.wraps(f)
     def wrapper(
-        *args: Any, store: str | None = None, pg_dsn: str | None = None, index: str | None = None, **kwargs: Any
+        *args: Any,
+        graph: str | None = None,
+        store: str | None = None,
+        pg_dsn: str | None = None,
+        index: str | None = None,
+        **kwargs: Any,
     ) -> Any:
         state = click.get_current_context().find_object(CliState)
         if state is not None:
+            state.graph = graph or state.graph
             state.store = store or state.store
             state.pg_dsn = pg_dsn or state.pg_dsn
             state.index = index or state.index
@@ -45,6 +51,12 @@ def store_options(f: Callable[..., Any]) -> Callable[..., Any]:
         default=None,
         metavar="DSN",
         help="Postgres DSN for the pgvector store (default: $KGQA_PG_DSN, else the server of `kgqa pg start`).",
+    )(wrapper)
+    wrapper = click.option(
+        "--graph",
+        type=click.Choice(GRAPHS),
+        default=None,
+        help="Where the graph lives: kuzu, or postgres (the index's schema; no Kùzu file) (default: $KGQA_GRAPH or kuzu).",
     )(wrapper)
     return click.option(
         "--store",

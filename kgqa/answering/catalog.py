@@ -1,12 +1,13 @@
 """The hubs' attributes over the whole graph, read once per graph state: which attributes a hub type
 has (a predicate, or a predicate reached through a contribution or a list), every hub's values, and
 the labels names in a question are linked against. Read through the graph's layout (`hub_facts`: one
-Cypher query on HubLink's triple layout, the mapping's reads on a property graph); the workspace
+query on HubLink's triple tables, the mapping's reads on a property graph); the workspace
 drops it after every change to the graph or the index.
 
-Whole-graph aggregates over the hubs (which hubs meet constraints, hubs per value) run as Cypher on
-the triple layout (answering/matching_hubs, group_hubs) and over the catalog's own facts elsewhere:
-`Catalog.in_cypher` says which, decided once when the catalog is read."""
+Whole-graph aggregates over the hubs (which hubs meet constraints, hubs per value) run as queries on
+HubLink's own triple tables (answering/matching_hubs, group_hubs: Cypher in Kùzu, their SQL twins in
+Postgres) and over the catalog's own facts on a user's property graph: `Catalog.in_cypher` says which,
+decided once when the catalog is read."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from kgqa.graph.layout import TripleLayout, layout_of
+from kgqa.graph.layout import answers_exactly, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
 
@@ -56,7 +57,7 @@ class Catalog:
     values: dict[str, list[Fact]] = field(default_factory=lambda: defaultdict(list))  # lower label -> facts
     vectors: dict[str, object] = field(default_factory=dict)  # attribute embeddings (filled on use)
     linker: object | None = None  # its label indexes (kgqa/question/linking.py, built on first use)
-    in_cypher: bool = False  # aggregates run as Cypher over the graph (triple layout), else over `facts`
+    in_cypher: bool = False  # aggregates run as the triple tables' queries (Cypher or SQL), else over `facts`
 
     def attributes(self) -> list[str]:
         """Attribute names, most frequent first."""
@@ -121,7 +122,7 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     if not rows or len(rows) >= MAX_FACTS:
         return None
     rows.sort(key=lambda r: (r[0], r[2], r[3], r[5], r[6]))  # Kùzu's parallel scan returns rows in any order
-    cat = Catalog(hub_type, in_cypher=isinstance(layout, TripleLayout))
+    cat = Catalog(hub_type, in_cypher=answers_exactly(store))
     # a container whose members take the name of the predicate that reaches it ("authors" -> authors list)
     named = {(r[0], r[3]) for r in rows if r[2] and attribute_name(Path(r[2], r[5]), r[4]) == r[2]}
     # per-hub containers ("Paper Class 1", "Evidence 1"): one label on many entities that hold facts

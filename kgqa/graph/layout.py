@@ -6,9 +6,9 @@ graph in Postgres) implements these methods and is added to `layout_of`; see doc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kgqa.errors import InputError, TripleLayoutRequiredError
 from kgqa.types import Entity, Triple
@@ -110,22 +110,23 @@ class TripleLayout:
     `Triple(predicate, predicate_id)`. Every method runs the named queries it always ran."""
 
     name = "triples"
+    triple_tables = True  # HubLink's own entity and triple tables: the exact-answer reads run on them
 
     def __init__(self, store: GraphStore) -> None:
         self.store = store
 
     def entities_by_ids(self, ids: list[str]) -> dict[str, Entity]:
-        return {r[0]: _entity(r) for r in self.store.run("graph/entities_by_ids", {"ids": ids})} if ids else {}
+        return {r[0]: entity_row(r) for r in self.store.run("graph/entities_by_ids", {"ids": ids})} if ids else {}
 
     def out_edges(self, ids: list[str]) -> list[Triple]:
-        return [_triple(r) for r in self.store.run("graph/out_edges", {"ids": ids})] if ids else []
+        return [triple_row(r) for r in self.store.run("graph/out_edges", {"ids": ids})] if ids else []
 
     def in_edges(self, ids: list[str]) -> list[Triple]:
-        return [_triple(r) for r in self.store.run("graph/in_edges", {"ids": ids})] if ids else []
+        return [triple_row(r) for r in self.store.run("graph/in_edges", {"ids": ids})] if ids else []
 
     def entities_by_label(self, text: str, limit: int) -> list[tuple[Entity, bool]]:
         rows = self.store.run("graph/entities_by_label", {"label": text, "limit": limit})
-        return [(_entity(r), bool(r[4])) for r in rows]
+        return [(entity_row(r), bool(r[4])) for r in rows]
 
     def hub_root_candidates(self, ctx: UdfContext) -> list[tuple[str, str, int]]:
         from kgqa_procedures.udfs import register_udfs
@@ -168,18 +169,24 @@ class TripleLayout:
 
     def labels_in_text(self, text: str, min_len: int, limit: int) -> list[Entity]:
         rows = self.store.run("chains/labels_in_text", {"text": text, "min_len": min_len, "limit": limit})
-        return [_entity(r) for r in rows]
+        return [entity_row(r) for r in rows]
 
     def hub_facts(self, hub_type: str, limit: int) -> list[HubFactRow]:
-        rows = self.store.run("answering/hub_facts", {"hub_type": hub_type, "limit": limit})
-        return [(r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7] or "", bool(r[8])) for r in rows]
+        return hub_fact_rows(self.store.run("answering/hub_facts", {"hub_type": hub_type, "limit": limit}))
 
 
-def _entity(row: list) -> Entity:
+def hub_fact_rows(rows: Sequence[Sequence[Any]]) -> list[HubFactRow]:
+    """The rows of the `answering/hub_facts` read (Cypher, or its SQL twin) as `HubFactRow`s."""
+    return [(r[0], r[1], r[2], r[3], r[4] or "", r[5], r[6], r[7] or "", bool(r[8])) for r in rows]
+
+
+def entity_row(row: Sequence[Any]) -> Entity:
+    """An entity from a row (id, label, types, is_literal)."""
     return Entity(row[0], row[1] or "", tuple(row[2] or ()), bool(row[3]))
 
 
-def _triple(row: list) -> Triple:
+def triple_row(row: Sequence[Any]) -> Triple:
+    """A triple from a row (sid, slabel, s_is_literal, predicate, oid, olabel, o_is_literal)."""
     return Triple(
         Entity(row[0], row[1] or "", (), bool(row[2])), row[3], Entity(row[4], row[5] or "", (), bool(row[6]))
     )
@@ -207,10 +214,22 @@ def layout_of(store: GraphStore) -> GraphLayout:
     return layout
 
 
+def answers_exactly(store: GraphStore) -> bool:
+    """Whether the graph is kept in HubLink's own entity and triple tables (in Kùzu, or in Postgres),
+    which the exact answers over the whole graph read (kgqa/answering/); a user's own tables are not."""
+    return bool(getattr(layout_of(store), "triple_tables", False))
+
+
 def require_triples(store: GraphStore, what: str) -> None:
     """InputError unless the graph is HubLink's own triple layout: HubLink never writes to a user's
     own node and rel tables (`what`: the refused action, for the message)."""
-    if not isinstance(layout_of(store), TripleLayout):
+    layout = layout_of(store)
+    if layout.name == "postgres":
+        raise InputError(
+            f"{what}: the graph is in Postgres (--graph postgres); change it with SQL (INSERT or DELETE on "
+            "kgqa_<index>.entities and kgqa_<index>.triples): `kgqa serve` refreshes the index (docs/postgres-graph.md)"
+        )
+    if not isinstance(layout, TripleLayout):
         raise InputError(
             f"{what}: this database holds your own node and rel tables, which HubLink never writes; change them "
             "with Cypher and run `kgqa index update` (docs/own-graph.md)"

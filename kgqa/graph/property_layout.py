@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from kgqa.errors import InputError
@@ -280,52 +280,14 @@ class PropertyLayout:
         yet; it is emitted when it has `max_path_length` triples, ends at a hub root (with
         `boundary`), or has no acyclic extension (the rules of enumerate_hub_paths.cypher)."""
         is_root = ctx.root_ids.__contains__ if ctx is not None else (lambda _id: False)
-        starts = self.entities_by_ids(roots)
-        known: dict[str, list[Triple]] = {}  # entity id -> its out-edges in paths, read once per call
-
-        def edges_of(entities: Iterator[Entity]) -> None:
-            wanted = unique(e.id for e in entities if e.has_own_id and e.id not in known)
-            for i in wanted:
-                known[i] = []
-            for t in self._out_edges(wanted, in_paths=True) if wanted else ():
-                known[t.subject.id].append(t)
-
-        paths: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = [((starts[r],), ()) for r in roots if r in starts]
-        for length in range(1, max_path_length + 1):
-            edges_of(p[0][-1] for p in paths)
-            grown: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = []
-            for nodes, preds in paths:
-                last = nodes[-1]
-                if len(nodes) > 1 and is_root(last.id):
-                    continue  # a path never passes through another hub root
-                inner = {n.id for n in nodes[1:]}
-                for t in known.get(last.id, ()):
-                    x = t.object
-                    if x.id == nodes[0].id or x.id in inner:
-                        continue
-                    grown.append((nodes + (x,), preds + (t.predicate,)))
-            if not grown:
-                return
-            if length < max_path_length:
-                edges_of(p[0][-1] for p in grown)
-            follow = known
-            for nodes, preds in grown:
-                x = nodes[-1]
-                root_end = is_root(x.id)
-                if root_end and not boundary:
-                    continue
-                maximal = length == max_path_length or (boundary and root_end)
-                if not maximal:
-                    inner = {n.id for n in nodes[1:-1]}
-                    maximal = not any(
-                        t.object.id != nodes[0].id
-                        and t.object.id not in inner
-                        and (boundary or not is_root(t.object.id))
-                        for t in follow.get(x.id, ())
-                    )
-                if maximal:
-                    yield _row(nodes, preds)
-            paths = grown
+        return paths_by_level(
+            roots,
+            self.entities_by_ids(roots),
+            lambda ids: self._out_edges(ids, in_paths=True),
+            boundary,
+            max_path_length,
+            is_root,
+        )
 
     # -- relation chains (set-based: one query per table and rel pair, never per entity) ---------
     def predicate_schema(self) -> list[SchemaRow]:
@@ -568,3 +530,61 @@ def drop_own_tables(store: GraphStore) -> list[str]:
         store.query(f"DROP TABLE `{name}`")
         dropped.append(name)
     return dropped
+
+
+def paths_by_level(
+    roots: list[str],
+    starts: dict[str, Entity],
+    out_edges: Callable[[list[str]], list[Triple]],
+    boundary: bool,
+    max_path_length: int,
+    is_root: Callable[[str], bool],
+) -> Iterator[PathRow]:
+    """The maximal acyclic outbound paths of `roots` (thesis Alg. 5), level by level: one `out_edges`
+    call per hop level over the whole frontier. A path is extended only through non-root entities not
+    on it yet; it is emitted when it has `max_path_length` triples, ends at a hub root (with
+    `boundary`), or has no acyclic extension (the rules of enumerate_hub_paths.cypher). Shared by the
+    layouts that cannot run that Cypher (a user's own tables, the graph in Postgres)."""
+    known: dict[str, list[Triple]] = {}  # entity id -> its out-edges in paths, read once per call
+
+    def edges_of(entities: Iterator[Entity]) -> None:
+        wanted = unique(e.id for e in entities if e.has_own_id and e.id not in known)
+        for i in wanted:
+            known[i] = []
+        for t in out_edges(wanted) if wanted else ():
+            known[t.subject.id].append(t)
+
+    paths: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = [((starts[r],), ()) for r in roots if r in starts]
+    for length in range(1, max_path_length + 1):
+        edges_of(p[0][-1] for p in paths)
+        grown: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = []
+        for nodes, preds in paths:
+            last = nodes[-1]
+            if len(nodes) > 1 and is_root(last.id):
+                continue  # a path never passes through another hub root
+            inner = {n.id for n in nodes[1:]}
+            for t in known.get(last.id, ()):
+                x = t.object
+                if x.id == nodes[0].id or x.id in inner:
+                    continue
+                grown.append((nodes + (x,), preds + (t.predicate,)))
+        if not grown:
+            return
+        if length < max_path_length:
+            edges_of(p[0][-1] for p in grown)
+        follow = known
+        for nodes, preds in grown:
+            x = nodes[-1]
+            root_end = is_root(x.id)
+            if root_end and not boundary:
+                continue
+            maximal = length == max_path_length or (boundary and root_end)
+            if not maximal:
+                inner = {n.id for n in nodes[1:-1]}
+                maximal = not any(
+                    t.object.id != nodes[0].id and t.object.id not in inner and (boundary or not is_root(t.object.id))
+                    for t in follow.get(x.id, ())
+                )
+            if maximal:
+                yield _row(nodes, preds)
+        paths = grown

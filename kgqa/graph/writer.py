@@ -56,7 +56,8 @@ def _batched(items: Iterable[Record], size: int) -> Iterator[list[Record]]:
         yield batch
 
 
-def _merge(into: dict[str, EntityRecord], rec: EntityRecord) -> None:
+def merge_entity(into: dict[str, EntityRecord], rec: EntityRecord) -> None:
+    """Add `rec` to `into`, merged with an earlier record of the same id (label, types, literal flag)."""
     old = into.get(rec.id)
     if old is None:
         into[rec.id] = rec
@@ -165,11 +166,11 @@ def write_records(
             triples: dict[tuple[str, str, str], str] = {}
             for rec in batch:
                 if isinstance(rec, TripleRecord):
-                    _merge(entities, rec.subject)
-                    _merge(entities, rec.object)
+                    merge_entity(entities, rec.subject)
+                    merge_entity(entities, rec.object)
                     triples.setdefault((rec.subject.id, rec.predicate, rec.object.id), rec.predicate_id)
                 elif isinstance(rec, EntityOnlyRecord):
-                    _merge(entities, rec.entity)
+                    merge_entity(entities, rec.entity)
             if observer is not None:
                 observer.entities(entities)
                 observer.triples([(s, p, o) for s, p, o in triples])

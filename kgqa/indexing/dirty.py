@@ -23,7 +23,7 @@ from kgqa_procedures.udfs import UdfContext
 from kgqa.graph.layout import require_triples
 from kgqa.graph.reader import stored_triples
 from kgqa.graph.store import GraphStore
-from kgqa.indexing.metadata import read_info, stored_params
+from kgqa.indexing.metadata import IndexInfo, read_info, stored_params
 from kgqa.vectorstores.base import HubVectorStore
 
 #: The node table of the marks (schema/graph/002_dirty_hubs.cypher).
@@ -106,7 +106,7 @@ class DirtyTracker:
                 break
             step: set[str] = set()
             for chunk in _chunks(sorted(frontier)):
-                for sid, types, is_literal, degree in self.store.run("update/in_neighbours", {"ids": chunk}):
+                for sid, types, is_literal, degree in self.in_neighbours(chunk):
                     if sid in visited:
                         continue
                     visited.add(sid)
@@ -120,9 +120,17 @@ class DirtyTracker:
     def _facts(self, ids: list[str]) -> dict[str, _Facts]:
         out: dict[str, _Facts] = {}
         for chunk in _chunks(ids):
-            for eid, label, types, is_literal, degree in self.store.run("update/entity_facts", {"ids": chunk}):
+            for eid, label, types, is_literal, degree in self.entity_rows(chunk):
                 out[eid] = _Facts(label or "", self.is_root(types, is_literal, degree))
         return out
+
+    def in_neighbours(self, ids: list[str]) -> list:
+        """(id, types, is_literal, out-degree) of the distinct subjects of triples into `ids`."""
+        return self.store.run("update/in_neighbours", {"ids": ids})
+
+    def entity_rows(self, ids: list[str]) -> list:
+        """(id, label, types, is_literal, out-degree) of the entities among `ids`."""
+        return self.store.run("update/entity_facts", {"ids": ids})
 
 
 def dirty_tracker(store: GraphStore, vstore: HubVectorStore) -> DirtyTracker | None:
@@ -134,9 +142,14 @@ def dirty_tracker(store: GraphStore, vstore: HubVectorStore) -> DirtyTracker | N
     if info is None:
         return None
     ensure_dirty_table(store)
+    return DirtyTracker(store, *tracker_criteria(info))
+
+
+def tracker_criteria(info: IndexInfo) -> tuple[UdfContext, int]:
+    """The stored index's hub-root criteria and maximum path length (the steps a walk takes)."""
     params = stored_params(info)
     criteria = UdfContext(frozenset(params.hub_types), params.min_out_degree, params.criteria_mode)
-    return DirtyTracker(store, criteria, params.effective_max_path_length)
+    return criteria, params.effective_max_path_length
 
 
 def ensure_dirty_table(store: GraphStore) -> None:

@@ -143,6 +143,10 @@ class WorkspacePool:
             raise PoolFullError("the service is shutting down")
         return await asyncio.to_thread(self._exclusive, fn)
 
+    def exclusive(self, fn: Callable[[Workspace], T]) -> T:
+        """`write` on the caller's thread (a background refresh): `fn` on a writable workspace, no question running."""
+        return self._exclusive(fn)
+
     def _exclusive(self, fn: Callable[[Workspace], T]) -> T:
         with self._write_lock:
             held = [self._free.get() for _ in range(len(self._all))]  # waits for the requests in flight

@@ -58,6 +58,7 @@ def serve(
     """Serve the database of `settings` until SIGTERM/SIGINT; returns after the drain."""
     import uvicorn  # the server stack is imported only by the command that runs it
 
+    from kgqa.postgres.graph_refresh import start_graph_refresher
     from kgqa.service.app import create_app
     from kgqa.service.limits import uvicorn_limits
     from kgqa.service.pool import WorkspacePool
@@ -82,6 +83,7 @@ def serve(
         raise
     try:
         queue_workers = start_queue_workers(settings, pool, workers, info)
+        queue_workers += start_graph_refresher(settings, pool, info)  # the graph in Postgres: kept fresh
     except BaseException:
         sock.close()
         pool.close()
@@ -98,7 +100,7 @@ def serve(
         token=token,
         state=state,
         on_ready=lambda: info(
-            f"serving {settings.db_path} at {state.url} ({workers} worker{'s' if workers > 1 else ''}, model loaded "
+            f"serving {served(settings)} at {state.url} ({workers} worker{'s' if workers > 1 else ''}, model loaded "
             f"in {pool.warm_up_s:.1f}s{', token required' if token else ''}); SIGTERM or Ctrl-C drains and stops"
         ),
     )
@@ -124,6 +126,13 @@ def serve(
             worker.stop()
         pool.close()
         remove_state(settings.db_path, state.pid)
+
+
+def served(settings: Settings) -> str:
+    """What a service answers from, for its start line: the Kùzu file, or the index whose graph is in Postgres."""
+    return (
+        f"index '{settings.index_name}' (graph in Postgres)" if settings.graph == "postgres" else str(settings.db_path)
+    )
 
 
 def start_queue_workers(settings: Settings, pool: Any, workers: int, info: Callable[[str], None]) -> list[Any]:

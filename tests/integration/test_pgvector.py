@@ -32,7 +32,7 @@ from kgqa.evaluation.runner import run_questions
 from kgqa.frontends.cypher import CypherSession
 from kgqa.frontends.duck import DuckSession, PgAnswerLog
 from kgqa.frontends.service import QuestionService
-from kgqa.postgres.database import with_database
+from kgqa.postgres.database import PgDatabase, with_database
 from kgqa.postgres.indexes import qualify
 from kgqa.vectorstores.pgvector_store import PgVectorHubStore
 
@@ -491,12 +491,15 @@ def test_every_named_postgres_query_parses(pg_demo):
     """Postgres prepares every named query (parameters become $n; COPY and DDL run in a rolled-back
     transaction instead, except COPY, which the builds above exercise)."""
     assert invoke("--index", "demo", "sql", "install", "--pg-dsn", pg_demo.dsn).exit_code == 0  # the queue tables
+    PgDatabase(pg_demo.dsn, schema="kgqa_demo").apply_migrations("postgres_graph")  # the graph_* queries' tables
     with psycopg.connect(pg_demo.dsn) as conn:
         for name in assets.all_sql_query_names():
             text = qualify(assets.sql_query(name).text, "kgqa_demo")
             if "{schema}" in text:  # an identifier composed by PgDatabase.schema_statement
                 continue
             body = "\n".join(line for line in text.splitlines() if not line.startswith("--")).strip()
+            for stage in ("graph_stage_create", "graph_stage_triples_create"):  # a load's temporary tables
+                conn.execute(assets.sql_query(stage).text)
             if body.upper().startswith("COPY"):
                 continue
             if body.upper().startswith(("SELECT", "WITH", "INSERT", "DELETE", "UPDATE")):

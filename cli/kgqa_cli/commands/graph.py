@@ -44,7 +44,8 @@ def load(state: CliState, files: tuple[str, ...], fmt: str | None, update_index:
     Exits non-zero when every file failed, or when some failed (unless --keep-going)."""
     from kgqa_cli.service_writes import running_service, send_file
 
-    client = running_service(state.settings().db_path)
+    settings = state.settings()
+    client = running_service(settings.db_path) if settings.graph == "kuzu" else None
     if client is not None:  # a `kgqa serve` holds the database: it loads the triples and rebuilds the hubs
         from kgqa_cli.commands.triples import show_service_reply
 

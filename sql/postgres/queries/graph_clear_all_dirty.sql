@@ -1,0 +1,2 @@
+-- Delete every dirty mark (a load before any index exists: nothing to refresh).
+DELETE FROM kgqa.dirty_entities;

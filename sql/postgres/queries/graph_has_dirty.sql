@@ -1,0 +1,3 @@
+-- Whether any entity is marked dirty (a cheap look before taking the marks).
+-- returns: exists
+SELECT EXISTS (SELECT 1 FROM kgqa.dirty_entities);

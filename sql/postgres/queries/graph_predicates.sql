@@ -1,0 +1,3 @@
+-- The distinct predicate labels.
+-- returns: predicate
+SELECT DISTINCT predicate FROM kgqa.triples ORDER BY predicate;
