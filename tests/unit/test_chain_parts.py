@@ -196,3 +196,7 @@ def test_a_rel_read_backwards_is_written_with_its_verb():
     assert _chain_sentence((("person (acted in)", -1),), "Mei Lindqvist", "Salt and Cedar [1]", 1) == (
         "'Mei Lindqvist' acted in Salt and Cedar [1]."
     )
+    # machine-style labels are written as words
+    assert _chain_sentence((("directed_by", 1),), "Golden Mirror", "Ulla Berg [1]", 1) == (
+        "'Golden Mirror' directed by Ulla Berg [1]."
+    )

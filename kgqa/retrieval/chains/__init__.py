@@ -207,6 +207,7 @@ def _sentence(question: str, listing: str, n: int, how_many: bool) -> str | None
 def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str, n: int) -> str:
     """The answer in words from the predicate labels: "The venue of 'X' is V [1].", "'A' is the author
     of P [1] and Q [2].", or for longer chains the answers with the way they were reached."""
+    steps = tuple((_readable(p), d) for p, d in steps)
     if len(steps) == 1:
         predicate, direction = steps[0]
         backwards = re.fullmatch(r"(.+) \((.+)\)", predicate)  # a rel read backwards: "person (acted in)"
@@ -220,6 +221,14 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
         return f"'{start}' is the {predicate} of {listing}."
     way = " → ".join(p if d > 0 else f"{p} of" for p, d in steps)
     return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."
+
+
+def _readable(predicate: str) -> str:
+    """A machine-style label as words ("directed_by" -> "directed by", "releaseYear" -> "release
+    year"); a label written as words stays as it is."""
+    if " " not in predicate and ("_" in predicate or re.search(r"[a-z][A-Z]", predicate)):
+        return label_words(predicate)
+    return predicate
 
 
 #: Words that make a predicate label a verb phrase ("wrote", "published at", "has tags").
