@@ -90,7 +90,23 @@ def refine(
             text = f"There is no {kind} named '{gone.text}' in this graph; the closest labels are {closest}."
             return Exact(text, _result(reading.operation, None, [], missing=gone.text, closest=gone.closest))
     exact: Exact | None = None
-    if links.hubs:
+    if reading.operation == "relationship" or (
+        _YESNO.match(question) and len(links.hubs) >= 2 and reading.operation != "compare"
+    ):
+        from kgqa.answering.connections import connection  # (it builds on this module)
+
+        exact = connection(question, links, cat, store)
+    negated = reading.operation == "negation" or (reading.operation in ("count", "list") and bool(plan.negated))
+    if exact is None and negated and not links.hubs:
+        from kgqa.answering.lacking import lacking, negation_start
+
+        if negation_start(question, links) is not None:
+            exact = lacking(plan, links, cat, store, embedder, counting=reading.operation == "count")
+    if exact is not None:
+        pass
+    elif reading.operation == "compare" and not links.hubs and len(links.values) >= 2:
+        exact = _compare_counts(plan, links, cat, store)
+    elif links.hubs:
         exact = _about_hubs(plan, reading, links, cat)
     elif reading.operation in ("group", "max", "min") or (
         reading.operation in ("count", "list", "rank") and reading.asked is None
@@ -218,6 +234,30 @@ def _compare(question: str, a: str, b: str, attr: str | None, cat: Catalog) -> E
     elif verdict == "same":
         text += " They are the same."
     return Exact(text, _result("compare", verdict, [cat.hubs[a], cat.hubs[b]], groups), sources, triples)
+
+
+def _compare_counts(plan: QuestionPlan, links: Links, cat: Catalog, store: GraphStore) -> Exact:
+    """Two named values side by side by the number of hubs with each (the question's years apply to
+    both sides): "Lena Hoffmeier: three papers (3) [query]; Jonas Brettschneider: one paper (1)"."""
+    sides = sorted(links.values, key=lambda m: m.start)[:2]
+    counts: dict[str, int] = {}
+    parts, items, queries = [], [], []
+    for m in sides:
+        constraints = constraints_of(plan, Links(values=[m], years=links.years), cat, skip=None)
+        hubs, query = matching(store, cat, constraints)
+        counts[m.label] = len(hubs)
+        queries.append(query)
+        items += [label for _, label in hubs if label not in items]
+        noun = _type(cat) if len(hubs) == 1 else plural(_type(cat))
+        what = join_items([f"{singular_phrase(c.attribute)} {c.label}" for c in constraints])
+        parts.append(f"{number_words(len(hubs)) if hubs else 'no'} {noun} ({len(hubs)}) with {what}")
+    (a, x), (b, y) = counts.items()
+    verdict = "more" if x > y else "fewer" if x < y else "same"
+    word = {"more": f"more for {a} than for {b}", "fewer": f"fewer for {a} than for {b}"}.get(
+        verdict, f"the same number for {a} and {b}"
+    )
+    text = f"{_cap(parts[0])}, compared to {parts[1]} {QUERY}: {word}."
+    return Exact(text, _result("compare", verdict, items, counts, query={"name": queries[0]["name"], "sides": queries}))
 
 
 def _number(values: list[str]) -> float | None:
