@@ -11,7 +11,7 @@ from typing import Any
 
 from kgqa.answering.catalog import Catalog
 from kgqa.answering.exact import QUERY, Exact, _result
-from kgqa.answering.render import verbal
+from kgqa.answering.render import attribute_noun, verbal
 from kgqa.answering.words import join_items, same_word
 from kgqa.graph.store import GraphStore
 from kgqa.question.components import VERB_FORMS
@@ -80,7 +80,7 @@ def statement(t: Triple, hubs: dict[str, str]) -> str:
     s, o = _name(t.subject, hubs), _name(t.object, hubs)
     if verbal(t.predicate):
         return f"{s} {t.predicate} {o}"
-    return f"the {t.predicate} of {s} is {o}"
+    return f"the {attribute_noun(t.predicate)} of {s} is {o}"
 
 
 def _path_text(path: list[Triple], hubs: dict[str, str]) -> str:

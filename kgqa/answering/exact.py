@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
@@ -90,6 +90,10 @@ def refine(
             text = f"There is no {kind} named '{gone.text}' in this graph; the closest labels are {closest}."
             return Exact(text, _result(reading.operation, None, [], missing=gone.text, closest=gone.closest))
     exact: Exact | None = None
+    if _YESNO.match(question) and len(links.hubs) >= 2 and _TEMPORAL.search(question):
+        # "was 'X' published before 'Y'?": a comparison of their dates, not a link between them
+        when = next((a for a in cat.paths if "year" in a.lower() or "date" in a.lower()), None)
+        reading = replace(reading, operation="compare", asked=when or reading.asked)
     if reading.operation == "relationship" or (
         _YESNO.match(question) and len(links.hubs) >= 2 and reading.operation != "compare"
     ):

@@ -12,6 +12,11 @@ from kgqa.answering.question import QuestionPlan
 from kgqa.answering.words import count_phrase, in_text, join_items, number_words, plural, singular
 from kgqa.question.components import VERB_FORMS
 
+_RELATION_VERBS = frozenset(
+    "cites contains includes references mentions follows precedes extends implements requires supports".split()
+)
+_PREPOSITIONS = frozenset("of in by to from with at on for".split())
+
 
 def cite(sources: list[int]) -> str:
     """`[1][3]`."""
@@ -45,13 +50,27 @@ def singular_phrase(phrase: str) -> str:
 
 
 def verbal(attribute: str) -> bool:
-    """Whether an attribute name reads as a verb phrase ("uses dataset", "located in")."""
-    first = attribute.split(" ", 1)[0].lower()
-    return first in VERB_FORMS or bool(re.search(r"(^\w+(s|ed)\b|\b(of|in|by|to|from|with|at|on)$)", attribute.lower()))
+    """Whether an attribute name reads as a verb phrase ("uses dataset", "cites", "located in"), not a
+    noun ("authors", "evaluation method")."""
+    words = _spoken(attribute).lower().split()
+    if not words:
+        return False
+    return (
+        words[0] in VERB_FORMS
+        or words[0] in _RELATION_VERBS
+        or (words[0].endswith("ed") and len(words[0]) > 4)
+        or (len(words) > 1 and words[-1] in _PREPOSITIONS)
+    )
+
+
+def _spoken(attribute: str) -> str:
+    """ "has_genre" -> "genre", "directed_by" -> "directed by": a predicate name as words."""
+    return re.sub(r"^(has|have|in|of|at|on)\s+(?=\w)", "", attribute.replace("_", " ").strip(), flags=re.IGNORECASE)
 
 
 def attribute_noun(attribute: str, n: int = 1) -> str:
     """An attribute's name as a noun ("evaluation methods"; "'uses dataset' values" for a verb phrase)."""
+    attribute = _spoken(attribute)
     attribute = attribute.lower() if attribute.istitle() else attribute
     if verbal(attribute):
         return f"'{attribute}' value{'' if n == 1 else 's'}"

@@ -126,3 +126,11 @@ def test_negation_keeps_the_other_constraints(demo_workspace):
     assert set(a.result["items"]) == expected and a.result["query"]["without"]["value"] == "Case study", a.answer
     assert re.match(r"^\w+ papers \(\d+\) with venue European Conference on Software Architecture", a.answer)
     assert "were not evaluated" not in a.answer, a.answer
+
+
+def test_was_x_published_before_y_compares_their_years_not_a_link(demo_workspace):
+    x, y = "Continuous Architecture Conformance in DevOps Pipelines", "Automated Repair of Build Configuration Failures"
+    (yx,), (yy,) = values(demo_workspace, x, "publication year"), values(demo_workspace, y, "publication year")
+    a = demo_workspace.ask(f"was '{x}' published before '{y}'?", DIRECT)
+    assert a.result["operation"] == "compare" and a.result["value"] == ("earlier" if yx < yy else "later"), a.answer
+    assert a.answer.startswith("Yes, " if yx < yy else "No, ") and f"{yx} [1] vs {yy} [2]" in a.answer, a.answer

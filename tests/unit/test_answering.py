@@ -287,3 +287,22 @@ def test_sources_that_miss_a_stated_constraint_are_left_out():
         "How many papers investigate Software Ecosystems compared to Technical Debt?", PAPERS + [stray]
     )
     assert result.groups == {"Software Ecosystems": 1, "Technical Debt": 3}  # sides are not filtered
+
+
+@pytest.mark.parametrize(
+    "predicate,noun",
+    [
+        ("evaluation method", "evaluation method"),
+        ("authors", "author"),
+        ("has_genre", "genre"),
+        ("in_language", "language"),
+        ("release_year", "release year"),
+        ("directed_by", "'directed by' value"),
+        ("uses dataset", "'uses dataset' value"),
+        ("cites", "'cites' value"),
+    ],
+)
+def test_attribute_names_are_written_as_nouns_from_the_graph_label(predicate, noun):
+    from kgqa.answering.render import attribute_noun
+
+    assert attribute_noun(predicate) == noun
