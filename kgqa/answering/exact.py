@@ -17,7 +17,7 @@ from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
 from kgqa.answering.question import QuestionPlan, analyse
-from kgqa.answering.render import singular_phrase
+from kgqa.answering.render import attribute_noun, singular_phrase
 from kgqa.answering.words import join_items, number_words, plural
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
@@ -159,7 +159,7 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         if stated:
             f = stated[0]
             return Exact(
-                f"Yes: the {f.attribute} of {title} is {f.value} [1].",
+                f"Yes, {title} has the {attribute_noun(f.attribute)} {f.value} [1].",
                 _result("value", "yes", [f.value]),
                 sources,
                 [t.canonical for t in f.triples],
@@ -167,7 +167,7 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         same = [f for f in cat.by_hub.get(hub, []) if f.attribute == wanted.facts[0].attribute]
         why = join_items([f.value for f in same]) or "not stated"
         return Exact(
-            f"No: the {wanted.facts[0].attribute} of {title} is {why} [1], not {wanted.label}.",
+            f"No, {title} has the {attribute_noun(wanted.facts[0].attribute, max(len(same), 1))} {why} [1], not {wanted.label}.",
             _result("value", "no", [f.value for f in same]),
             sources,
             [t.canonical for f in same for t in f.triples],
@@ -229,12 +229,17 @@ def _compare(question: str, a: str, b: str, attr: str | None, cat: Catalog) -> E
                 else ("more" if x > y else "fewer" if x < y else "same")
             )
     text = f"'{cat.hubs[a]}' [1] and '{cat.hubs[b]}' [2] side by side: " + "; ".join(parts) + "."
-    if verdict in ("later", "earlier", "more", "fewer"):
+    asked = _TEMPORAL.search(question) or re.search(r"\b(more|fewer|less)\b", question, re.I)
+    if verdict in ("later", "earlier", "more", "fewer") and asked and _YESNO.match(question):
+        word = _SAME_AS.get(asked.group(1).lower(), asked.group(1).lower())
+        (at,) = attrs
+        one, two = join_items(groups[cat.hubs[a]][at]), join_items(groups[cat.hubs[b]][at])
+        text = (
+            f"{'Yes' if word == verdict else 'No'}, '{cat.hubs[a]}' ({one}) [1] is {verdict} than "
+            f"'{cat.hubs[b]}' ({two}) [2] by {at}."
+        )
+    elif verdict in ("later", "earlier", "more", "fewer"):
         text += f" So '{cat.hubs[a]}' is {verdict}{' than' if verdict in ('later', 'earlier') else ''} '{cat.hubs[b]}'."
-        asked = _TEMPORAL.search(question) or re.search(r"\b(more|fewer|less)\b", question, re.I)
-        if asked and _YESNO.match(question):
-            word = _SAME_AS.get(asked.group(1).lower(), asked.group(1).lower())
-            text = ("Yes, " if word == verdict else "No, ") + text
     elif verdict == "same":
         text += " They are the same."
     return Exact(text, _result("compare", verdict, [cat.hubs[a], cat.hubs[b]], groups), sources, triples)

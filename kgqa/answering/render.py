@@ -130,7 +130,12 @@ def _value(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     items = join_items([item_text(i) for i in out.items])
     head = f"{_cap(subject(out, ev, len(out.items)))} {_be(len(out.items))} {items}."
     if plan.yes_no:
-        return f"{'Yes' if out.result.value == 'yes' else 'No'}: {head[0].lower()}{head[1:]}"
+        word = "Yes" if out.result.value == "yes" else "No"
+        sources = sorted({s for i in out.items for s in i.sources})
+        if out.asked_attrs and len(sources) == 1 and not qualifier(ev):
+            noun = attribute_noun(out.asked_attrs[0], len(out.items))
+            return f"{word}, '{ev.labels[sources[0]]}' has the {noun} {items}."
+        return f"{word}: {head[0].lower()}{head[1:]}"
     return head
 
 
