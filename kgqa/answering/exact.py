@@ -22,7 +22,7 @@ from kgqa.answering.words import join_items, number_words, plural
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
-from kgqa.question.meaning import Reading, read
+from kgqa.question.meaning import Reading, names_hubs, read
 
 QUERY = "[query]"
 SHOWN = 12  # items written out in a sentence; the result holds all of them
@@ -101,14 +101,20 @@ def refine(
 
         exact = connection(question, links, cat, store)
     negated = reading.operation == "negation" or (reading.operation in ("count", "list") and bool(plan.negated))
-    if exact is None and negated and not links.hubs:
+    hubs_asked = not plan.asked or names_hubs(plan.asked, cat)  # "which papers ...", not "what are the properties ..."
+    if exact is None and negated and not links.hubs and hubs_asked:
         from kgqa.answering.lacking import lacking, negation_start
 
         if negation_start(question, links) is not None:
             exact = lacking(plan, links, cat, store, embedder, counting=reading.operation == "count")
     if exact is not None:
         pass
-    elif reading.operation == "compare" and not links.hubs and len(links.values) >= 2:
+    elif (
+        reading.operation == "compare"
+        and not links.hubs
+        and len(links.values) == 2
+        and not re.search(r"\b(no|not|without|never|none)\b|n't\b", question, re.I)
+    ):
         exact = _compare_counts(plan, links, cat, store)
     elif links.hubs:
         exact = _about_hubs(plan, reading, links, cat)

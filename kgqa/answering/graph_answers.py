@@ -69,5 +69,10 @@ def _agrees(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
     if new["operation"] in ("rank", "group"):
         return old.get("items") == new.get("items") and old.get("groups") == new.get("groups")
     if new["operation"] in ("max", "min"):
-        return False  # the composer's sentence counts "of N" over the ranked hubs, not the graph
+        top = new.get("value")
+        return (
+            old.get("value") == top
+            and isinstance(top, str)
+            and (old.get("groups") or {}).get(top) == new["groups"].get(top)
+        )
     return old.get("value") == new.get("value")

@@ -18,6 +18,9 @@ _RELATION_VERBS = frozenset(
 _PREPOSITIONS = frozenset("of in by to from with at on for".split())
 
 
+_NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
+
+
 def cite(sources: list[int]) -> str:
     """`[1][3]`."""
     return "".join(f"[{s}]" for s in sorted(set(sources)))
@@ -70,8 +73,7 @@ def _spoken(attribute: str) -> str:
 
 def attribute_noun(attribute: str, n: int = 1) -> str:
     """An attribute's name as a noun ("evaluation methods"; "'uses dataset' values" for a verb phrase)."""
-    attribute = _spoken(attribute)
-    attribute = attribute.lower() if attribute.istitle() else attribute
+    attribute = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in _spoken(attribute).split())
     if verbal(attribute):
         return f"'{attribute}' value{'' if n == 1 else 's'}"
     noun = singular_phrase(attribute)
@@ -82,25 +84,31 @@ def _type_noun(ev: Evidence) -> str:
     return sorted(ev.types)[0].lower() if ev.types else "source"
 
 
-def qualifier(ev: Evidence) -> str:
+def qualifier(ev: Evidence, negated: str = "", skip: tuple[str, ...] = ()) -> str:
     """ " with venue ICSA and publication year 2019": the constraints the question wrote, as the graph
-    labels them."""
+    labels them (a value the question negates is said as " without ...")."""
     seen: dict[tuple[str, str], str] = {}
+    lacking: dict[str, str] = {}
     for f in ev.facts:
-        if f.constraint:
+        if f.constraint and (f.attribute in skip or f.value in skip):
+            continue
+        if f.constraint and negated and in_text(f.value, negated):
+            lacking.setdefault(f.value.casefold(), f"{attribute_noun(f.attribute)} {f.value}")
+        elif f.constraint:
             seen.setdefault((f.attribute, f.value.casefold()), f"{attribute_noun(f.attribute)} {f.value}")
     parts = list(seen.values())[:3]
-    return f" with {join_items(parts)}" if parts else ""
+    out = f" with {join_items(parts)}" if parts else ""
+    return out + (f" without {join_items(list(lacking.values()))}" if lacking else "")
 
 
-def subject(out: Outcome, ev: Evidence, n: int) -> str:
+def subject(out: Outcome, ev: Evidence, n: int, negated: str = "", skip: tuple[str, ...] = ()) -> str:
     """What the answer is about, from labels: "the evaluation methods of the papers with venue X",
-    "the doi of 'X'", "the papers with author Y"."""
-    qual = qualifier(ev)
+    "the doi of 'X'", "the papers with author Y" ("... without evaluation method Case study")."""
+    qual = qualifier(ev, negated, skip)
     typ = _type_noun(ev)
     if out.asked_attrs:
         sources = sorted({s for i in out.items for s in i.sources})
-        owner = f"'{ev.labels[sources[0]]}'" if len(sources) == 1 and not qual else f"the {plural(typ)}{qual}"
+        owner = f"'{ev.labels[sources[0]]}'{qual}" if len(sources) == 1 else f"the {plural(typ)}{qual}"
         return f"the {attribute_noun(out.asked_attrs[0], n)} of {owner}"
     return f"the {typ if n == 1 else plural(typ)}{qual}"
 
@@ -203,7 +211,7 @@ def _group(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
             for k, v in out.group_items.items()
         ]
     )
-    return f"{_cap(subject(out, ev, 2))}, per {out.key_attr}: {listing}."
+    return f"{_cap(subject(out, ev, 2, skip=(out.key_attr,)))}, per {out.key_attr}: {listing}."
 
 
 def _compare(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
@@ -218,7 +226,12 @@ def _compare(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
             "fewer": f"fewer for {left} than for {right}",
             "same": f"the same number for {left} and {right}",
         }[verdict]
-        return f"For {left}: {count_phrase(a, noun)} {lc}, compared to {count_phrase(b, noun)} for {right} {rc}, so {word}."
+        among = qualifier(ev, skip=(left, right))
+        lead = f"Among the {plural(_type_noun(ev))}{among}, for" if among else "For"
+        return (
+            f"{lead} {left}: {count_phrase(a, noun)} {lc}, compared to {count_phrase(b, noun)} for {right} {rc}, "
+            f"so {word}."
+        )
     attr = attribute_noun(out.asked_attrs[0]) if out.asked_attrs else "value"
     lv, rv = (
         join_items([item_text(i) for i in li]) or "not stated",
@@ -243,7 +256,8 @@ def _compare(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
 
 def _negation(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     items = join_items([item_text(i) for i in out.items])
-    head = _cap(subject(out, ev, len(out.items)))
+    negation = _NEGATION.search(ev.question.lower())
+    head = _cap(subject(out, ev, len(out.items), ev.question[negation.end() :] if negation else plan.negated))
     if out.key_attr and not out.asked_attrs:
         head += f" that state no {attribute_noun(out.key_attr)}"
     text = f"{head} {_be(len(out.items))} {items}."
