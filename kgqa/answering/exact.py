@@ -94,6 +94,9 @@ def refine(
         # "was 'X' published before 'Y'?": a comparison of their dates, not a link between them
         when = next((a for a in cat.paths if "year" in a.lower() or "date" in a.lower()), None)
         reading = replace(reading, operation="compare", asked=when or reading.asked)
+    named = _named_attribute(_masked(question, links), cat)
+    if _YESNO.match(question) and len(links.hubs) >= 2 and named and reading.operation != "compare":
+        reading = replace(reading, operation="compare", asked=named)  # "do 'X' and 'Y' have the same venue?"
     if reading.operation == "relationship" or (
         _YESNO.match(question) and len(links.hubs) >= 2 and reading.operation != "compare"
     ):
@@ -248,7 +251,18 @@ def _compare(question: str, a: str, b: str, attr: str | None, cat: Catalog) -> E
         text += f" So '{cat.hubs[a]}' is {verdict}{' than' if verdict in ('later', 'earlier') else ''} '{cat.hubs[b]}'."
     elif verdict == "same":
         text += " They are the same."
+    if verdict in ("same", "different") and _YESNO.match(question) and re.search(r"\b(same|both)\b", question, re.I):
+        text = ("Yes, " if verdict == "same" else "No, ") + text
     return Exact(text, _result("compare", verdict, [cat.hubs[a], cat.hubs[b]], groups), sources, triples)
+
+
+def _named_attribute(masked: str, cat: Catalog) -> str | None:
+    """The attribute whose every word the question writes ("the same venue"), the longest; never one
+    that links hubs to hubs."""
+    words = {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]+", masked)}
+    found = [a for a in cat.paths if all(w.lower().rstrip("s") in words for w in re.findall(r"[A-Za-z]+", a))]
+    found = [a for a in found if not any(f.value_id in cat.hubs for f in cat.facts if f.attribute == a)]
+    return max(found, key=len) if found else None  # (a link between hubs, such as "cites", is no shared value)
 
 
 def _compare_counts(plan: QuestionPlan, links: Links, cat: Catalog, store: GraphStore) -> Exact:

@@ -138,3 +138,11 @@ def test_was_x_published_before_y_compares_their_years_not_a_link(demo_workspace
         a.answer
         == f"{'Yes' if yx < yy else 'No'}, '{x}' ({yx}) [1] is {verdict} than '{y}' ({yy}) [2] by publication year."
     )
+
+
+def test_same_value_yes_no_compares_the_two_titles_values(demo_workspace):
+    x, y = P01, "Security Tactics in Event-Driven Microservices"
+    (vx,), (vy,) = values(demo_workspace, x, "venue"), values(demo_workspace, y, "venue")
+    a = demo_workspace.ask(f"were '{x}' and '{y}' published at the same venue?", DIRECT)
+    assert a.result["operation"] == "compare" and a.answer.startswith("Yes, " if vx == vy else "No, "), a.answer
+    assert f"venue: {vx} [1] vs {vy} [2]" in a.answer, a.answer
