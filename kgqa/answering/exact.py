@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
 from kgqa.answering.question import QuestionPlan, analyse
-from kgqa.answering.render import singular_phrase
+from kgqa.answering.render import attribute_noun, singular_phrase
 from kgqa.answering.words import join_items, number_words, plural
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
-from kgqa.question.meaning import Reading, read
+from kgqa.question.meaning import Reading, names_hubs, read
 
 QUERY = "[query]"
 SHOWN = 12  # items written out in a sentence; the result holds all of them
@@ -90,7 +90,36 @@ def refine(
             text = f"There is no {kind} named '{gone.text}' in this graph; the closest labels are {closest}."
             return Exact(text, _result(reading.operation, None, [], missing=gone.text, closest=gone.closest))
     exact: Exact | None = None
-    if links.hubs:
+    if _YESNO.match(question) and len(links.hubs) >= 2 and _TEMPORAL.search(question):
+        # "was 'X' published before 'Y'?": a comparison of their dates, not a link between them
+        when = next((a for a in cat.paths if "year" in a.lower() or "date" in a.lower()), None)
+        reading = replace(reading, operation="compare", asked=when or reading.asked)
+    named = _named_attribute(_masked(question, links), cat)
+    if _YESNO.match(question) and len(links.hubs) >= 2 and named and reading.operation != "compare":
+        reading = replace(reading, operation="compare", asked=named)  # "do 'X' and 'Y' have the same venue?"
+    if reading.operation == "relationship" or (
+        _YESNO.match(question) and len(links.hubs) >= 2 and reading.operation != "compare"
+    ):
+        from kgqa.answering.connections import connection  # (it builds on this module)
+
+        exact = connection(question, links, cat, store)
+    negated = reading.operation == "negation" or (reading.operation in ("count", "list") and bool(plan.negated))
+    hubs_asked = not plan.asked or names_hubs(plan.asked, cat)  # "which papers ...", not "what are the properties ..."
+    if exact is None and negated and not links.hubs and hubs_asked:
+        from kgqa.answering.lacking import lacking, negation_start
+
+        if negation_start(question, links) is not None:
+            exact = lacking(plan, links, cat, store, embedder, counting=reading.operation == "count")
+    if exact is not None:
+        pass
+    elif (
+        reading.operation == "compare"
+        and not links.hubs
+        and len(links.values) == 2
+        and not re.search(r"\b(no|not|without|never|none)\b|n't\b", question, re.I)
+    ):
+        exact = _compare_counts(plan, links, cat, store)
+    elif links.hubs:
         exact = _about_hubs(plan, reading, links, cat)
     elif reading.operation in ("group", "max", "min") or (
         reading.operation in ("count", "list", "rank") and reading.asked is None
@@ -139,7 +168,7 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         if stated:
             f = stated[0]
             return Exact(
-                f"Yes: the {f.attribute} of {title} is {f.value} [1].",
+                f"Yes, {title} has the {attribute_noun(f.attribute)} {f.value} [1].",
                 _result("value", "yes", [f.value]),
                 sources,
                 [t.canonical for t in f.triples],
@@ -147,7 +176,7 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         same = [f for f in cat.by_hub.get(hub, []) if f.attribute == wanted.facts[0].attribute]
         why = join_items([f.value for f in same]) or "not stated"
         return Exact(
-            f"No: the {wanted.facts[0].attribute} of {title} is {why} [1], not {wanted.label}.",
+            f"No, {title} has the {attribute_noun(wanted.facts[0].attribute, max(len(same), 1))} {why} [1], not {wanted.label}.",
             _result("value", "no", [f.value for f in same]),
             sources,
             [t.canonical for f in same for t in f.triples],
@@ -209,15 +238,55 @@ def _compare(question: str, a: str, b: str, attr: str | None, cat: Catalog) -> E
                 else ("more" if x > y else "fewer" if x < y else "same")
             )
     text = f"'{cat.hubs[a]}' [1] and '{cat.hubs[b]}' [2] side by side: " + "; ".join(parts) + "."
-    if verdict in ("later", "earlier", "more", "fewer"):
+    asked = _TEMPORAL.search(question) or re.search(r"\b(more|fewer|less)\b", question, re.I)
+    if verdict in ("later", "earlier", "more", "fewer") and asked and _YESNO.match(question):
+        word = _SAME_AS.get(asked.group(1).lower(), asked.group(1).lower())
+        (at,) = attrs
+        one, two = join_items(groups[cat.hubs[a]][at]), join_items(groups[cat.hubs[b]][at])
+        text = (
+            f"{'Yes' if word == verdict else 'No'}, '{cat.hubs[a]}' ({one}) [1] is {verdict} than "
+            f"'{cat.hubs[b]}' ({two}) [2] by {at}."
+        )
+    elif verdict in ("later", "earlier", "more", "fewer"):
         text += f" So '{cat.hubs[a]}' is {verdict}{' than' if verdict in ('later', 'earlier') else ''} '{cat.hubs[b]}'."
-        asked = _TEMPORAL.search(question) or re.search(r"\b(more|fewer|less)\b", question, re.I)
-        if asked and _YESNO.match(question):
-            word = _SAME_AS.get(asked.group(1).lower(), asked.group(1).lower())
-            text = ("Yes, " if word == verdict else "No, ") + text
     elif verdict == "same":
         text += " They are the same."
+    if verdict in ("same", "different") and _YESNO.match(question) and re.search(r"\b(same|both)\b", question, re.I):
+        text = ("Yes, " if verdict == "same" else "No, ") + text
     return Exact(text, _result("compare", verdict, [cat.hubs[a], cat.hubs[b]], groups), sources, triples)
+
+
+def _named_attribute(masked: str, cat: Catalog) -> str | None:
+    """The attribute whose every word the question writes ("the same venue"), the longest; never one
+    that links hubs to hubs."""
+    words = {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]+", masked)}
+    found = [a for a in cat.paths if all(w.lower().rstrip("s") in words for w in re.findall(r"[A-Za-z]+", a))]
+    found = [a for a in found if not any(f.value_id in cat.hubs for f in cat.facts if f.attribute == a)]
+    return max(found, key=len) if found else None  # (a link between hubs, such as "cites", is no shared value)
+
+
+def _compare_counts(plan: QuestionPlan, links: Links, cat: Catalog, store: GraphStore) -> Exact:
+    """Two named values side by side by the number of hubs with each (the question's years apply to
+    both sides): "Lena Hoffmeier: three papers (3) [query]; Jonas Brettschneider: one paper (1)"."""
+    sides = sorted(links.values, key=lambda m: m.start)[:2]
+    counts: dict[str, int] = {}
+    parts, items, queries = [], [], []
+    for m in sides:
+        constraints = constraints_of(plan, Links(values=[m], years=links.years), cat, skip=None)
+        hubs, query = matching(store, cat, constraints)
+        counts[m.label] = len(hubs)
+        queries.append(query)
+        items += [label for _, label in hubs if label not in items]
+        noun = _type(cat) if len(hubs) == 1 else plural(_type(cat))
+        what = join_items([f"{singular_phrase(c.attribute)} {c.label}" for c in constraints])
+        parts.append(f"{number_words(len(hubs)) if hubs else 'no'} {noun} ({len(hubs)}) with {what}")
+    (a, x), (b, y) = counts.items()
+    verdict = "more" if x > y else "fewer" if x < y else "same"
+    word = {"more": f"more for {a} than for {b}", "fewer": f"fewer for {a} than for {b}"}.get(
+        verdict, f"the same number for {a} and {b}"
+    )
+    text = f"{_cap(parts[0])}, compared to {parts[1]} {QUERY}: {word}."
+    return Exact(text, _result("compare", verdict, items, counts, query={"name": queries[0]["name"], "sides": queries}))
 
 
 def _number(values: list[str]) -> float | None:

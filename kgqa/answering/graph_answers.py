@@ -63,7 +63,7 @@ def _agrees(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
         return False
     if new["operation"] == "count":
         return old.get("value") == new.get("value")
-    if new["operation"] in ("list", "value"):
+    if new["operation"] in ("list", "value", "negation"):
         fold = {str(x).casefold() for x in old.get("items") or []}
         return bool(fold) and fold == {str(x).casefold() for x in new.get("items") or []}
     if new["operation"] in ("rank", "group"):

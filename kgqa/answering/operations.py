@@ -207,11 +207,15 @@ def _compare(plan: QuestionPlan, ev: Evidence) -> Outcome:
     polar = bool(plan.negated) and bool(re.search(r"\b(no|not|without|never|none)\b|n't", plan.sides[0].lower()))
     if left and right and left.casefold() != right.casefold() and not polar:
         ls, rs = _sources_with(left, ev), _sources_with(right, ev)
+    elif not polar or not plan.negated:  # a side the selected facts do not state: said so, not guessed
+        left, right = left or "the first side", right if right and right != left else "the second side"
+        ls, rs = _sources_with(left, ev), _sources_with(right, ev)
     else:  # "how many have not used X compared to those that have": sides by the negated attribute
         neg_attrs = best_attributes(plan.negated, ev.attributes())
         rs = sorted({f.source for f in ev.of(neg_attrs) if not f.negative})
         ls = sorted(s for s in ev.labels if s not in rs)
-        left, right = f"no {plan.negated}", f"with {plan.negated}"
+        named = f"'{neg_attrs[0]}'" if neg_attrs else plan.negated
+        left, right = f"without {named}", f"with {named}"
     temporal = re.search(r"\b(earlier|later|before|after|older|newer|sooner)\b", plan.question.lower())
     if temporal and not plan.flags.get("count") and asked_attributes(plan.asked, ev) is None:
         key = best_attributes("year", ev.attributes()) or best_attributes("date", ev.attributes())

@@ -218,7 +218,7 @@ def _phrase_after(text: str, index: int) -> str:
             if words:
                 break
             continue
-        if w in VERB_FORMS or w in ("adhering", "applied", "using", "used"):
+        if w in VERB_FORMS or w in ("adhering", "applied", "using", "used", "use", "uses", "apply", "have", "has"):
             if words:
                 break
             continue

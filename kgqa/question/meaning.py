@@ -50,7 +50,9 @@ _TYPO_WORDS = {
     "grouped": "group",
 }
 _COMPARE = re.compile(r"^\s*(please\s+)?compare\b|\bdifference between\b|\bin terms of\b|\bside by side\b", re.I)
-_RELATION = re.compile(r"\b(related|relation|relationship|connected|connection|link between|linked)\b", re.I)
+_RELATION = re.compile(
+    r"\b(related|relation|relationship|connected|connection|connects?|link between|links? between|linked)\b", re.I
+)
 _NEWEST = re.compile(
     r"\b(newest|latest|most recent|recent) first\b|\bfrom (the )?(newest|latest|most recent)\b|"
     r"\b(descending|decreasing|z to a|highest first|reverse)\b",

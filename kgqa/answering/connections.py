@@ -1,0 +1,175 @@
+"""Relationship and link questions from the graph: "how is X related to Y", "what connects X and Y",
+"is X cited by Y". The two linked entities' paths of one or two triples (either direction) are read
+with one Cypher query; the answer states them from predicate and entity labels, and a yes/no question
+says yes or no and why. `result.paths` holds each path as its triples."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from kgqa.answering.catalog import Catalog
+from kgqa.answering.exact import QUERY, Exact, _result
+from kgqa.answering.render import attribute_noun, verbal
+from kgqa.answering.words import join_items, same_word
+from kgqa.graph.store import GraphStore
+from kgqa.question.components import VERB_FORMS
+from kgqa.question.linking import Links
+from kgqa.types import Entity, Triple
+
+MAX_PATHS = 50  # paths read per question
+SHOWN = 5  # two-step paths written out
+_YESNO = re.compile(r"^\s*(is|was|were|are|did|does|do|has|have|had|can)\b", re.I)
+
+
+@dataclass
+class End:
+    """One linked entity of the question."""
+
+    start: int
+    id: str
+    label: str
+    is_hub: bool
+
+
+def ends_of(links: Links, cat: Catalog) -> list[End]:
+    """The question's linked hubs and values, in the order it writes them."""
+    out = [End(m.start, m.hubs[0], cat.hubs[m.hubs[0]], True) for m in links.hubs]
+    out += [End(m.start, m.facts[0].value_id, m.label, False) for m in links.values if m.facts]
+    out.sort(key=lambda e: e.start)
+    seen: set[str] = set()
+    return [e for e in out if not (e.id in seen or seen.add(e.id))]  # type: ignore[func-returns-value]
+
+
+def paths_between(store: GraphStore, a: str, b: str) -> list[list[Triple]]:
+    """The paths of one or two triples between entities `a` and `b`, shortest first."""
+    out: list[list[Triple]] = []
+    seen: set[tuple[str, ...]] = set()
+    for nodes, rels in store.run("answering/link_paths", {"a": a, "b": b, "limit": MAX_PATHS}):
+        by_id = {_key(n["_id"]): _entity(n) for n in nodes}
+        path = [Triple(by_id[_key(r["_src"])], r["predicate"], by_id[_key(r["_dst"])]) for r in rels]
+        key = tuple(t.canonical for t in path)
+        if key not in seen:
+            seen.add(key)
+            out.append(path)
+    out.sort(key=lambda p: (len(p), any(t.object.is_literal or t.subject.is_literal for t in p), _ids(p)))
+    return out
+
+
+def _key(internal: Any) -> tuple:
+    return (internal["table"], internal["offset"]) if isinstance(internal, dict) else (internal,)
+
+
+def _entity(node: dict[str, Any]) -> Entity:
+    return Entity(
+        node["id"], node.get("label") or node["id"], tuple(node.get("types") or ()), bool(node.get("is_literal"))
+    )
+
+
+def _ids(path: list[Triple]) -> tuple[str, ...]:
+    return tuple(f"{t.subject.id}|{t.predicate}|{t.object.id}" for t in path)
+
+
+def _name(e: Entity, hubs: dict[str, str]) -> str:
+    return f"'{e.label}'" if e.id in hubs else e.label
+
+
+def statement(t: Triple, hubs: dict[str, str]) -> str:
+    """One triple as a clause from its labels: "'A' cites 'B'", "the author of 'A' is Lena Hoffmeier"."""
+    s, o = _name(t.subject, hubs), _name(t.object, hubs)
+    if verbal(t.predicate):
+        return f"{s} {t.predicate} {o}"
+    return f"the {attribute_noun(t.predicate)} of {s} is {o}"
+
+
+def _path_text(path: list[Triple], hubs: dict[str, str]) -> str:
+    return " and ".join(statement(t, hubs) for t in path)
+
+
+def _names_predicate(question: str, predicate: str) -> bool:
+    words = [w for w in re.findall(r"[a-z]+", question.lower()) if len(w) >= 4]
+    return any(
+        same_word(w, p) or w[:4] == p[:4] and min(len(w), len(p)) >= 4
+        for p in re.findall(r"[a-z]+", predicate.lower())
+        if len(p) >= 4
+        for w in words
+    )
+
+
+def connection(question: str, links: Links, cat: Catalog, store: GraphStore) -> Exact | None:
+    """How the first two linked entities of `question` are linked in the graph (None when it links
+    fewer than two)."""
+    ends = ends_of(links, cat)
+    if len(ends) < 2:
+        return None
+    a, b = ends[0], ends[1]
+    paths = paths_between(store, a.id, b.id)
+    sources = [(e.id, e.label) for e in (a, b) if e.is_hub]
+    cite = "".join(f"[{i}]" for i in range(1, len(sources) + 1)) or QUERY
+    query = {"name": "answering/link_paths", "between": [a.label, b.label]}
+    structured = [[[t.subject.label, t.predicate, t.object.label] for t in p] for p in paths]
+    triples = list(dict.fromkeys(t.canonical for p in paths[: SHOWN + 5] for t in p))
+    an, bn = (f"'{e.label}'" if e.is_hub else e.label for e in (a, b))
+    if _YESNO.match(question):
+        return _yes_no(question, a, b, an, bn, paths, cat, sources, triples, query, structured, cite)
+    if not paths:
+        text = f"The graph states no link of one or two steps between {an} and {bn} {QUERY}."
+        return Exact(text, _result("relationship", None, [], query=query, paths=[]), sources)
+    direct = [p for p in paths if len(p) == 1]
+    shown = direct or paths[:SHOWN]
+    clauses = [_path_text(p, cat.hubs) for p in shown]
+    how = "directly" if direct else "through one other entity"
+    text = f"{an} and {bn} are linked {how} {cite}: " + "; ".join(clauses)
+    if not direct and len(paths) > SHOWN:
+        text += f"; and {len(paths) - SHOWN} more paths"
+    text += "."
+    items = [" → ".join(f"{t.subject.label} —{t.predicate}→ {t.object.label}" for t in p) for p in shown]
+    return Exact(text, _result("relationship", None, items, query=query, paths=structured), sources, triples)
+
+
+def _yes_no(
+    question: str,
+    a: End,
+    b: End,
+    an: str,
+    bn: str,
+    paths: list[list[Triple]],
+    cat: Catalog,
+    sources: list[tuple[str, str]],
+    triples: list[str],
+    query: dict,
+    structured: list,
+    cite: str,
+) -> Exact:
+    direct = [p[0] for p in paths if len(p) == 1]
+    named = [t for t in direct if _names_predicate(question, t.predicate)]
+    between = question[a.start : b.start].lower()
+    subject = b.id if re.search(r"\bby\b", between) else a.id  # "is X cited by Y": Y is the subject
+    forward = [t for t in named if t.subject.id == subject]
+
+    def answer(yes: bool, why: str) -> Exact:
+        value = "yes" if yes else "no"
+        text = f"{'Yes' if yes else 'No'}: {why} {cite}."
+        return Exact(text, _result("relationship", value, [why], query=query, paths=structured), sources, triples)
+
+    if forward:
+        return answer(True, statement(forward[0], cat.hubs))
+    if named:
+        return answer(False, f"the graph states only the reverse, {statement(named[0], cat.hubs)}")
+    if direct and not _asks_predicate(question, a, b):
+        return answer(True, statement(direct[0], cat.hubs))
+    if direct:
+        return answer(False, f"the graph links them only as {join_items([statement(t, cat.hubs) for t in direct])}")
+    if paths and not _asks_predicate(question, a, b):
+        return answer(True, f"they are linked through one other entity: {_path_text(paths[0], cat.hubs)}")
+    return answer(False, f"the graph states no direct link between {an} and {bn}")
+
+
+def _asks_predicate(question: str, a: End, b: End) -> bool:
+    """Whether the question names a relation of its own ("cited", "wrote") rather than any link."""
+    rest = re.sub(r"'[^']*'|\"[^\"]*\"", " ", question)
+    rest = rest.replace(a.label, " ").replace(b.label, " ")
+    words = [w for w in re.findall(r"[a-z]+", rest.lower()) if len(w) >= 4]
+    generic = {"related", "relation", "relationship", "connected", "connection", "linked", "link", "links"}
+    return any(w in VERB_FORMS or w.endswith("ed") for w in words if w not in generic)
