@@ -13,12 +13,14 @@ from kgqa.answering.catalog import Catalog
 from kgqa.answering.exact import QUERY, Exact, _result
 from kgqa.answering.render import attribute_noun, verbal
 from kgqa.answering.words import join_items, same_word
+from kgqa.graph.layout import GraphLayout, TripleLayout, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.linking import Links
 from kgqa.types import Entity, Triple
 
 MAX_PATHS = 50  # paths read per question
+MAX_MIDDLES = 2_000  # neighbours whose edges are read for two-step paths (off the Cypher route)
 SHOWN = 5  # two-step paths written out
 _YESNO = re.compile(r"^\s*(is|was|were|are|did|does|do|has|have|had|can)\b", re.I)
 
@@ -43,18 +45,48 @@ def ends_of(links: Links, cat: Catalog) -> list[End]:
 
 
 def paths_between(store: GraphStore, a: str, b: str) -> list[list[Triple]]:
-    """The paths of one or two triples between entities `a` and `b`, shortest first."""
+    """The paths of one or two triples between entities `a` and `b`, shortest first: one Cypher
+    query on HubLink's triple layout in Kùzu, the layout's edge reads elsewhere (a property graph,
+    the graph in Postgres)."""
+    layout = layout_of(store)
+    found = _paths_in_cypher(store, a, b) if isinstance(layout, TripleLayout) else _paths_by_edges(layout, a, b)
     out: list[list[Triple]] = []
     seen: set[tuple[str, ...]] = set()
-    for nodes, rels in store.run("answering/link_paths", {"a": a, "b": b, "limit": MAX_PATHS}):
-        by_id = {_key(n["_id"]): _entity(n) for n in nodes}
-        path = [Triple(by_id[_key(r["_src"])], r["predicate"], by_id[_key(r["_dst"])]) for r in rels]
+    for path in found:
         key = tuple(t.canonical for t in path)
         if key not in seen:
             seen.add(key)
             out.append(path)
     out.sort(key=lambda p: (len(p), any(t.object.is_literal or t.subject.is_literal for t in p), _ids(p)))
     return out
+
+
+def _paths_in_cypher(store: GraphStore, a: str, b: str) -> list[list[Triple]]:
+    out = []
+    for nodes, rels in store.run("answering/link_paths", {"a": a, "b": b, "limit": MAX_PATHS}):
+        by_id = {_key(n["_id"]): _entity(n) for n in nodes}
+        out.append([Triple(by_id[_key(r["_src"])], r["predicate"], by_id[_key(r["_dst"])]) for r in rels])
+    return out
+
+
+def _paths_by_edges(layout: GraphLayout, a: str, b: str) -> list[list[Triple]]:
+    """The same paths from two rounds of edge reads: `a`'s edges, then those of its non-literal
+    neighbours (at most MAX_MIDDLES of them)."""
+    out: list[list[Triple]] = []
+    middles: dict[str, list[Triple]] = {}
+    for t in layout.out_edges([a]) + layout.in_edges([a]):
+        other = t.object if t.subject.id == a else t.subject
+        if other.id == b:
+            out.append([t])
+        elif not other.is_literal and other.id != a:
+            middles.setdefault(other.id, []).append(t)
+    ids = list(middles)[:MAX_MIDDLES]
+    if ids:
+        for t in layout.out_edges(ids) + layout.in_edges(ids):
+            for near, far in ((t.subject, t.object), (t.object, t.subject)):
+                if near.id in middles and far.id == b:
+                    out += [[first, t] for first in middles[near.id]]
+    return out[:MAX_PATHS]
 
 
 def _key(internal: Any) -> tuple:
