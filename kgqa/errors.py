@@ -56,6 +56,13 @@ class StoreBusyError(StoreError):
     """The database is locked by another process."""
 
 
+class StorageFullError(StoreError):
+    """A write to the database's files failed: the disk is full or a file size limit was reached. The
+    failed transaction is rolled back; what committed before stays."""
+
+    exit_code = 12
+
+
 class StoreUnavailableError(StoreError):
     """The database server cannot be reached now (down or restarting); retrying later may work.
     The HTTP service maps it to 503."""

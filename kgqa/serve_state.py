@@ -60,6 +60,15 @@ def write_state(state: ServiceState) -> Path:
     return path
 
 
+def check_state_dir(db_path: str | os.PathLike[str]) -> None:
+    """Raise the OSError that writing the state file of `db_path` would meet (a read-only directory), by
+    creating and removing a temp file there; nothing is left behind."""
+    path = state_path(db_path)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".probe", dir=path.parent)
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def read_state(db_path: str | os.PathLike[str]) -> ServiceState | None:
     """The recorded service of this database, or None (no file, or one that cannot be read)."""
     try:

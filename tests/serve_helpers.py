@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,14 @@ class Service:
     """A `kgqa serve` subprocess on a free port of 127.0.0.1 (`wait=False`: call `ready()` later, so
     several services can load their model at once)."""
 
-    def __init__(self, db: Path, *args: str, env: dict[str, str] | None = None, wait: bool = True) -> None:
+    def __init__(
+        self,
+        db: Path,
+        *args: str,
+        env: dict[str, str] | None = None,
+        wait: bool = True,
+        preexec_fn: Callable[[], None] | None = None,
+    ) -> None:
         self.db = db
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kgqa_cli.main", "--db", str(db), "serve", "--port", "0", *args],
@@ -40,6 +48,7 @@ class Service:
             stderr=subprocess.PIPE,
             text=True,
             env=service_env(**(env or {})),
+            preexec_fn=preexec_fn,  # e.g. lower a resource limit of the service only
         )
         if wait:
             self.ready()

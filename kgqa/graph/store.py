@@ -15,13 +15,15 @@ from typing import Any
 import kuzu
 
 from kgqa import assets
-from kgqa.errors import NotInitialisedError, SchemaError, StoreBusyError, StoreError
+from kgqa.errors import NotInitialisedError, SchemaError, StorageFullError, StoreBusyError, StoreError
 from kgqa.graph.buffer_pool import buffer_pool_bytes
 from kgqa.graph.own_prefix import upgrade_prefix
 
 Tracer = Callable[[str, dict[str, Any] | None, float], None]
 
 _LOCK_MARKERS = ("Could not set lock", "lock on file", "database is locked")
+#: Kùzu's IOException texts when a write to its files fails (a full disk, RLIMIT_FSIZE, a quota).
+_WRITE_FAILED_MARKERS = ("Cannot write to file", "No space left on device", "File too large", "Disk quota exceeded")
 #: grow_buffer_pool reopens the database only when the cache it would size now is this much larger.
 GROWTH_TO_REOPEN = 1.25
 
@@ -31,6 +33,12 @@ def _query_error(name: str, exc: RuntimeError) -> StoreError:
     a hint when the page cache was full."""
     if any(m in str(exc) for m in _LOCK_MARKERS):
         return StoreBusyError(f"{name}: database busy: {exc}")
+    if any(m in str(exc) for m in _WRITE_FAILED_MARKERS):
+        return StorageFullError(
+            f"cannot write the database ({name}): the disk is full or a file size limit was reached; this "
+            "step was rolled back and what was committed before stays. Free some space and run the command "
+            f"again (an interrupted load or index build resumes where it stopped). Kùzu said: {exc}"
+        )
     hint = (
         (
             "; Kùzu's page cache is too small for this database: set KGQA_BUFFER_POOL_MIB higher "

@@ -16,9 +16,13 @@ from kgqa.config import Settings
 from kgqa.errors import ConfigError, StoreError
 from kgqa.processes import pid_alive
 
-#: Who connects and where (pgserver's initdb creates this superuser, trust authentication, local socket only).
+#: Who connects and where (pgserver's initdb creates this superuser, local socket only). pgserver's
+#: initdb trusts every local user; `start` replaces that by password authentication (scram-sha-256), the
+#: superuser's password kept in PASSFILE beside the data directory (mode 0600), named in the DSN.
 USER = "postgres"
 DATABASE = "postgres"
+PASSFILE = "pg.pass"
+_HBA_MARK = "# kgqa: password authentication"
 
 
 @dataclass(frozen=True)
@@ -58,22 +62,68 @@ def status(data_dir: str | os.PathLike[str]) -> ServerStatus:
     if not socket_dir:
         return ServerStatus(path, True, int(lines[0]))
     dsn = f"postgresql://{USER}@/{DATABASE}?host={quote(socket_dir, safe='/')}&port={port}"
+    if passfile(path).exists():
+        dsn += f"&passfile={quote(str(passfile(path)), safe='/')}"
     return ServerStatus(path, True, int(lines[0]), dsn)
+
+
+def passfile(data_dir: Path) -> Path:
+    """The libpq password file of the local server on `data_dir` (beside it, mode 0600)."""
+    return data_dir.parent / PASSFILE
+
+
+def require_passwords(data_dir: Path, dsn: str) -> None:
+    """Give the superuser a random password (kept in `passfile`, mode 0600) and make every connection to
+    the server on `data_dir` authenticate with a password (scram-sha-256) instead of pgserver's `trust`;
+    done once per data directory."""
+    hba = data_dir / "pg_hba.conf"
+    if hba.read_text(encoding="utf-8").startswith(_HBA_MARK):
+        return
+    import secrets
+
+    import psycopg
+    from psycopg import sql
+
+    password = secrets.token_urlsafe(24)  # letters, digits, - and _: nothing to escape in a passfile
+    pw_file = passfile(data_dir)
+    fd = os.open(pw_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(f"*:*:*:{USER}:{password}\n")
+    os.chmod(pw_file, 0o600)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("SET password_encryption = 'scram-sha-256'")
+        conn.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(USER), sql.Literal(password)))
+        with open(hba, "w", encoding="utf-8") as f:  # rewritten in place: the file keeps its owner
+            f.write(
+                f"{_HBA_MARK} (kgqa pg start); the superuser's password is in {pw_file}\n"
+                "local   all   all                  scram-sha-256\n"
+                "host    all   all   127.0.0.1/32   scram-sha-256\n"
+                "host    all   all   ::1/128        scram-sha-256\n"
+            )
+        conn.execute("SELECT pg_reload_conf()")
 
 
 def start(data_dir: str | os.PathLike[str]) -> ServerStatus:
     """Start (initialising on first use) the local server on `data_dir`; it keeps running after this
-    process ends, until `stop`. Returns its status with the DSN."""
+    process ends, until `stop`. Connections need a password from then on (`require_passwords`).
+    Returns its status with the DSN."""
     path = Path(data_dir).resolve()
     current = status(path)
-    if current.running:
-        return current
-    pgserver = _pgserver()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pgserver.get_server(path, cleanup_mode=None)
-    except Exception as exc:  # pgserver raises subprocess and runtime errors of several kinds
-        raise StoreError(f"cannot start the local Postgres in {path}: {exc} (see {path / 'log'})") from exc
+    if not current.running:
+        pgserver = _pgserver()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pgserver.get_server(path, cleanup_mode=None)
+        except Exception as exc:  # pgserver raises subprocess and runtime errors of several kinds
+            raise StoreError(f"cannot start the local Postgres in {path}: {exc} (see {path / 'log'})") from exc
+        current = status(path)
+    if current.dsn:
+        try:
+            require_passwords(path, current.dsn)
+        except Exception as exc:  # an OSError or a psycopg error: trust stays, which the message says
+            raise StoreError(
+                f"the local Postgres in {path} runs, but password authentication could not be set up: {exc}"
+            ) from exc
     return status(path)
 
 

@@ -1,8 +1,8 @@
 """Limits that keep the service up under abuse: request bodies over MAX_BODY_BYTES are refused with 413
 before they are read whole (a declared Content-Length at once; a chunked body as soon as it passes the
 cap), and uvicorn's connection limits (`uvicorn_limits`): idle keep-alive connections are closed after
-a few seconds and past LIMIT_CONCURRENCY connections new ones get 503, so descriptors stay for real
-requests."""
+a few seconds, headers sent too slowly get 408 (kgqa/service/protocol.py), the longest-idle connection
+makes room near the descriptor limit, and past LIMIT_CONCURRENCY requests at once new ones get 503."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 KEEP_ALIVE_S = 5
 #: Connections and tasks at once before new connections get 503.
 LIMIT_CONCURRENCY = 512
+#: The listen backlog, and so the connections asyncio accepts in one go.
+BACKLOG = 64
 
 
 def too_large_message(limit: int = MAX_BODY_BYTES) -> str:
@@ -75,5 +77,13 @@ async def _reply_413(send: Send, limit: int) -> None:
 
 
 def uvicorn_limits() -> dict[str, Any]:
-    """The uvicorn.Config arguments that bound idle connections and concurrency."""
-    return {"timeout_keep_alive": KEEP_ALIVE_S, "limit_concurrency": LIMIT_CONCURRENCY}
+    """The uvicorn.Config arguments that bound idle and slow connections and concurrency (the protocol:
+    kgqa/service/protocol.py, a header timeout and idle connections evicted near the descriptor limit)."""
+    from kgqa.service.protocol import GuardedH11Protocol
+
+    return {
+        "timeout_keep_alive": KEEP_ALIVE_S,
+        "limit_concurrency": LIMIT_CONCURRENCY,
+        "backlog": BACKLOG,
+        "http": GuardedH11Protocol,
+    }

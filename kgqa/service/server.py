@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from kgqa.config import Settings
-from kgqa.errors import ConfigError, StoreBusyError
+from kgqa.errors import ConfigError, StoreBusyError, StoreError
 from kgqa.processes import pid_alive
-from kgqa.serve_state import new_state, read_state, remove_state
+from kgqa.serve_state import check_state_dir, new_state, read_state, remove_state, state_path
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8750
@@ -72,6 +72,7 @@ def serve(
         raise StoreBusyError(
             f"a service already runs for {settings.db_path} at {running.url} (pid {running.pid}); stop it first"
         )
+    check_writable_dir(settings)
     pool = WorkspacePool(settings, workers, queue_size)
     try:
         info(f"loading the model ({settings.embedding_model}) ...")
@@ -133,6 +134,22 @@ def served(settings: Settings) -> str:
     return (
         f"index '{settings.index_name}' (graph in Postgres)" if settings.graph == "postgres" else str(settings.db_path)
     )
+
+
+def check_writable_dir(settings: Settings) -> None:
+    """A StoreError naming the fix when the database's directory cannot be written (checked before the
+    model loads): the service records where it listens in a state file beside the database, and the
+    writes sent through it (POST /v1/triples) need Kùzu's write-ahead log there too."""
+    try:
+        check_state_dir(settings.db_path)
+    except OSError as exc:
+        folder = state_path(settings.db_path).parent
+        raise StoreError(
+            f"cannot serve {settings.db_path}: its directory {folder} is not writable ({exc.strerror or exc}); "
+            f"the service writes its state file {state_path(settings.db_path).name} there, and live updates "
+            "write the database. Make the directory writable, or copy the database to a writable one; "
+            "reading without a service works as it is (`kgqa ask` opens the database read-only)"
+        ) from None
 
 
 def start_queue_workers(settings: Settings, pool: Any, workers: int, info: Callable[[str], None]) -> list[Any]:

@@ -10,7 +10,7 @@
 -- (setting kgqa.ask_timeout, seconds, default 60), 22023 bad arguments, the library's own
 -- failure (e.g. no topic entity found) as 22023 with its message, 42501 a role that is not an asker
 -- (the message names the GRANT), 53400 a role past its cap of queued questions, 2D000 CALL kgqa.ask
--- inside a transaction block (its CONTEXT names the fix). A NULL question gives NULL.
+-- inside a transaction block (the message names the fix). A NULL question gives NULL.
 -- Roles (050_roles.sql, docs/postgres-roles.md): row-level security keys every question on the role that
 -- submitted it; an asker reads only its own, and may insert only the question, its index and options.
 
@@ -251,9 +251,31 @@ BEGIN
         WHERE h.ord <= _k ORDER BY h.ord;
 END $fn$;
 
--- The COMMIT of CALL kgqa.ask. Inside a transaction block Postgres refuses it (2D000, "invalid
--- transaction termination"), and PL/pgSQL cannot tell beforehand nor catch it: the name of this
--- procedure, in the error's CONTEXT line, says what to do instead.
+-- Refuses a CALL inside a transaction block (where kgqa.ask cannot COMMIT its question for a worker to see)
+-- with 2D000 and a message that names the fix. The probe: a COMMIT inside an exception block always fails
+-- and is caught; Postgres says "invalid transaction termination" only where no COMMIT is allowed at all
+-- (any other text, e.g. "cannot commit while a subtransaction is active", means autocommit).
+CREATE OR REPLACE PROCEDURE kgqa.check_autocommit()
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    _why text;
+BEGIN
+    BEGIN
+        COMMIT;
+    EXCEPTION WHEN invalid_transaction_termination THEN
+        GET STACKED DIAGNOSTICS _why = MESSAGE_TEXT;
+    END;
+    IF _why = 'invalid transaction termination' THEN
+        RAISE EXCEPTION 'kgqa: CALL kgqa.ask cannot run inside a transaction block: use SELECT kgqa.submit(...) '
+                        'then SELECT * FROM kgqa.wait(id) in a later transaction, or run the CALL in autocommit'
+            USING ERRCODE = 'invalid_transaction_termination',
+                  HINT = 'psycopg: connect(..., autocommit=True); SQLAlchemy: '
+                         'create_engine(..., isolation_level="AUTOCOMMIT"); JDBC: setAutoCommit(true)';
+    END IF;
+END $fn$;
+
+-- The COMMIT of CALL kgqa.ask (after kgqa.check_autocommit; should the probe not tell, its name in the
+-- error's CONTEXT line still says what to do).
 CREATE OR REPLACE PROCEDURE kgqa."CALL kgqa.ask needs autocommit, else submit + wait"()
 LANGUAGE plpgsql AS $fn$
 BEGIN
@@ -270,6 +292,7 @@ DECLARE
     _index text := kgqa.resolve_index(index_name);
 BEGIN
     PERFORM kgqa.check_asker(current_user);
+    CALL kgqa.check_autocommit();
     IF NOT kgqa.worker_alive(_index) THEN
         RAISE EXCEPTION 'kgqa: no worker is running for index %', _index
             USING ERRCODE = 'object_not_in_prerequisite_state',

@@ -97,11 +97,17 @@ def test_askers_see_only_their_own_questions_and_cannot_forge_or_write(roles_db)
             err = refused(nobody, "SELECT kgqa.submit(%(q)s)", {"q": QUESTION})
             assert err.sqlstate == "42501" and f"GRANT {ASKER} TO nobody;" in err.diag.message_primary, str(err)
             assert refused(nobody, "CALL kgqa.ask(%(q)s)", {"q": QUESTION}).sqlstate == "42501"
-        # inside a transaction block: 2D000, and its context says what to do instead
+        # inside a transaction block: 2D000, and the message itself says what to do instead
         with psycopg.connect(as_role(dsn, "alice")) as alice_tx:
+            alice_tx.execute("SELECT 1")
             err = refused(alice_tx, "CALL kgqa.ask(%(q)s)", {"q": QUESTION})
             assert err.sqlstate == "2D000", str(err)
-            assert "CALL kgqa.ask needs autocommit, else submit + wait" in (err.diag.context or ""), str(err)
+            message = err.diag.message_primary or ""
+            assert "inside a transaction block" in message and "kgqa.submit" in message, message
+            assert "kgqa.wait" in message and "autocommit" in message, message
+            assert 'isolation_level="AUTOCOMMIT"' in (err.diag.message_hint or ""), str(err)
+            alice_tx.rollback()
+            assert alice_tx.execute("SELECT count(*) FROM kgqa.my_questions").fetchone()[0] == 2  # none added
     finally:
         assert svc.stop() == 0
     with psycopg.connect(dsn, autocommit=True) as admin:  # the worker logged the answers

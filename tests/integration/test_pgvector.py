@@ -4,6 +4,7 @@ in-database ranking function, the DuckDB and Cypher front ends, index sync, and 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -385,8 +386,20 @@ def test_pg_start_status_stop(tmp_path):
         assert started.exit_code == 0, started.output
         info = json.loads(started.output)
         assert info["running"] and info["data_dir"].endswith("pg") and info["dsn"].startswith("postgresql://")
-        with psycopg.connect(info["dsn"]) as conn:
+        with psycopg.connect(info["dsn"], autocommit=True) as conn:
             assert conn.execute("SELECT 1").fetchone() == (1,)
+            conn.execute("CREATE ROLE mallory LOGIN")  # a role without a password
+        # no trust: without the password (the DSN's passfile, mode 0600) nobody logs in, as postgres or
+        # as a role of their own
+        pw_file = Path(info["data_dir"]).parent / "pg.pass"
+        assert f"passfile={pw_file}" in info["dsn"] and pw_file.stat().st_mode & 0o777 == 0o600
+        bare = info["dsn"].split("&passfile=")[0]
+        for dsn in (bare, bare.replace("postgres@", "mallory@")):
+            with pytest.raises(psycopg.OperationalError, match="no password supplied"):
+                psycopg.connect(dsn, passfile=os.devnull)
+        assert (
+            "local   all   all                  scram-sha-256" in (Path(info["data_dir"]) / "pg_hba.conf").read_text()
+        )
         shown = invoke("--db", db, "pg", "status")
         assert "running (pid" in shown.output and info["dsn"] in shown.output
     finally:

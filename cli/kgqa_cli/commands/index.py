@@ -390,7 +390,7 @@ def status(state: CliState, as_json: bool) -> None:
         click.echo(f"no index yet in the {store} store: run `kgqa index build`")
         return
     click.echo(
-        f"store: {store}\nstatus: {st.info.status}\nhubs: {data['hubs']}\npaths: {data['paths']}\n"
+        f"store: {store}\nstatus: {st.info.status}{_unfinished_note(st.info.status, store)}\nhubs: {data['hubs']}\npaths: {data['paths']}\n"
         f"vectors: {data['vectors']}\nunique texts: {data['texts']}\n"
         f"embedding model: {st.info.embedding_model} (dim {st.info.dim}; written by "
         f"{data['embedder']})\n"
@@ -405,6 +405,19 @@ def status(state: CliState, as_json: bool) -> None:
             "capped hubs (over the path cap, indexed in part; docs/index-maintenance.md#super-nodes): "
             + ", ".join(f"{h} ({n} paths)" for h, n in capped.items())
         )
+
+
+def _unfinished_note(status: str, store: str) -> str:
+    """What a status other than complete means: in Kùzu no build can run while this command reads (a
+    writer locks readers out), so "building" is an interrupted build; in Postgres one may still run."""
+    if status == "complete":
+        return ""
+    if store == "kuzu":
+        return (
+            " (interrupted: no build runs now; finish it with `kgqa index update`, "
+            "or start over with `kgqa index build --rebuild`)"
+        )
+    return " (a build runs now, or one was interrupted: then `kgqa index update` finishes it)"
 
 
 @index.command()

@@ -1,0 +1,42 @@
+"""Writers that stop half-way, with real processes and real Kùzu: an index build SIGKILLed after its
+first committed batch; then `index status` says it was interrupted and how to finish, `ask` says the
+index is not complete (exit 5) instead of Kùzu's binder error about `embedded_text_vec`, and `index
+update` finishes it.
+
+A full disk (simulated with RLIMIT_FSIZE in a child process) is not tested here: Kùzu 0.11.3 behaved
+three ways in three tries (an IOException at COMMIT, which kgqa.graph.store maps to StorageFullError,
+exit 12; std::terminate, SIGABRT; a hang), so no test of it would be deterministic."""
+
+from __future__ import annotations
+
+import pytest
+from index_checks import after_commit_of_vectors, kgqa_run, kill_when
+
+from kgqa.api import Workspace
+from kgqa.config import Settings
+from kgqa.demo import demo_graph_path
+
+pytestmark = pytest.mark.slow
+
+QUESTION = "Which papers use a controlled experiment?"
+
+
+def test_a_killed_build_is_reported_and_finished(tmp_path):
+    db = tmp_path / "killed.kuzu"
+    with Workspace.init(Settings(db_path=db)) as ws:
+        ws.load(demo_graph_path())
+    kill_when(db, ["index", "build", "--hubs-per-batch", "5"], after_commit_of_vectors)
+
+    shown = kgqa_run(db, "index", "status")
+    assert shown.returncode == 0, shown.stderr
+    assert "status: building (interrupted: no build runs now; finish it with `kgqa index update`" in shown.stdout
+
+    asked = kgqa_run(db, "ask", QUESTION)
+    assert asked.returncode == 5, asked.stderr
+    assert "the HubLink index is not complete" in asked.stderr and "kgqa index update" in asked.stderr
+    assert "embedded_text_vec" not in asked.stderr and "Binder" not in asked.stderr
+
+    finished = kgqa_run(db, "index", "update")
+    assert finished.returncode == 0, finished.stderr
+    assert "status: complete\n" in kgqa_run(db, "index", "status").stdout
+    assert kgqa_run(db, "ask", QUESTION).returncode == 0
