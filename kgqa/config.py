@@ -9,6 +9,7 @@ from typing import Any
 
 from kgqa.errors import ConfigError
 from kgqa.index_names import index_name
+from kgqa.memory import MemoryCeiling
 
 DEFAULT_DB = Path(".kgqa") / "graph.kuzu"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
@@ -120,6 +121,7 @@ class Settings:
     llm: LLMSettings = field(default_factory=LLMSettings)
     ann: AnnParams = field(default_factory=AnnParams)  # HNSW parameters of the vector stores
     buffer_pool_mib: int | None = None  # Kùzu's page cache (None: sized from the database, kgqa/graph/buffer_pool.py)
+    memory: MemoryCeiling = field(default_factory=MemoryCeiling.default)  # --memory / KGQA_MEMORY (kgqa/memory.py)
     store: str = DEFAULT_STORE  # where the HubLink index lives: kuzu | pgvector
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
     index: str | None = None  # the index name in Postgres (None: from db_path; docs/databases.md)
@@ -170,6 +172,13 @@ class Settings:
         if "buffer_pool_mib" not in overrides:
             overrides["buffer_pool_mib"] = _env_number("KGQA_BUFFER_POOL_MIB", int, None)
             _positive("KGQA_BUFFER_POOL_MIB", overrides["buffer_pool_mib"], allow_none=True, minimum=64)
+        if not isinstance(overrides.get("memory"), MemoryCeiling):
+            given = overrides.get("memory")
+            overrides["memory"] = (
+                MemoryCeiling.from_setting(str(given), "--memory")
+                if given
+                else MemoryCeiling.from_setting(os.environ.get("KGQA_MEMORY"))
+            )
         overrides["store"] = overrides.get("store") or os.environ.get("KGQA_STORE") or DEFAULT_STORE
         overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None
         overrides["index"] = overrides.get("index") or os.environ.get("KGQA_INDEX", "").strip() or None

@@ -23,12 +23,18 @@ class CliState:
     store: str | None = None  # --store of the command (kgqa_cli/options.py)
     pg_dsn: str | None = None  # --pg-dsn of the command
     index: str | None = None  # --index of the root group (KGQA_INDEX)
+    memory: str | None = None  # --memory of the root group (KGQA_MEMORY, kgqa/memory.py)
 
     def settings(self) -> Settings:
         """Settings from the options and the environment (KGQA_DB, KGQA_EMBEDDING_MODEL, KGQA_TRACE,
         KGQA_STORE, KGQA_PG_DSN)."""
         return Settings.from_env(
-            self.db, trace=self.trace or None, store=self.store, pg_dsn=self.pg_dsn, index=self.index
+            self.db,
+            trace=self.trace or None,
+            store=self.store,
+            pg_dsn=self.pg_dsn,
+            index=self.index,
+            memory=self.memory,
         )
 
     def open(self, *, create: bool = False, read_only: bool = False) -> Workspace:

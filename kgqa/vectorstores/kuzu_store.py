@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from kgqa.config import AnnParams
 from kgqa.graph.store import GraphStore
+from kgqa.memory import MemoryCeilingError, build_need, check_build, hnsw_fits
 from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
@@ -133,12 +134,40 @@ class KuzuHubVectorStore:
         """Whether the HNSW index over the embedded texts exists."""
         return bool(self.store.run("indexing/show_indexes"))
 
+    def check_build_memory(self, triples: int, dim: int, *, rebuild: bool = False) -> None:
+        """Before a build writes anything: MemoryCeilingError when the HNSW index it will create (none
+        exists yet, or `rebuild`) cannot fit in the page cache the memory ceiling allows (kgqa/memory.py;
+        its texts estimated from the graph's `triples`)."""
+        if self.store.pool_fixed or (not rebuild and self.ready() and self._has_ann_index_loaded()):
+            return
+        memory = self.store.memory
+        check_build(memory, memory.pool_bytes, triples, dim, 2 * self.ann.m, self.ann.m)
+
+    def _has_ann_index_loaded(self) -> bool:
+        self.store.load_extension("vector")
+        return self.has_ann_index()
+
     def ensure_ann_index(self) -> bool:
-        """Create the HNSW index if it is missing (after the first bulk load); True if created."""
+        """Create the HNSW index if it is missing (after the first bulk load); True if created. The
+        vectors are held in the page cache while it is built when they fit there, else read from their
+        pages (kgqa/memory.py); MemoryCeilingError, naming the setting, when even that cannot fit."""
         self.store.load_extension("vector")
         if self.has_ann_index():
             return False
-        self.store.run("indexing/create_vector_index", mu=self.ann.m, ml=2 * self.ann.m, efc=self.ann.ef_construction)
+        mu, ml = self.ann.m, 2 * self.ann.m
+        self.store.grow_buffer_pool()  # the database grew during the build: a cache sized for it now
+        vectors = self._rows().texts
+        cached = hnsw_fits(self.store.pool_bytes, vectors, self._dim(), ml, mu)
+        if cached is None and not self.store.pool_fixed:
+            memory = self.store.memory
+            raise MemoryCeilingError(
+                f"the memory ceiling ({memory.source}: {memory.mib:,} MiB) is too small for the HNSW index over "
+                f"{vectors:,} texts; set --memory / KGQA_MEMORY to at least "
+                f"{build_need(vectors, self._dim(), ml, mu) // 2**20:,} MiB and run the build again "
+                "(it resumes: the hubs written are kept)"
+            )
+        name = "indexing/create_vector_index" if cached else "indexing/create_vector_index_streamed"
+        self.store.run(name, mu=mu, ml=ml, efc=self.ann.ef_construction)
         return True
 
     def remove_hubs(self, hub_ids: list[str]) -> None:
