@@ -155,7 +155,8 @@ class KuzuHubVectorStore:
         if self.has_ann_index():
             return False
         mu, ml = self.ann.m, 2 * self.ann.m
-        self.store.grow_buffer_pool()  # the database grew during the build: a cache sized for it now
+        if self.store.grow_buffer_pool():  # the database grew during the build: a cache sized for it now
+            self.store.load_extension("vector")  # (a new connection)
         vectors = self._rows().texts
         cached = hnsw_fits(self.store.pool_bytes, vectors, self._dim(), ml, mu)
         if cached is None and not self.store.pool_fixed:
