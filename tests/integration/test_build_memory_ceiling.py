@@ -71,3 +71,21 @@ def test_a_build_completes_within_the_smallest_ceiling(tmp_path, embedder):
     assert ws.store.pool_bytes <= 256 * MIB  # the page cache's share of the ceiling
     assert ws.vstore.counts().hubs == 35
     ws.close()
+
+
+def test_the_page_cache_grows_before_the_hnsw_step(tmp_path, embedder, monkeypatch):
+    """The build reopens the database with a larger cache before the HNSW step (its database grew) and
+    the HNSW index is made on the new connection."""
+    import kgqa.graph.store as store_module
+    from kgqa.config import IndexParams
+
+    ws = Workspace.init(Settings(db_path=tmp_path / "g.kuzu"), embedder=embedder)
+    ws.load(demo_graph_path())
+    opened = ws.store.pool_bytes
+    monkeypatch.setattr(store_module, "buffer_pool_bytes", lambda *a, **k: 2 * opened)
+    report = ws.build_index(IndexParams())
+    assert ws.store.pool_bytes == 2 * opened  # reopened before the HNSW step
+    assert report.hubs_rebuilt == 35 and ws.vstore.has_ann_index()  # type: ignore[attr-defined]
+    answer = ws.ask("Who are the authors of the paper on fault localisation?", strategy="direct")
+    assert answer.hubs
+    ws.close()
