@@ -122,6 +122,9 @@ class Settings:
     ann: AnnParams = field(default_factory=AnnParams)  # HNSW parameters of the vector stores
     buffer_pool_mib: int | None = None  # Kùzu's page cache (None: sized from the database, kgqa/graph/buffer_pool.py)
     memory: MemoryCeiling = field(default_factory=MemoryCeiling.default)  # --memory / KGQA_MEMORY (kgqa/memory.py)
+    half_vectors: bool = (
+        True  # KGQA_HALF_VECTORS: Kùzu's BLOB copy of new vectors as float16 (kgqa/vectorstores/raw.py)
+    )
     store: str = DEFAULT_STORE  # where the HubLink index lives: kuzu | pgvector
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
     index: str | None = None  # the index name in Postgres (None: from db_path; docs/databases.md)
@@ -178,6 +181,13 @@ class Settings:
                 MemoryCeiling.from_setting(str(given), "--memory")
                 if given
                 else MemoryCeiling.from_setting(os.environ.get("KGQA_MEMORY"))
+            )
+        if overrides.get("half_vectors") is None:
+            overrides["half_vectors"] = os.environ.get("KGQA_HALF_VECTORS", "1").strip().lower() not in (
+                "0",
+                "false",
+                "no",
+                "off",
             )
         overrides["store"] = overrides.get("store") or os.environ.get("KGQA_STORE") or DEFAULT_STORE
         overrides["pg_dsn"] = overrides.get("pg_dsn") or os.environ.get("KGQA_PG_DSN") or None

@@ -12,6 +12,7 @@ from kgqa.config import AnnParams
 from kgqa.graph.store import GraphStore
 from kgqa.memory import MemoryCeilingError, build_need, check_build, hnsw_fits
 from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
+from kgqa.vectorstores.raw import raw_matrix, raw_vector
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
 #: Measured costs of reading by key against scanning (bench/results/lookups.md, Kùzu 0.11.3, 2 cores):
@@ -26,10 +27,13 @@ class KuzuHubVectorStore:
 
     name = "kuzu"
 
-    def __init__(self, store: GraphStore, dim: int | None = None, ann: AnnParams | None = None) -> None:
+    def __init__(
+        self, store: GraphStore, dim: int | None = None, ann: AnnParams | None = None, *, half_raw: bool = True
+    ) -> None:
         self.store = store
         self.dim = dim
         self.ann = ann or AnnParams()
+        self.half_raw = half_raw  # new texts' BLOB copy as float16 (KGQA_HALF_VECTORS; `raw_matrix` reads both)
         # read-only: no process can write while it is open, so hub vectors read once stay valid
         self._cache = HubVectorCache(self._read_hub_vectors) if store.read_only else None
         # hash -> path (None: read, and not stored); a hash not in it is not read yet
@@ -108,7 +112,7 @@ class KuzuHubVectorStore:
             if hubs:
                 self._delete_hubs([h.id for h in hubs])
             if texts:
-                self.store.run_with_table("indexing/insert_texts", text_table(texts, dim), dim=dim)
+                self.store.run_with_table("indexing/insert_texts", text_table(texts, dim, half=self.half_raw), dim=dim)
             if hubs:  # none: only texts are added (index sync copies texts first)
                 self.store.run_with_table(
                     "indexing/insert_hubs",
@@ -224,7 +228,7 @@ class KuzuHubVectorStore:
         first: dict[str, int] = {}
         for i, h in enumerate(text_hashes):
             first.setdefault(h, i)
-        matrix = np.frombuffer(b"".join(raws[i] for i in first.values()), dtype="<f4").reshape(len(first), -1)
+        matrix = raw_matrix([raws[i] for i in first.values()])
         embedded = {h: j for j, h in enumerate(first)}
         return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes, embedded, matrix, queries)
 
@@ -317,21 +321,21 @@ class KuzuHubVectorStore:
         if not text_hashes:
             return {}
         rows = self.store.run("indexing/export_texts", {"hashes": text_hashes})
-        return {r[0]: (r[1], np.frombuffer(r[2], dtype="<f4").astype(np.float32)) for r in rows}
+        return {r[0]: (r[1], raw_vector(r[2])) for r in rows}
 
     def close(self) -> None:
         """Nothing of its own: the graph store belongs to the workspace."""
 
 
-def text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
-    """Texts with their embeddings as an Arrow table (hash, text, FLOAT[dim] embedding, raw float32 bytes)
-    for Kùzu's `LOAD FROM`."""
+def text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int, *, half: bool = False) -> pa.Table:
+    """Texts with their embeddings as an Arrow table (hash, text, FLOAT[dim] embedding, raw bytes: float32,
+    or float16 with `half`) for Kùzu's `LOAD FROM`."""
     matrix = np.stack([v for _, v in texts.values()]).astype(np.float32)
     return pa.table(
         {
             "hash": list(texts),
             "text": [t for t, _ in texts.values()],
             "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim),
-            "raw": pa.array([row.astype("<f4").tobytes() for row in matrix], type=pa.binary()),
+            "raw": pa.array([row.astype("<f2" if half else "<f4").tobytes() for row in matrix], type=pa.binary()),
         }
     )
