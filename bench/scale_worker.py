@@ -3,6 +3,7 @@ one JSON object on stdout. Run by bench/scale.py; usable alone:
 
     python bench/scale_worker.py load --db D --graph G.csv
     python bench/scale_worker.py build --db D [--store pgvector --pg-dsn DSN] [--dry-run]
+    python bench/scale_worker.py walk --db D    # a build up to its HNSW step (a later `build` resumes and makes it)
     python bench/scale_worker.py reference --db D [--sample 0.25]
     python bench/scale_worker.py sync --db D --pg-dsn DSN
     python bench/scale_worker.py query --db D --questions Q.csv --strategy direct [--store ...]
@@ -74,6 +75,23 @@ def build(args: argparse.Namespace) -> dict:
     }
 
 
+def walk(args: argparse.Namespace) -> dict:
+    """A build without its HNSW step: every hub written, the index left resumable, so that a later
+    `build` (in its own process) measures the HNSW step under its own settings."""
+    from kgqa.indexing.builder import IndexBuild
+
+    ws = _workspace(args, create=True)
+    ws.warm_up()
+    start = time.perf_counter()
+    run = IndexBuild(ws.store, ws.vstore, ws.embedder, IndexParams())
+    run.prepare()
+    run.find_roots()
+    run.walk()
+    seconds = time.perf_counter() - start
+    ws.close()
+    return {"seconds": seconds, "timings": run.report.timings, "hubs": run.report.hubs_rebuilt}
+
+
 def reference(args: argparse.Namespace) -> dict:
     """The embedding model alone on the index's unique texts (or a uniform sample, scaled up)."""
     ws = _workspace(args, read_only=True)
@@ -142,7 +160,7 @@ def query(args: argparse.Namespace) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("op", choices=("load", "build", "reference", "sync", "query"))
+    ap.add_argument("op", choices=("load", "build", "walk", "reference", "sync", "query"))
     ap.add_argument("--db", required=True)
     ap.add_argument("--graph")
     ap.add_argument("--questions")
@@ -154,7 +172,8 @@ def main() -> None:
     ap.add_argument("--sample", type=float, default=1.0)
     args = ap.parse_args()
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
-    out = {"load": load, "build": build, "reference": reference, "sync": sync, "query": query}[args.op](args)
+    ops = {"load": load, "build": build, "walk": walk, "reference": reference, "sync": sync, "query": query}
+    out = ops[args.op](args)
     out["peak_rss_mib"] = _peak_rss_mib()
     json.dump(out, sys.stdout)
     print()

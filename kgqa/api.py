@@ -78,6 +78,7 @@ class Workspace:
             read_only=read_only,
             tracer=tracer,
             buffer_pool_mib=settings.buffer_pool_mib,
+            memory=settings.memory,
         )
         try:
             self.vstore: HubVectorStore = open_vstore(settings.store, self.store, settings)

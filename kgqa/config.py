@@ -9,6 +9,7 @@ from typing import Any
 
 from kgqa.errors import ConfigError
 from kgqa.index_names import index_name
+from kgqa.memory import MemoryCeiling
 
 DEFAULT_DB = Path(".kgqa") / "graph.kuzu"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
@@ -122,6 +123,10 @@ class Settings:
     llm: LLMSettings = field(default_factory=LLMSettings)
     ann: AnnParams = field(default_factory=AnnParams)  # HNSW parameters of the vector stores
     buffer_pool_mib: int | None = None  # Kùzu's page cache (None: sized from the database, kgqa/graph/buffer_pool.py)
+    memory: MemoryCeiling = field(default_factory=MemoryCeiling.default)  # --memory / KGQA_MEMORY (kgqa/memory.py)
+    half_vectors: bool = (
+        True  # KGQA_HALF_VECTORS: Kùzu's BLOB copy of new vectors as float16 (kgqa/vectorstores/raw.py)
+    )
     store: str = DEFAULT_STORE  # where the HubLink index lives: kuzu | pgvector
     graph: str = "kuzu"  # where the graph lives: kuzu | postgres (docs/postgres-graph.md)
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
@@ -179,6 +184,20 @@ class Settings:
         if "buffer_pool_mib" not in overrides:
             overrides["buffer_pool_mib"] = _env_number("KGQA_BUFFER_POOL_MIB", int, None)
             _positive("KGQA_BUFFER_POOL_MIB", overrides["buffer_pool_mib"], allow_none=True, minimum=64)
+        if not isinstance(overrides.get("memory"), MemoryCeiling):
+            given = overrides.get("memory")
+            overrides["memory"] = (
+                MemoryCeiling.from_setting(str(given), "--memory")
+                if given
+                else MemoryCeiling.from_setting(os.environ.get("KGQA_MEMORY"))
+            )
+        if overrides.get("half_vectors") is None:
+            overrides["half_vectors"] = os.environ.get("KGQA_HALF_VECTORS", "1").strip().lower() not in (
+                "0",
+                "false",
+                "no",
+                "off",
+            )
         overrides["graph"] = overrides.get("graph") or os.environ.get("KGQA_GRAPH", "").strip() or "kuzu"
         # the graph in Postgres keeps its index there too (pgvector) unless a store is named
         store = overrides.get("store") or os.environ.get("KGQA_STORE")

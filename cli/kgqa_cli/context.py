@@ -24,12 +24,19 @@ class CliState:
     pg_dsn: str | None = None  # --pg-dsn of the command
     index: str | None = None  # --index of the root group (KGQA_INDEX)
     graph: str | None = None  # --graph of the command (KGQA_GRAPH)
+    memory: str | None = None  # --memory of the root group (KGQA_MEMORY, kgqa/memory.py)
 
     def settings(self) -> Settings:
         """Settings from the options and the environment (KGQA_DB, KGQA_EMBEDDING_MODEL, KGQA_TRACE,
         KGQA_STORE, KGQA_PG_DSN, KGQA_GRAPH)."""
         return Settings.from_env(
-            self.db, trace=self.trace or None, store=self.store, pg_dsn=self.pg_dsn, index=self.index, graph=self.graph
+            self.db,
+            trace=self.trace or None,
+            store=self.store,
+            pg_dsn=self.pg_dsn,
+            index=self.index,
+            graph=self.graph,
+            memory=self.memory,
         )
 
     def open(self, *, create: bool = False, read_only: bool = False) -> Workspace:

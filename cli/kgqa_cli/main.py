@@ -83,13 +83,19 @@ COMMANDS = {
     metavar="NAME",
     help="The index's name in Postgres (default: $KGQA_INDEX, else the database file's stem).",
 )
+@click.option(
+    "--memory",
+    default=None,
+    metavar="SIZE",
+    help="Memory ceiling of this command, e.g. 3G or 1536M (default: $KGQA_MEMORY, else min(3 GiB, 40% of RAM)).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress or status output on stderr.")
 @click.option("--trace", is_flag=True, help="Print each query's name, parameters and time to stderr.")
 @click.version_option(package_name="hublink-kgqa")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, index: str | None, quiet: bool, trace: bool) -> None:
+def cli(ctx: click.Context, db: str | None, index: str | None, memory: str | None, quiet: bool, trace: bool) -> None:
     """HubLink: sourced answers from a knowledge graph, inside embedded Kùzu."""
-    ctx.obj = CliState(db, quiet, trace, index=index)
+    ctx.obj = CliState(db, quiet, trace, index=index, memory=memory)
 
 
 def main() -> None:

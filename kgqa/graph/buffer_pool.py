@@ -4,7 +4,8 @@ Kùzu's default lets the cache grow to 80 % of the machine's memory; a fixed sma
 index build once the database outgrows it (Kùzu 0.11 needs cache that grows with the database).
 The size here is a few times the database's size on disk plus headroom for the queries and, when
 the database is opened for writing, for an index build that grows it; bounded by a fraction of
-the memory available now. `KGQA_BUFFER_POOL_MIB` (Settings.buffer_pool_mib) overrides it.
+the memory available now, and by the page cache's share of the memory ceiling (`--memory` /
+KGQA_MEMORY, kgqa/memory.py). `KGQA_BUFFER_POOL_MIB` (Settings.buffer_pool_mib) overrides it.
 """
 
 from __future__ import annotations
@@ -54,14 +55,22 @@ def available_bytes() -> int:
 
 
 def buffer_pool_bytes(
-    path: str | Path, *, read_only: bool = False, override_mib: int | None = None, available: int | None = None
+    path: str | Path,
+    *,
+    read_only: bool = False,
+    override_mib: int | None = None,
+    available: int | None = None,
+    cap: int | None = None,
 ) -> int:
     """The buffer pool size for opening the database at `path`: `override_mib` when given, else
     DB_FACTOR × its size on disk + headroom (more when writable), between FLOOR and
-    AVAILABLE_SHARE of `available` (default: the memory available now)."""
+    AVAILABLE_SHARE of `available` (default: the memory available now), and at most `cap` (the page
+    cache's share of the memory ceiling)."""
     if override_mib:
         return override_mib * MIB
     want = DB_FACTOR * database_bytes(path) + (READ_HEADROOM if read_only else WRITE_HEADROOM)
     ceiling = int(AVAILABLE_SHARE * (available_bytes() if available is None else available))
+    if cap is not None:
+        ceiling = min(ceiling, cap)
     size = max(FLOOR, min(want, ceiling))
     return (size + MIB - 1) // MIB * MIB

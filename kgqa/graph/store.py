@@ -18,6 +18,7 @@ from kgqa import assets
 from kgqa.errors import NotInitialisedError, SchemaError, StorageFullError, StoreBusyError, StoreError
 from kgqa.graph.buffer_pool import buffer_pool_bytes
 from kgqa.graph.own_prefix import upgrade_prefix
+from kgqa.memory import MemoryCeiling
 
 Tracer = Callable[[str, dict[str, Any] | None, float], None]
 
@@ -41,7 +42,7 @@ def _query_error(name: str, exc: RuntimeError) -> StoreError:
         )
     hint = (
         (
-            "; Kùzu's page cache is too small for this database: set KGQA_BUFFER_POOL_MIB higher "
+            "; Kùzu's page cache is too small for this database: set --memory / KGQA_MEMORY (or KGQA_BUFFER_POOL_MIB) higher "
             "(an interrupted index build resumes where it stopped)"
         )
         if "buffer pool is full" in str(exc)
@@ -77,10 +78,13 @@ class GraphStore:
         read_only: bool = False,
         tracer: Tracer | None = None,
         buffer_pool_mib: int | None = None,
+        memory: MemoryCeiling | None = None,
     ) -> None:
         """Open (or with `create`, create) the database. Kùzu's page cache is sized from the
-        database and the machine (kgqa/graph/buffer_pool.py); `buffer_pool_mib` sets it instead."""
+        database and the machine (kgqa/graph/buffer_pool.py), within the page cache's share of the
+        memory ceiling `memory` (default: kgqa/memory.py's); `buffer_pool_mib` sets it instead."""
         self.path = Path(path)
+        self.memory = memory or MemoryCeiling.default()
         self.tracer = tracer
         self.read_only = read_only
         if not self.path.exists():
@@ -94,7 +98,7 @@ class GraphStore:
                     f"({exc.filename or self.path.parent})"
                 ) from None
         self._pool_override = buffer_pool_mib
-        self._open(buffer_pool_bytes(self.path, read_only=read_only, override_mib=buffer_pool_mib))
+        self._open(self._pool_size())
         self._in_tx = False
         self._extensions: set[str] = set()
         self._udfs: set[str] = set()
@@ -250,6 +254,17 @@ class GraphStore:
             raise StoreError(f"cannot open database {self.path}: {exc}") from exc
         self.pool_bytes = pool_bytes
 
+    @property
+    def pool_fixed(self) -> bool:
+        """Whether the page cache's size was set (KGQA_BUFFER_POOL_MIB) rather than sized here."""
+        return bool(self._pool_override)
+
+    def _pool_size(self) -> int:
+        """The page cache to open the database with now (kgqa/graph/buffer_pool.py), within the ceiling."""
+        return buffer_pool_bytes(
+            self.path, read_only=self.read_only, override_mib=self._pool_override, cap=self.memory.pool_bytes
+        )
+
     def grow_buffer_pool(self) -> bool:
         """Reopen the database with the page cache sized for its size now, when that is larger than
         the cache it was opened with: an index build grows the database from its size at open, and
@@ -259,7 +274,7 @@ class GraphStore:
         True when it reopened; UDFs and extensions are registered again on their next use."""
         if not self._owns_db or self._pool_override or self._in_tx:
             return False
-        wanted = buffer_pool_bytes(self.path, read_only=self.read_only)
+        wanted = self._pool_size()
         if wanted <= self.pool_bytes * GROWTH_TO_REOPEN:
             return False
         self._conn.close()

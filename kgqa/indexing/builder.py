@@ -187,6 +187,9 @@ class IndexBuild:
             # the same model as the index's (checked above): its stored dimension, so the model loads
             # only when texts need embedding (the vectors' dimension is checked then)
             self.dim = info.dim if info is not None and not self.rebuild else embedder.dim
+            check_memory = getattr(vstore, "check_build_memory", None)  # Kùzu: its HNSW step under the ceiling
+            if check_memory is not None:
+                check_memory(layout_of(self.store).stats(1).triples, self.dim, rebuild=self.rebuild)
             if self.rebuild:
                 vstore.drop()
             vstore.ensure_schema(self.dim)

@@ -29,6 +29,7 @@ from kgqa.indexing.metadata import META_KEY as HUB_META_KEY
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.types import Entity, Triple, text_hash
 from kgqa.vectorstores.kuzu_store import text_table
+from kgqa.vectorstores.raw import raw_vector
 
 META_KEY = "label_index"
 MIGRATIONS = "labelindex"
@@ -269,7 +270,7 @@ def _reuse(store: GraphStore, embedder: Embedder, part: Part, hashes: list[str])
         for chunk in _chunks(missing, 5000):
             for h, raw in store.run(query, {"hashes": chunk}):
                 if raw is not None:
-                    found[h] = np.frombuffer(raw, dtype="<f4").astype(np.float32)
+                    found[h] = raw_vector(raw)
     return found
 
 

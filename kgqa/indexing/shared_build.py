@@ -218,7 +218,9 @@ def work(
 ) -> WorkerReport:
     """Claim and build batches of the index's shared build until none is open (`kgqa index worker`).
     The graph is opened read-only. InputError when no build of the index waits for workers."""
-    store = GraphStore(settings.db_path, read_only=True, buffer_pool_mib=settings.buffer_pool_mib)
+    store = GraphStore(
+        settings.db_path, read_only=True, buffer_pool_mib=settings.buffer_pool_mib, memory=settings.memory
+    )
     try:
         vstore = open_vstore("pgvector", store, settings)
         try:

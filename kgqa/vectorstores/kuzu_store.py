@@ -10,7 +10,9 @@ import pyarrow as pa
 
 from kgqa.config import AnnParams
 from kgqa.graph.store import GraphStore
+from kgqa.memory import MemoryCeilingError, build_need, check_build, hnsw_fits
 from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
+from kgqa.vectorstores.raw import raw_matrix, raw_vector
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
 #: Measured costs of reading by key against scanning (bench/results/lookups.md, Kùzu 0.11.3, 2 cores):
@@ -25,10 +27,13 @@ class KuzuHubVectorStore:
 
     name = "kuzu"
 
-    def __init__(self, store: GraphStore, dim: int | None = None, ann: AnnParams | None = None) -> None:
+    def __init__(
+        self, store: GraphStore, dim: int | None = None, ann: AnnParams | None = None, *, half_raw: bool = True
+    ) -> None:
         self.store = store
         self.dim = dim
         self.ann = ann or AnnParams()
+        self.half_raw = half_raw  # new texts' BLOB copy as float16 (KGQA_HALF_VECTORS; `raw_matrix` reads both)
         # read-only: no process can write while it is open, so hub vectors read once stay valid
         self._cache = HubVectorCache(self._read_hub_vectors) if store.read_only else None
         # hash -> path (None: read, and not stored); a hash not in it is not read yet
@@ -107,7 +112,7 @@ class KuzuHubVectorStore:
             if hubs:
                 self._delete_hubs([h.id for h in hubs])
             if texts:
-                self.store.run_with_table("indexing/insert_texts", text_table(texts, dim), dim=dim)
+                self.store.run_with_table("indexing/insert_texts", text_table(texts, dim, half=self.half_raw), dim=dim)
             if hubs:  # none: only texts are added (index sync copies texts first)
                 self.store.run_with_table(
                     "indexing/insert_hubs",
@@ -133,12 +138,41 @@ class KuzuHubVectorStore:
         """Whether the HNSW index over the embedded texts exists."""
         return bool(self.store.run("indexing/show_indexes"))
 
+    def check_build_memory(self, triples: int, dim: int, *, rebuild: bool = False) -> None:
+        """Before a build writes anything: MemoryCeilingError when the HNSW index it will create (none
+        exists yet, or `rebuild`) cannot fit in the page cache the memory ceiling allows (kgqa/memory.py;
+        its texts estimated from the graph's `triples`)."""
+        if self.store.pool_fixed or (not rebuild and self.ready() and self._has_ann_index_loaded()):
+            return
+        memory = self.store.memory
+        check_build(memory, memory.pool_bytes, triples, dim, 2 * self.ann.m, self.ann.m)
+
+    def _has_ann_index_loaded(self) -> bool:
+        self.store.load_extension("vector")
+        return self.has_ann_index()
+
     def ensure_ann_index(self) -> bool:
-        """Create the HNSW index if it is missing (after the first bulk load); True if created."""
+        """Create the HNSW index if it is missing (after the first bulk load); True if created. The
+        vectors are held in the page cache while it is built when they fit there, else read from their
+        pages (kgqa/memory.py); MemoryCeilingError, naming the setting, when even that cannot fit."""
         self.store.load_extension("vector")
         if self.has_ann_index():
             return False
-        self.store.run("indexing/create_vector_index", mu=self.ann.m, ml=2 * self.ann.m, efc=self.ann.ef_construction)
+        mu, ml = self.ann.m, 2 * self.ann.m
+        if self.store.grow_buffer_pool():  # the database grew during the build: a cache sized for it now
+            self.store.load_extension("vector")  # (a new connection)
+        vectors = self._rows().texts
+        cached = hnsw_fits(self.store.pool_bytes, vectors, self._dim(), ml, mu)
+        if cached is None and not self.store.pool_fixed:
+            memory = self.store.memory
+            raise MemoryCeilingError(
+                f"the memory ceiling ({memory.source}: {memory.mib:,} MiB) is too small for the HNSW index over "
+                f"{vectors:,} texts; set --memory / KGQA_MEMORY to at least "
+                f"{build_need(vectors, self._dim(), ml, mu) // 2**20:,} MiB and run the build again "
+                "(it resumes: the hubs written are kept)"
+            )
+        name = "indexing/create_vector_index" if cached else "indexing/create_vector_index_streamed"
+        self.store.run(name, mu=mu, ml=ml, efc=self.ann.ef_construction)
         return True
 
     def remove_hubs(self, hub_ids: list[str]) -> None:
@@ -194,7 +228,7 @@ class KuzuHubVectorStore:
         first: dict[str, int] = {}
         for i, h in enumerate(text_hashes):
             first.setdefault(h, i)
-        matrix = np.frombuffer(b"".join(raws[i] for i in first.values()), dtype="<f4").reshape(len(first), -1)
+        matrix = raw_matrix([raws[i] for i in first.values()])
         embedded = {h: j for j, h in enumerate(first)}
         return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes, embedded, matrix, queries)
 
@@ -287,21 +321,21 @@ class KuzuHubVectorStore:
         if not text_hashes:
             return {}
         rows = self.store.run("indexing/export_texts", {"hashes": text_hashes})
-        return {r[0]: (r[1], np.frombuffer(r[2], dtype="<f4").astype(np.float32)) for r in rows}
+        return {r[0]: (r[1], raw_vector(r[2])) for r in rows}
 
     def close(self) -> None:
         """Nothing of its own: the graph store belongs to the workspace."""
 
 
-def text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int) -> pa.Table:
-    """Texts with their embeddings as an Arrow table (hash, text, FLOAT[dim] embedding, raw float32 bytes)
-    for Kùzu's `LOAD FROM`."""
+def text_table(texts: dict[str, tuple[str, np.ndarray]], dim: int, *, half: bool = False) -> pa.Table:
+    """Texts with their embeddings as an Arrow table (hash, text, FLOAT[dim] embedding, raw bytes: float32,
+    or float16 with `half`) for Kùzu's `LOAD FROM`."""
     matrix = np.stack([v for _, v in texts.values()]).astype(np.float32)
     return pa.table(
         {
             "hash": list(texts),
             "text": [t for t, _ in texts.values()],
             "embedding": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), dim),
-            "raw": pa.array([row.astype("<f4").tobytes() for row in matrix], type=pa.binary()),
+            "raw": pa.array([row.astype("<f2" if half else "<f4").tobytes() for row in matrix], type=pa.binary()),
         }
     )

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the stores are imported when opened, so that listing their 
 def _kuzu(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubVectorStore:
     from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
 
-    return KuzuHubVectorStore(graph, ann=settings.ann)
+    return KuzuHubVectorStore(graph, ann=settings.ann, half_raw=settings.half_vectors)
 
 
 def _pgvector(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubVectorStore:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kgqa.vectorstores.base import ScoredVectors
+from kgqa.vectorstores.raw import raw_matrix
 
 #: Columns of `retrieval/hub_vectors`: hub, path_hash, level, text, text_hash, raw float32 bytes.
 Columns = tuple[list, list, list, list, list, list]
@@ -105,7 +106,7 @@ class HubVectorCache:
                 new_raws.append(raw)
             ids.append(i)
         if new_raws:
-            self._blocks.append(np.frombuffer(b"".join(new_raws), dtype="<f4").reshape(len(new_raws), -1))
+            self._blocks.append(raw_matrix(new_raws))
             self._matrix = None
         by_hub: dict[str, list[int]] = {h: [] for h in hub_ids}  # hubs without vectors stay known
         for row, hub in enumerate(hubs):

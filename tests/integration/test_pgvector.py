@@ -60,7 +60,8 @@ class PgDemo:
     dsn: str
 
     def settings(self, store: str = "pgvector") -> Settings:
-        return Settings(db_path=self.db, store=store, pg_dsn=self.dsn)
+        # full precision in both stores: their scores are compared to the 4th decimal (pgvector keeps float32)
+        return Settings(db_path=self.db, store=store, pg_dsn=self.dsn, half_vectors=False)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,91 @@
+"""A build under a memory ceiling (`--memory` / KGQA_MEMORY): it completes within the ceiling, or refuses
+before writing anything with a message that names the setting."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from kgqa.api import Workspace
+from kgqa.config import Settings
+from kgqa.demo import demo_graph_path
+from kgqa.memory import MIB
+
+#: Runs the CLI and prints its own peak RSS (bytes) as the last stderr line.
+_MEASURED = (
+    "import json, resource, sys\n"
+    "from kgqa_cli.main import main\n"
+    "try:\n"
+    "    main()\n"
+    "finally:\n"
+    "    sys.stderr.write('\\n' + json.dumps({'peak': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))\n"
+)
+
+
+def _kgqa(db: Path, *args: str, **env: str) -> tuple[subprocess.CompletedProcess, int]:
+    proc = subprocess.run(
+        [sys.executable, "-c", _MEASURED, *args],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, KGQA_DB=str(db), HF_HUB_OFFLINE="1", **env),
+        timeout=600,
+    )
+    peak = json.loads(proc.stderr.strip().splitlines()[-1])["peak"]
+    return proc, peak
+
+
+def _loaded(tmp_path: Path) -> Path:
+    db = tmp_path / "g.kuzu"
+    ws = Workspace(Settings.from_env(db), create=True)
+    ws.load(demo_graph_path())
+    ws.close()
+    return db
+
+
+def test_a_too_small_ceiling_refuses_before_starting(tmp_path):
+    db = _loaded(tmp_path)
+    for args, env, named in (
+        (("index", "build"), {"KGQA_MEMORY": "300M"}, "KGQA_MEMORY=300M"),
+        (("--memory", "0.5G", "index", "build"), {}, "--memory=0.5G"),
+        (("index", "build"), {"KGQA_MEMORY": "lots"}, "KGQA_MEMORY"),
+    ):
+        proc, _ = _kgqa(db, *args, **env)
+        assert proc.returncode == 2, proc.stderr
+        assert named in proc.stderr and "traceback" not in proc.stderr.lower()
+    ws = Workspace(Settings.from_env(db), read_only=True)
+    assert not ws.vstore.ready()  # nothing was written
+    ws.close()
+
+
+def test_a_build_completes_within_the_smallest_ceiling(tmp_path, embedder):
+    embedder.embed(["the ONNX export is made once, outside the measured process"])
+    db = _loaded(tmp_path)
+    proc, peak = _kgqa(db, "--memory", "1G", "index", "build")
+    assert proc.returncode == 0, proc.stderr
+    assert "35 hubs" in proc.stdout + proc.stderr
+    assert peak <= 1024 * MIB, f"peak RSS {peak / MIB:.0f} MiB over the 1 GiB ceiling"
+    ws = Workspace(Settings.from_env(db, memory="1G"), read_only=True)
+    assert ws.store.pool_bytes <= 256 * MIB  # the page cache's share of the ceiling
+    assert ws.vstore.counts().hubs == 35
+    ws.close()
+
+
+def test_the_page_cache_grows_before_the_hnsw_step(tmp_path, embedder, monkeypatch):
+    """The build reopens the database with a larger cache before the HNSW step (its database grew) and
+    the HNSW index is made on the new connection."""
+    import kgqa.graph.store as store_module
+    from kgqa.config import IndexParams
+
+    ws = Workspace.init(Settings(db_path=tmp_path / "g.kuzu"), embedder=embedder)
+    ws.load(demo_graph_path())
+    opened = ws.store.pool_bytes
+    monkeypatch.setattr(store_module, "buffer_pool_bytes", lambda *a, **k: 2 * opened)
+    report = ws.build_index(IndexParams())
+    assert ws.store.pool_bytes == 2 * opened  # reopened before the HNSW step
+    assert report.hubs_rebuilt == 35 and ws.vstore.has_ann_index()  # type: ignore[attr-defined]
+    answer = ws.ask("Who are the authors of the paper on fault localisation?", strategy="direct")
+    assert answer.hubs
+    ws.close()
