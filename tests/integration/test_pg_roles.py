@@ -27,7 +27,12 @@ LOGINS = {"alice": ASKER, "bob": ASKER, "w1": WORKER, "nobody": None}
 
 
 def as_role(dsn: str, role: str) -> str:
-    return conninfo.make_conninfo(dsn, user=role)
+    """The DSN of a login role (`kgqa pg start` asks every role for its password: scram-sha-256)."""
+    return conninfo.make_conninfo(dsn, user=role, password=password_of(role))
+
+
+def password_of(role: str) -> str:
+    return f"{role}-test-password"
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +52,11 @@ def roles_db(pg_server, tmp_path_factory, embedder):
     with psycopg.connect(dsn, autocommit=True) as conn:
         for login, group in LOGINS.items():
             conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(login)))
-            conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(login)))
+            conn.execute(
+                sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(
+                    sql.Identifier(login), sql.Literal(password_of(login))
+                )
+            )
             if group:
                 conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(login)))
     yield db, dsn

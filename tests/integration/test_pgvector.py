@@ -435,8 +435,8 @@ def test_wrong_dsn_is_a_clear_error(pg_demo, tmp_path):
 def test_missing_vector_extension_is_a_clear_error(pg_database):
     with psycopg.connect(pg_database, autocommit=True) as conn:
         conn.execute("DROP ROLE IF EXISTS kgqa_plain")
-        conn.execute("CREATE ROLE kgqa_plain LOGIN")  # may not create the (untrusted) extension
-    plain = make_conninfo(pg_database, user="kgqa_plain")
+        conn.execute("CREATE ROLE kgqa_plain LOGIN PASSWORD 'plain'")  # may not create the (untrusted) extension
+    plain = make_conninfo(pg_database, user="kgqa_plain", password="plain")
     with pytest.raises(SchemaError, match=r"no `vector` extension \(pgvector\).*permission denied"):
         PgVectorHubStore(plain).ensure_schema(384)
 
