@@ -121,7 +121,38 @@ def test_the_index_follows_an_insert_into_the_users_own_table(own_tables):
         loaded = run(root, "library", "load", str(demo_graph_path()), *GRAPH, "--pg-dsn", dsn)
         assert loaded.returncode == 2, loaded.stdout + loaded.stderr
         assert "never writes" in loaded.stderr, loaded.stderr
-        assert user_state(conn) == ((2, 4, 4), 0)
+        added = run(
+            root,
+            "library",
+            "triples",
+            "add",
+            "-s",
+            "paper/2",
+            "-p",
+            "author",
+            "-o",
+            "author/1",
+            *GRAPH,
+            "--pg-dsn",
+            dsn,
+        )
+        assert added.returncode == 3, added.stdout + added.stderr  # as on a user's own Kùzu tables
+        assert "never writes" in added.stderr, added.stderr
+        # no dirty marks on the user's views: --dirty compares the content hashes too
+        conn.execute("INSERT INTO library.authors VALUES (5, 'Kasimir Lund')")
+        conn.execute("INSERT INTO library.paper_authors VALUES (2, 5)")
+        dirty = run(root, "library", "index", "update", "--dirty", *GRAPH, "--pg-dsn", dsn)
+        assert dirty.returncode == 0, dirty.stderr
+        assert "rebuilt 1 of 2 hubs (0 new, 1 unchanged, 0 removed)" in dirty.stdout, dirty.stdout
+        assert "rebuilt: paper/2\n" in dirty.stdout, dirty.stdout
+        again = run(root, "library", "index", "update", *GRAPH, "--pg-dsn", dsn)
+        assert "index up to date: 2 hubs checked, nothing rebuilt" in again.stdout, again.stdout
+        assert user_state(conn) == ((2, 5, 5), 0)
+
+
+def test_the_docs_show_these_tables_and_views():
+    doc = (Path(__file__).parents[2] / "docs" / "postgres-graph.md").read_text()
+    assert USER_TABLES.strip() in doc and CONTRACT_VIEWS.strip() in doc
 
 
 def test_a_view_breaking_the_contract_is_a_clear_error(own_tables):
