@@ -170,3 +170,10 @@ def test_a_view_breaking_the_contract_is_a_clear_error(own_tables):
     wrong = run(root, "broken", "index", "build", *GRAPH, "--pg-dsn", dsn, "--hub-type", "Paper")
     assert wrong.returncode == 2, wrong.stdout + wrong.stderr
     assert "broken.triples.object is int4, the view contract needs text" in wrong.stderr, wrong.stderr
+    with psycopg.connect(dsn, autocommit=True) as conn:  # `entities` without `is_literal`
+        conn.execute("CREATE SCHEMA IF NOT EXISTS broken_col")
+        conn.execute("CREATE VIEW broken_col.entities AS SELECT id, label, types FROM library.entities")
+        conn.execute("CREATE VIEW broken_col.triples AS SELECT * FROM library.triples")
+    no_column = run(root, "broken_col", "ask", "Who wrote it?", *GRAPH, "--pg-dsn", dsn)
+    assert no_column.returncode == 2, no_column.stdout + no_column.stderr
+    assert "broken_col.entities has no column 'is_literal'" in no_column.stderr, no_column.stderr
