@@ -20,6 +20,11 @@ class TripleLayoutRequiredError(ConfigError):
     user's own property graph (names the part and what works there instead)."""
 
 
+class GraphViewError(ConfigError):
+    """A user's own graph views (`KGQA_PG_GRAPH_SCHEMA`) break the view contract of
+    docs/postgres-graph.md: a missing view or column, or a column of the wrong type (names which)."""
+
+
 class InputError(KgqaError):
     """Input data (a file, a record, a question) is malformed; names where and what."""
 

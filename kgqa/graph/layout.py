@@ -224,6 +224,12 @@ def require_triples(store: GraphStore, what: str) -> None:
     """InputError unless the graph is HubLink's own triple layout: HubLink never writes to a user's
     own node and rel tables (`what`: the refused action, for the message)."""
     layout = layout_of(store)
+    views = getattr(store, "views_schema", None)  # a user's own views in Postgres (docs/postgres-graph.md)
+    if layout.name == "postgres" and views:
+        raise InputError(
+            f"{what}: the graph is read from your own views in schema '{views}', which HubLink never writes; "
+            "change your own tables with SQL and run `kgqa index update` (docs/postgres-graph.md#your-own-tables)"
+        )
     if layout.name == "postgres":
         raise InputError(
             f"{what}: the graph is in Postgres (--graph postgres); change it with SQL (INSERT or DELETE on "

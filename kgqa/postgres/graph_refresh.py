@@ -17,6 +17,7 @@ from kgqa.indexing.dirty import DirtyTracker, tracker_criteria
 from kgqa.indexing.metadata import read_info
 from kgqa.postgres.database import PgDatabase
 from kgqa.postgres.graph_store import PgGraph
+from kgqa.postgres.graph_views import SCHEMA_SETTING, views_schema
 from kgqa.postgres.indexes import schema_of
 
 if TYPE_CHECKING:
@@ -87,6 +88,8 @@ def refresh_here(ws: Workspace) -> BuildReport | None:
     """`kgqa index update --dirty` on the graph in Postgres: the refresh of `kgqa serve`, in this process."""
     from kgqa.postgres.server import resolve_dsn
 
+    if views_schema() is not None:  # your own views carry no dirty marks: compare every hub's content hash
+        return ws.update_index()
     return refresh_once(resolve_dsn(ws.settings), ws.settings.index_name, lambda fn: fn(ws))[1]
 
 
@@ -127,6 +130,9 @@ class GraphRefresher:
 def start_graph_refresher(settings: Settings, pool: Any, info: Callable[[str], None]) -> list[GraphRefresher]:
     """With the graph in Postgres: the refresher thread of this service (none otherwise)."""
     if settings.graph != "postgres":
+        return []
+    if views_schema() is not None:
+        info(f"graph read from your own views ({SCHEMA_SETTING}): run `kgqa index update` after changing them")
         return []
     from kgqa.postgres.server import resolve_dsn
 

@@ -28,6 +28,7 @@ from kgqa.graph.layout import (
 from kgqa.graph.property_layout import paths_by_level
 from kgqa.graph.store import GraphStore, Tracer
 from kgqa.postgres.database import PgDatabase
+from kgqa.postgres.graph_views import check_contract, refuse_writes, views_schema
 from kgqa.postgres.indexes import schema_of
 from kgqa.types import Entity, Triple
 
@@ -49,15 +50,32 @@ class PgGraph(GraphStore):
     GraphStore calls the workspace makes itself (no Kùzu table exists, UDFs are not needed, closing
     closes the connection); everything the graph is read for goes through `PgLayout`."""
 
-    def __init__(self, dsn: str, index: str, *, path: Path, read_only: bool = False, tracer: Tracer | None = None):
+    def __init__(
+        self,
+        dsn: str,
+        index: str,
+        *,
+        path: Path,
+        read_only: bool = False,
+        tracer: Tracer | None = None,
+        views_schema: str | None = None,
+    ):
         # no GraphStore.__init__: there is no Kùzu database to open
         self.path = path  # where a Kùzu file would be: only names the workspace (serve's state file)
         self.tracer = tracer
         self.read_only = read_only
         self.index = index
-        self.db = PgDatabase(dsn, schema=schema_of(index), tracer=tracer)
+        #: the schema of the user's own graph views (kgqa/postgres/graph_views.py); None: HubLink's tables
+        self.views_schema = views_schema
+        self.db = PgDatabase(dsn, schema=views_schema or schema_of(index), tracer=tracer)
         self._owns_db = True
         self._in_tx = False
+        if views_schema is not None:
+            try:
+                check_contract(self.db, views_schema)
+            except BaseException:
+                self.db.close()
+                raise
         self._layout = PgLayout(self)
 
     def exists(self) -> bool:
@@ -65,7 +83,10 @@ class PgGraph(GraphStore):
         return bool(self.db.scalar("graph_tables_exist"))
 
     def ensure_tables(self) -> list[str]:
-        """Create the graph tables, indexes and triggers (numbered scripts, recorded; idempotent)."""
+        """Create the graph tables, indexes and triggers (numbered scripts, recorded; idempotent).
+        Refused on a user's own views: HubLink never writes their schema."""
+        if self.views_schema is not None:
+            raise refuse_writes(self.views_schema)
         return self.db.apply_migrations(GRAPH_SCHEMA)
 
     def has_table(self, table: str) -> bool:
@@ -78,6 +99,8 @@ class PgGraph(GraphStore):
         """The exact-answer reads (kgqa/answering/) by their Cypher names, answered by their SQL
         twins with the same columns; any other Cypher query is a StoreError naming it."""
         sql = ANSWERING_QUERIES.get(name)
+        if sql is None and self.views_schema is not None:  # e.g. `kgqa triples add`
+            raise refuse_writes(self.views_schema, name)
         if sql is None:
             raise StoreError(f"{name}: this needs the graph in Kùzu; with --graph postgres it is not available")
         values = dict(params or {})
@@ -108,15 +131,17 @@ class PgLayout:
     def __init__(self, store: PgGraph) -> None:
         self.store = store
         self.db = store.db
+        # a user's own views have no `added_at`: their edges are ordered by key only
+        self._edges = "graph_view_" if store.views_schema is not None else "graph_"
 
     def entities_by_ids(self, ids: list[str]) -> dict[str, Entity]:
         return {r[0]: entity_row(r) for r in self.db.run("graph_entities_by_ids", {"ids": ids})} if ids else {}
 
     def out_edges(self, ids: list[str]) -> list[Triple]:
-        return [triple_row(r) for r in self.db.run("graph_out_edges", {"ids": ids})] if ids else []
+        return [triple_row(r) for r in self.db.run(self._edges + "out_edges", {"ids": ids})] if ids else []
 
     def in_edges(self, ids: list[str]) -> list[Triple]:
-        return [triple_row(r) for r in self.db.run("graph_in_edges", {"ids": ids})] if ids else []
+        return [triple_row(r) for r in self.db.run(self._edges + "in_edges", {"ids": ids})] if ids else []
 
     def entities_by_label(self, text: str, limit: int) -> list[tuple[Entity, bool]]:
         rows = self.db.run("graph_entities_by_label", {"label": text, "lim": limit})
@@ -164,7 +189,8 @@ class PgLayout:
 
 
 def open_pg_graph(settings: Settings, *, read_only: bool = False, tracer: Tracer | None = None) -> PgGraph:
-    """The graph in Postgres of the workspace `settings` names (its DSN and index)."""
+    """The graph in Postgres of the workspace `settings` names (its DSN and index), read from the
+    user's own views where KGQA_PG_GRAPH_SCHEMA names their schema (checked against the contract)."""
     from kgqa.postgres.server import resolve_dsn
 
     return PgGraph(
@@ -173,4 +199,5 @@ def open_pg_graph(settings: Settings, *, read_only: bool = False, tracer: Tracer
         path=settings.db_path,
         read_only=read_only,
         tracer=tracer,
+        views_schema=views_schema(),
     )
