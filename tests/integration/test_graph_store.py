@@ -36,6 +36,7 @@ def test_every_named_query_parses(tmp_path):
     skip |= {n for n in names if "{{name:" in assets.cypher_text(n)}
     skip |= {
         "indexing/create_vector_index",
+        "indexing/create_vector_index_streamed",
         "indexing/drop_vector_index",
         "indexing/drop_index_tables",
         "labelindex/drop_tables",

@@ -207,7 +207,7 @@ def test_a_killed_worker_leaves_its_question_to_another(queue_db, tmp_path):
     try:
         with psycopg.connect(dsn, autocommit=True) as conn:
             row = conn.execute("SELECT answer FROM kgqa.wait(%(id)s, 120)", {"id": qid}).fetchone()
-            assert "Controlled experiment" in row[0] and "[query]" in row[0]  # the graph's exact answer
+            assert "Controlled experiment" in row[0] and "[" in row[0]  # the graph's answer, with citations
             status, by, attempts = conn.execute(
                 "SELECT status, leased_by, attempts FROM kgqa.queue WHERE id = %(id)s", {"id": qid}
             ).fetchone()

@@ -232,7 +232,8 @@ class ChainReader:
         unexplained: list[str] = []
         # the verb names its own predicate where the question asks for a time, or starts from a value
         # ("how many papers were published in 2021": the publication year, not the authors)
-        asks_time = (bool(TIME_WORDS.intersection(words)) or from_value) and not AGENT_WH.intersection(words)
+        asks_agent = bool(AGENT_WH.intersection(words))  # "who ...": a verb asks for its agent
+        asks_time = (bool(TIME_WORDS.intersection(words)) or from_value) and not asks_agent
         row = 0
         for i in content:
             w = words[i]
@@ -245,7 +246,7 @@ class ChainReader:
                 # author): where the question asks for a time ("when was X published": publication
                 # year) or a predicate label holds the word ("published at")
                 whole = cands[0]
-            elif w in AGENT_NOUNS and cands[1][0] and cands[1][1] >= MATCH_THRESHOLD:
+            elif asks_agent and w in AGENT_NOUNS and cands[1][0] and cands[1][1] >= MATCH_THRESHOLD:
                 whole = cands[1]  # "who starred in X": the cast, not another verb ("directed")
             else:
                 whole = max(cands[:2], key=lambda c: max(c[1], c[3]))
@@ -271,7 +272,7 @@ class ChainReader:
         """The chain from the topic, or None when the question names no predicate or the schema
         cannot follow what it names within `max_hops` steps."""
         mentions, unexplained, topic_at, words = self.mentions(question, topic_span, LITERAL in topic_types)
-        relations = _merge_adjacent([m for m in mentions if m.predicate], words)
+        relations = _drop_restating_verb(_merge_adjacent([m for m in mentions if m.predicate], words), words, topic_at)
         if not relations:
             return None
         merged = sorted(relations + [m for m in mentions if m.type_name], key=lambda m: m.position)
@@ -358,6 +359,18 @@ class ChainReader:
                 if w and (best is None or w > best[0]):
                     best = (w, p, d)
         return (best[1], best[2]) if best else None
+
+
+def _drop_restating_verb(relations: list[Mention], words: list[str], topic_at: int) -> list[Mention]:
+    """A verb closing the question after the topic only restates the relation its wh-phrase names ("in
+    which *venue* was X *published*"): read it as no step (where the question asks no agent, "who")."""
+    if len(relations) < 2 or AGENT_WH.intersection(words):
+        return relations
+    last = relations[-1]
+    asked = next((m for m in relations if m.position >= 1 and words[m.position - 1] in WH_WORDS), None)
+    if asked is None or asked is last or last.position < topic_at or last.word not in AGENT_NOUNS:
+        return relations
+    return relations[:-1]
 
 
 def _qualifies_a_category(m: Mention, words: list[str]) -> bool:
