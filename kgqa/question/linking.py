@@ -18,7 +18,7 @@ _QUOTED = re.compile(r"""'([^']{3,})'|"([^"]{3,})"|[“‘]([^”’]{3,})[”�
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-]*")
 _ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,14})\)\s*$")
-_START = 3  # characters of a written value form that index it (see Linker._values)
+_START = 5  # characters of a written value form that index it (see Linker._values)
 _UNINFORMATIVE = frozenset({"true", "false", "yes", "no", "none", "n/a", "unknown"})
 #: Words written before a name that says who or what (a person, a venue) is meant.
 _NAME_CUE = re.compile(
