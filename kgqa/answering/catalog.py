@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from kgqa.graph.layout import answers_exactly, layout_of
 from kgqa.graph.store import GraphStore
@@ -59,12 +61,45 @@ class Catalog:
     linker: object | None = None  # its label indexes (kgqa/question/linking.py, built on first use)
     in_cypher: bool = False  # aggregates run as the triple tables' queries (Cypher or SQL), else over `facts`
 
+    _memo: dict[str, tuple[tuple[int, int], Any]] = field(default_factory=dict, repr=False, compare=False)
+
+    def _memoised(self, name: str, make: Callable[[], Any]) -> Any:
+        """`make()`, computed once per catalog content (its numbers of facts and hubs: a catalog only
+        grows while it is read), so that a question never rescans the whole graph's facts."""
+        stamp = (len(self.facts), len(self.hubs))
+        hit = self._memo.get(name)
+        if hit is None or hit[0] != stamp:
+            hit = self._memo[name] = (stamp, make())
+        return hit[1]
+
     def attributes(self) -> list[str]:
         """Attribute names, most frequent first."""
+        return list(self._memoised("attributes", self._attributes))
+
+    def _attributes(self) -> tuple[str, ...]:
         counts: dict[str, int] = defaultdict(int)
         for f in self.facts:
             counts[f.attribute] += 1
-        return sorted(counts, key=lambda a: (-counts[a], a))
+        return tuple(sorted(counts, key=lambda a: (-counts[a], a)))
+
+    def first_values(self, attribute: str, limit: int = 200) -> list[str]:
+        """The first `limit` values of `attribute`, in the catalog's order."""
+        heads: dict[str, list[str]] = self._memoised(f"first_values:{limit}", lambda: self._first_values(limit))
+        return list(heads.get(attribute, ()))
+
+    def _first_values(self, limit: int) -> dict[str, list[str]]:
+        heads: dict[str, list[str]] = defaultdict(list)
+        for f in self.facts:
+            head = heads[f.attribute]
+            if len(head) < limit:
+                head.append(f.value)
+        return dict(heads)
+
+    def hub_link_attributes(self) -> frozenset[str]:
+        """Attributes with a value that is itself a hub (a link between hubs, such as "cites")."""
+        return self._memoised(
+            "hub_links", lambda: frozenset(f.attribute for f in self.facts if f.value_id in self.hubs)
+        )
 
     def of(self, hub: str, attribute: str) -> list[Fact]:
         """A hub's values of one attribute."""

@@ -261,7 +261,8 @@ def _named_attribute(masked: str, cat: Catalog) -> str | None:
     that links hubs to hubs."""
     words = {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]+", masked)}
     found = [a for a in cat.paths if all(w.lower().rstrip("s") in words for w in re.findall(r"[A-Za-z]+", a))]
-    found = [a for a in found if not any(f.value_id in cat.hubs for f in cat.facts if f.attribute == a)]
+    links_hubs = cat.hub_link_attributes()
+    found = [a for a in found if a not in links_hubs]
     return max(found, key=len) if found else None  # (a link between hubs, such as "cites", is no shared value)
 
 

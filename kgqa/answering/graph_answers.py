@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kgqa.answering.catalog import CatalogCache
+from kgqa.answering.catalog import Catalog, CatalogCache
 from kgqa.answering.exact import refine
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
@@ -18,6 +18,19 @@ from kgqa.types import Answer, Source
 def hub_types(meta: dict[str, Any] | None) -> list[str]:
     """The hub types the index was built with, as stored."""
     return list(((meta or {}).get("params") or {}).get("hub_types") or [])
+
+
+def prepared(store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache) -> Catalog | None:
+    """The catalog exact answers read, with its label indexes: read on first use, once per graph state
+    (None when the index has not exactly one hub type or the graph gives no catalog)."""
+    if cache.types is None:
+        cache.types = hub_types(meta())
+    if len(cache.types) != 1:
+        return None
+    cat = cache.get(store, cache.types[0])
+    if cat is not None and cat.linker is None:
+        cat.linker = Linker(cat)
+    return cat
 
 
 def with_exact(
@@ -31,16 +44,9 @@ def with_exact(
     """`answer`, corrected by what the graph states exactly (unchanged when the graph cannot say).
     `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
     it grows with the result)."""
-    if cache.types is None:
-        cache.types = hub_types(meta())
-    types = cache.types
-    if len(types) != 1:
-        return answer
-    cat = cache.get(store, types[0])
+    cat = prepared(store, meta, cache)
     if cat is None:
         return answer
-    if cat.linker is None:
-        cat.linker = Linker(cat)
     exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]
     if exact is None:
         return answer

@@ -18,6 +18,7 @@ _QUOTED = re.compile(r"""'([^']{3,})'|"([^"]{3,})"|[“‘]([^”’]{3,})[”�
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-]*")
 _ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,14})\)\s*$")
+_START = 5  # characters of a written value form that index it (see Linker._values)
 _UNINFORMATIVE = frozenset({"true", "false", "yes", "no", "none", "n/a", "unknown"})
 #: Words written before a name that says who or what (a person, a venue) is meant.
 _NAME_CUE = re.compile(
@@ -99,6 +100,16 @@ class Linker:
                 self.value_keys.setdefault(acro.group(1).casefold(), key)
                 self.value_keys.setdefault(_ACRONYM.sub("", key).strip(), key)
         self.long_keys = [k for k in self.value_keys if len(k) >= 8]
+        # written forms by their first characters: a question is searched only for the forms whose
+        # start it writes, in the order of `value_keys` (ties between equal spans keep that order)
+        self._order = {k: i for i, k in enumerate(self.value_keys)}
+        self._by_start: dict[str, list[str]] = defaultdict(list)
+        self._short: list[str] = []
+        for written in self.value_keys:
+            if len(written) >= _START:
+                self._by_start[written[:_START]].append(written)
+            else:
+                self._short.append(written)
 
     def link(self, question: str) -> Links:
         """The hubs, values, years and unknown names of `question`."""
@@ -206,7 +217,10 @@ class Linker:
 
     def _values(self, low: str, question: str, taken: list[tuple[int, int]]) -> list[Mention]:
         found: dict[str, tuple[int, int, float]] = {}
-        for written, key in self.value_keys.items():
+        starts = {low[i : i + _START] for i in range(len(low) - _START + 1)}
+        written_here = self._short + [w for start in starts for w in self._by_start.get(start, ())]
+        for written in sorted(written_here, key=self._order.__getitem__):
+            key = self.value_keys[written]
             i = low.find(written)
             if i >= 0 and _bounded(low, i, i + len(written)):
                 _keep(found, key, (i, i + len(written), 100.0))

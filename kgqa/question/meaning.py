@@ -136,7 +136,7 @@ def _shape(masked: str) -> str:
 
 
 def _numeric_share(cat: Catalog, attribute: str) -> float:
-    values = [f.value for f in cat.facts if f.attribute == attribute][:200]
+    values = cat.first_values(attribute, 200)
     return sum(v.strip().replace(".", "", 1).isdigit() for v in values) / max(len(values), 1)
 
 

@@ -50,8 +50,7 @@ class HubVectorCache:
         self._hubs: dict[str, _HubRows] = {}
         self._layouts: dict[tuple[str, ...], _Layout] = {}
         self._text_id: dict[str, int] = {}
-        self._blocks: list[np.ndarray] = []
-        self._matrix: np.ndarray | None = None
+        self._matrix: np.ndarray | None = None  # rows [0, len(_text_id)) hold the texts' vectors; the rest is room
         self._rows = 0
 
     def score(self, hub_ids: list[str], queries: np.ndarray) -> ScoredVectors:
@@ -67,7 +66,7 @@ class HubVectorCache:
             rows = self._layouts.get(tuple(hubs))
             if rows is None:
                 rows = self._layout(hubs)
-            vectors = self._all_vectors() if len(rows.text_ids) else None
+            vectors = self._matrix[: len(self._text_id)] if len(rows.text_ids) and self._matrix is not None else None
         if vectors is None:
             return ScoredVectors.empty(len(queries))
         sims = vectors[rows.text_ids] @ np.asarray(queries, dtype=np.float32).T  # unit vectors: cosine
@@ -106,8 +105,7 @@ class HubVectorCache:
                 new_raws.append(raw)
             ids.append(i)
         if new_raws:
-            self._blocks.append(raw_matrix(new_raws))
-            self._matrix = None
+            self._append(raw_matrix(new_raws), len(self._text_id) - len(new_raws))
         by_hub: dict[str, list[int]] = {h: [] for h in hub_ids}  # hubs without vectors stay known
         for row, hub in enumerate(hubs):
             by_hub[hub].append(row)
@@ -121,8 +119,14 @@ class HubVectorCache:
             )
         self._rows += len(hubs)
 
-    def _all_vectors(self) -> np.ndarray:
-        if self._matrix is None:
-            self._matrix = np.concatenate(self._blocks).astype(np.float32, copy=False)
-            self._blocks = [self._matrix]
-        return self._matrix
+    def _append(self, block: np.ndarray, start: int) -> None:
+        """`block`'s rows as the text matrix's rows from `start`, in room grown by a quarter at a time, so
+        that a question's new texts cost their own copy, not one of every text seen so far."""
+        end = start + len(block)
+        if self._matrix is None or end > len(self._matrix):
+            room = max(end, len(self._matrix) * 5 // 4 if self._matrix is not None else 0, 1024)
+            grown = np.empty((room, block.shape[1]), np.float32)
+            if self._matrix is not None:
+                grown[:start] = self._matrix[:start]
+            self._matrix = grown  # a scoring still reading the old matrix keeps its rows unchanged
+        self._matrix[start:end] = block

@@ -60,3 +60,24 @@ def test_the_hub_type_in_the_plural_names_the_hubs():
     assert names_hubs("movies", cat) and names_hubs("movie", cat)
     assert not names_hubs("directors", cat)
     assert names_hubs("studies", Catalog("Study")) and names_hubs("papers", Catalog("Paper"))
+
+
+def test_what_a_catalog_derives_from_all_its_facts_follows_the_facts_it_holds():
+    hubs = {"1": "The Quiet Harbour", "2": "Glass Orchard"}
+    cat = Catalog("Movie", hubs=dict(hubs))
+
+    def add(hub: str, attribute: str, vid: str, value: str) -> None:
+        t = Triple(Entity(hub, hubs[hub]), attribute, Entity(vid, value))
+        cat.facts.append(Fact(hub, attribute, Path("", attribute), vid, value, (t,)))
+
+    add("1", "genre", "G1", "Drama")
+    assert cat.attributes() == ["genre"] and cat.first_values("genre", 5) == ["Drama"]
+    assert cat.hub_link_attributes() == frozenset()
+    add("1", "year", "Y1", "1999")
+    add("2", "year", "Y2", "2004")
+    add("2", "sequel of", "1", "The Quiet Harbour")
+    assert cat.attributes() == ["year", "genre", "sequel of"]  # most frequent first, read again after growth
+    assert cat.first_values("year", 1) == ["1999"] and cat.first_values("year", 5) == ["1999", "2004"]
+    assert cat.hub_link_attributes() == frozenset({"sequel of"})
+    cat.attributes().append("changed by a caller")
+    assert cat.attributes() == ["year", "genre", "sequel of"]

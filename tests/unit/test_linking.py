@@ -69,3 +69,37 @@ def test_operation_words_with_a_typo():
     assert typo_operation("rnak the X papers by year") == "rank"
     assert typo_operation("comapre X and Y") == "compare"
     assert typo_operation("who wrote X") is None
+
+
+def test_values_found_through_the_start_index_are_those_a_scan_of_every_written_form_finds():
+    cat = catalog()
+    extra = [("P3", "venue", "V3", "Software Engineering (SE)"), ("P2", "keyword", "K1", "debt")]
+    for hub, attr, vid, label in extra:
+        fact = Fact(
+            hub, attr, Path("", attr), vid, label, (Triple(Entity(hub, PAPERS[hub]), attr, Entity(vid, label)),)
+        )
+        cat.facts.append(fact)
+        cat.values[label.casefold()].append(fact)
+    linker = Linker(cat)
+    assert "se" in linker.value_keys  # a two-letter acronym: shorter than the index's start
+    for q in (
+        "Which papers appeared at ICSA in 2019?",
+        "papers by ingo weber or Lucía Navarro at the european conference on software architecture",
+        "how many papers on debt appeared at SE?",
+        "list papers at icsa, ecsa and se",
+    ):
+        low = q.casefold()
+        scanned = {}
+        for written, key in linker.value_keys.items():  # what the linker did before it had the index
+            i = low.find(written)
+            if (
+                i >= 0
+                and (i == 0 or not low[i - 1].isalnum())
+                and (i + len(written) == len(low) or not low[i + len(written)].isalnum())
+            ):
+                scanned.setdefault(key, (i, i + len(written)))
+        found = {m.facts[0].value.casefold(): (m.start, m.end) for m in linker.link(q).values}
+        assert scanned and set(found) <= set(scanned), q
+        assert all(scanned[k] == span for k, span in found.items()), q
+        if q.endswith("at SE?"):
+            assert "software engineering (se)" in found and "debt" in found
