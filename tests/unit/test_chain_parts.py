@@ -43,6 +43,7 @@ def test_hits_at_1_reads_the_first_item_and_recall_needs_a_whole_element():
         ("Which papers were published at ICSA in 2019?", True),
         ("Which papers of Ada Lind were not evaluated with a case study?", True),
         ("Who wrote more papers than Ada Lind?", True),
+        ("How are the papers of Ada Lind distributed by their publication year?", True),
         ("Who are the co-authors of Ada Lind?", False),
         ("Which papers share an author with 'Ada Lind'?", False),
     ],

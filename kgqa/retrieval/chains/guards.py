@@ -1,5 +1,6 @@
 """When a relation chain is not the reading of a question: it constrains the answer by other named
-values (a venue's acronym, a year, a quoted title besides the topic), negates, compares or ranks.
+values (a venue's acronym, a year, a quoted title besides the topic), negates, compares, ranks or
+groups ("how are the papers ... distributed by their publication year").
 HubLink's own retrieval and answering handle those."""
 
 from __future__ import annotations
@@ -8,7 +9,8 @@ import re
 
 _OPERATOR_WORDS = re.compile(
     r"\b(not|no|never|without|except|most|least|more|fewer|less|than|before|after|between|earliest|latest|"
-    r"first|last|oldest|newest|rank|ranked|order|sorted|average|mean|total|sum|per|each|compare|both|either)\b",
+    r"first|last|oldest|newest|rank|ranked|order|sorted|average|mean|total|sum|per|each|compare|both|either|"
+    r"distributed|distribution|grouped|breakdown)\b",
     re.IGNORECASE,
 )
 _NAMED_VALUE = re.compile(r"\b\d{2,}\b|(?<![A-Za-z])'[^']+'|\"[^\"]+\"|\b[A-Z]{2,}\b")
