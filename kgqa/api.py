@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kgqa.answering.graph_answers import with_exact
+from kgqa.answering.graph_answers import prepared, with_exact
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.deadline import question_budget
 from kgqa.embeddings import embedder_for_index
@@ -31,6 +31,7 @@ from kgqa.indexing.sync import SyncReport, sync_index
 from kgqa.llm.base import LLMClient
 from kgqa.llm.registry import PROVIDERS, get_roles, get_verbaliser, make_client, needs_client
 from kgqa.progress import ProgressFn, no_progress
+from kgqa.question.meaning import prepare as prepare_reading
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.registry import get_retriever, index_parts, label_index_parts
 from kgqa.textkg.build import Extractor, KgBuildReport, build_kg
@@ -380,6 +381,14 @@ class Workspace:
         finally:
             if target is not self.vstore:
                 target.close()
+
+    def prepare_answers(self) -> None:
+        """Read now what answers read from the whole graph on first use (otherwise the first question
+        pays for it): the catalog of exact answers and the relation chains' schema and cue vectors."""
+        cat = prepared(self.store, self._index_meta, self.facts.catalogs)
+        if cat is not None:
+            prepare_reading(cat, self.embedder)
+        _ = self.facts.chain_answerer(self.embedder).reader  # the schema and its cue vectors
 
     def warm_up(self) -> float:
         """Load the embedding model now (a one-off cost per process); returns the seconds it took."""

@@ -102,6 +102,15 @@ def _attribute_vectors(cat: Catalog, embedder: Embedder) -> tuple[list[str], np.
     return cat.vectors["names"], cat.vectors["vectors"]  # type: ignore[return-value]
 
 
+def prepare(cat: Catalog, embedder: Embedder) -> None:
+    """Compute now what reading a question computes once per catalog (the operation exemplars' and the
+    attributes' vectors, the attributes' first values), so that no question pays for it."""
+    _exemplars(embedder)
+    for attribute in _attribute_vectors(cat, embedder)[0]:
+        cat.first_values(attribute, 200)
+    cat.hub_link_attributes()
+
+
 def names_hubs(phrase: str, cat: Catalog) -> bool:
     """Whether `phrase` asks for the hubs themselves ("papers", "publications", "titles")."""
     said = phrase.lower().split()

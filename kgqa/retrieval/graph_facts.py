@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kgqa.answering.catalog import CatalogCache
+from kgqa.embeddings.base import Embedder
 from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import RootLevels
 from kgqa.indexing.metadata import META_KEY
+from kgqa.retrieval.chains import ChainAnswerer
 from kgqa.retrieval.fanout import TextHubCache
 from kgqa.types import Entity
 from kgqa.vectorstores.base import HubVectorStore
@@ -37,8 +37,14 @@ class GraphFacts:
         self.root_levels = RootLevels(self.store, self.is_hub, remember=self.store.read_only)
         self._entities: dict[str, Entity | None] = {}
         self.text_hubs.forget()
-        self.chains: Any = None  # the relation-chain reader over the graph's schema (kgqa/retrieval/chains)
+        self.chains: ChainAnswerer | None = None  # the relation-chain reader over the graph's schema
         self.catalogs.forget()
+
+    def chain_answerer(self, embedder: Embedder) -> ChainAnswerer:
+        """The relation-chain answerer over this graph (kgqa/retrieval/chains), made on first use."""
+        if self.chains is None:
+            self.chains = ChainAnswerer(self.store, embedder)
+        return self.chains
 
     def predicates(self) -> list[str]:
         """Distinct predicate labels (they split "paper class philosophical paper" components)."""

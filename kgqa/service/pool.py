@@ -116,6 +116,12 @@ class WorkspacePool:
             ws.facts.predicates()
             ws.facts.hub_ids()
             ws.facts.hub_types()
+        # the whole-graph catalog of exact answers (seconds at 10^5 triples): read once and shared,
+        # since every workspace opens the same graph state; each workspace's chain reader
+        first = self._all[0]
+        for ws in self._all:
+            ws.facts.catalogs = first.facts.catalogs
+            ws.prepare_answers()
 
     async def run(self, fn: Callable[[Workspace], T]) -> T:
         """Run `fn(workspace)` on a worker thread, or raise PoolFullError when the queue is full."""

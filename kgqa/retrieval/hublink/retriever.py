@@ -18,7 +18,6 @@ from kgqa.graph.store import GraphStore
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
 from kgqa.question.components import analyse_components
 from kgqa.retrieval.base import Answer, BaseRetriever
-from kgqa.retrieval.chains import ChainAnswerer
 from kgqa.retrieval.fanout import DEFAULT_TEXT_HUB_LIMIT, rank_hubs
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.hublink.coverage import QueryShape, component_indices, read_shape, serving_triples
@@ -140,9 +139,7 @@ class HubLinkRetriever(BaseRetriever):
     def _chain_answer(self, question: str, params: RetrievalParams) -> Answer | None:
         """The answer along the question's relation chain through shared entities (kgqa/retrieval/chains),
         or None when the question reads as none; the workspace's facts keep the chain reader."""
-        if self.facts.chains is None:
-            self.facts.chains = ChainAnswerer(self.store, self.embedder)
-        return self.facts.chains.answer(question, params, self.facts.is_hub, self.roles.name)
+        return self.facts.chain_answerer(self.embedder).answer(question, params, self.facts.is_hub, self.roles.name)
 
     def process_question(self, question: str, params: RetrievalParams) -> ProcessedQuestion:
         """PROCESSQUESTION (Alg. 11): components and the embeddings of question and components."""
