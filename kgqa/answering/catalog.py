@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgqa.graph.layout import answers_exactly, layout_of
+from kgqa.graph.layout import in_triple_tables, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
 
@@ -157,7 +157,7 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     if not rows or len(rows) >= MAX_FACTS:
         return None
     rows.sort(key=lambda r: (r[0], r[2], r[3], r[5], r[6]))  # Kùzu's parallel scan returns rows in any order
-    cat = Catalog(hub_type, in_cypher=answers_exactly(store))
+    cat = Catalog(hub_type, in_cypher=in_triple_tables(store))
     # a container whose members take the name of the predicate that reaches it ("authors" -> authors list)
     named = {(r[0], r[3]) for r in rows if r[2] and attribute_name(Path(r[2], r[5]), r[4]) == r[2]}
     # per-hub containers ("Paper Class 1", "Evidence 1"): one label on many entities that hold facts

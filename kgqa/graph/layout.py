@@ -214,9 +214,10 @@ def layout_of(store: GraphStore) -> GraphLayout:
     return layout
 
 
-def answers_exactly(store: GraphStore) -> bool:
-    """Whether the graph is kept in HubLink's own entity and triple tables (in Kùzu, or in Postgres),
-    which the exact answers over the whole graph read (kgqa/answering/); a user's own tables are not."""
+def in_triple_tables(store: GraphStore) -> bool:
+    """Whether the graph is kept in HubLink's own entity and triple tables (in Kùzu, or in Postgres): the
+    exact answers' aggregates then run as those tables' own queries (`Catalog.in_cypher`). Whether a
+    graph gets exact answers at all is `kgqa.answering.catalog.exact_answers_available`."""
     return bool(getattr(layout_of(store), "triple_tables", False))
 
 
