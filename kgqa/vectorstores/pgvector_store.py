@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from pgvector import HalfVector
 
 from kgqa import assets
 from kgqa.config import AnnParams
@@ -51,6 +52,7 @@ class PgVectorHubStore:
         dim: int | None = None,
         tracer: Tracer | None = None,
         ann: AnnParams | None = None,
+        half: bool = True,
     ) -> None:
         self.index = check_name(index)
         # the registry keeps an absolute path: valid from any working directory
@@ -58,6 +60,9 @@ class PgVectorHubStore:
         self.db = PgDatabase(dsn, schema=schema_of(index), tracer=tracer)
         self.dim = dim
         self.ann = ann or AnnParams()
+        #: A new index stores its embeddings as halfvec (KGQA_HALF_VECTORS); an existing one keeps its type.
+        self.half_for_new = half
+        self._half: bool | None = None  # the stored type, read on first use
         self._log_ready = False
         #: Several processes write this index at once (a shared build): new texts are merged, not copied.
         self.shared_writes = False
@@ -72,6 +77,12 @@ class PgVectorHubStore:
         value = self.db.scalar("index_dimension")
         return int(value) if value is not None else None
 
+    def half(self) -> bool:
+        """Whether the stored embeddings are half vectors (halfvec, 2 bytes per dimension)."""
+        if self._half is None:
+            self._half = self.db.scalar("index_vector_type") == "halfvec"
+        return self._half
+
     def ensure_schema(self, dim: int) -> None:
         """Create the kgqa schema and the index tables for vectors of size `dim`; an existing index
         of another dimension is an error (rebuild to change it)."""
@@ -83,6 +94,10 @@ class PgVectorHubStore:
             )
         with self.db.transaction():
             self.db.apply_migrations("postgres", dim=dim)
+            if stored is None and self.half_for_new:  # new, empty tables: no text written yet
+                name, text = assets.schema_file("postgres", "post_create/half_vectors.sql")
+                self.db.script(name, assets.fill_tokens(name, text, dim=dim))
+            self._half = None
             self.db.run("register_index", {"name": self.index, "db_path": self.db_path})
             self.db.run("meta_set", {"key": "index_name", "value": json.dumps(self.index)})
         self.dim = dim
@@ -114,7 +129,8 @@ class PgVectorHubStore:
         """Create the HNSW index after the first bulk load; True if it was created now."""
         if self.has_ann_index():
             return False
-        name, text = assets.schema_file("postgres", "post_load/hnsw_cosine.sql")
+        script = "post_load/hnsw_cosine_half.sql" if self.half() else "post_load/hnsw_cosine.sql"
+        name, text = assets.schema_file("postgres", script)
         self.db.script(name, assets.fill_tokens(name, text, m=self.ann.m, ef_construction=self.ann.ef_construction))
         return True
 
@@ -170,11 +186,11 @@ class PgVectorHubStore:
         """COPY new embedded texts; with `shared_writes`, merged instead, keeping a text that another
         writer stored since it was found missing."""
         if not self.shared_writes:
-            self.db.copy(
-                "copy_texts",
-                ["text", "text", "vector"],
-                ((th, t, np.asarray(v, dtype=np.float32)) for th, (t, v) in texts.items()),
-            )
+            if self.half():
+                rows: Any = ((th, t, HalfVector(np.asarray(v, dtype=np.float32))) for th, (t, v) in texts.items())
+            else:
+                rows = ((th, t, np.asarray(v, dtype=np.float32)) for th, (t, v) in texts.items())
+            self.db.copy("copy_texts", ["text", "text", "halfvec" if self.half() else "vector"], rows)
             return
         self.db.run(
             "merge_texts",
@@ -223,7 +239,7 @@ class PgVectorHubStore:
         if not rows:
             return ScoredVectors.empty(len(queries))
         fetched = self.db.run("text_embeddings", {"hashes": list(dict.fromkeys(r[4] for r in rows))}, binary=True)
-        matrix = np.stack([r[2].to_numpy() for r in fetched])
+        matrix = np.stack([r[2].to_numpy() for r in fetched]).astype(np.float32, copy=False)
         hubs, paths, levels, texts, text_hashes = (list(col) for col in zip(*rows))
         return ScoredVectors.from_columns(
             hubs, paths, levels, texts, text_hashes, {r[0]: i for i, r in enumerate(fetched)}, matrix, queries

@@ -29,6 +29,7 @@ def _pgvector(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubV
         db_path=str(settings.db_path),
         tracer=graph.tracer,
         ann=settings.ann,
+        half=settings.half_vectors,
     )
 
 

@@ -1,0 +1,84 @@
+"""pgvector indexes store their embeddings as halfvec (2 bytes per dimension, KGQA_HALF_VECTORS, on by
+default): the HNSW index is halfvec_cosine_ops, a Kùzu index with float16 exact-scoring copies gives the
+same hubs, scores and answers, and an index written as `vector` before keeps working as it is."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from kgqa.api import Workspace
+from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.demo import DEMO_QUESTIONS, demo_graph_path
+from kgqa.postgres.database import with_database
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+
+def _database(server_dsn: str, name: str) -> str:
+    with psycopg.connect(server_dsn, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return with_database(server_dsn, name)
+
+
+def _column_and_index(dsn: str) -> tuple[str, str]:
+    with psycopg.connect(dsn) as conn:
+        column = conn.execute(
+            "SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+            "WHERE attrelid = 'kgqa_demo.embedded_texts'::regclass AND attname = 'embedding'"
+        ).fetchone()[0]
+        index = conn.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'embedded_texts_hnsw'").fetchone()[0]
+    return column, index
+
+
+def _asked(settings: Settings, embedder) -> list:
+    with Workspace(settings, embedder=embedder) as ws:
+        return [
+            ws.ask(q, RetrievalParams(strategy=s, topic_entity=t if s == "traversal" else None, hubs_to_keep=10))
+            for q, t in DEMO_QUESTIONS
+            for s in ("traversal", "direct")
+        ]
+
+
+def test_new_pgvector_index_is_halfvec_and_answers_like_kuzu(pg_server, tmp_path, embedder):
+    dsn = _database(pg_server, "halfdemo")
+    db = tmp_path / "demo.kuzu"
+    kuzu, pg = Settings(db_path=db), Settings(db_path=db, store="pgvector", pg_dsn=dsn)
+    assert kuzu.half_vectors and pg.half_vectors  # the default
+    with Workspace.init(kuzu, embedder=embedder) as ws:
+        ws.load(demo_graph_path())
+        ws.build_index(IndexParams(hub_types=("Paper",)))
+    with Workspace(pg, embedder=embedder) as ws:
+        ws.build_index(IndexParams(hub_types=("Paper",)))
+        assert ws.vstore.half() and ws.index_status().ann_index
+        stored = ws.vstore.embeddings(ws.vstore.text_hashes()[:5])
+        assert all(v.dtype.name == "float32" and abs(float((v * v).sum()) - 1) < 1e-2 for _, v in stored.values())
+    column, index = _column_and_index(dsn)
+    assert column == "halfvec(384)" and "halfvec_cosine_ops" in index
+    for k, p in zip(_asked(kuzu, embedder), _asked(pg, embedder)):
+        assert [h.hub_id for h in p.hubs] == [h.hub_id for h in k.hubs]
+        assert [round(h.score, 3) for h in p.hubs] == [round(h.score, 3) for h in k.hubs]
+        assert p.triples == k.triples and p.answer == k.answer
+
+
+def test_an_index_stored_as_vector_keeps_its_type(pg_server, tmp_path, embedder):
+    dsn = _database(pg_server, "fulldemo")
+    db = tmp_path / "demo.kuzu"
+    with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
+        ws.load(demo_graph_path())
+    full = Settings(db_path=db, store="pgvector", pg_dsn=dsn, half_vectors=False)
+    with Workspace(full, embedder=embedder) as ws:
+        ws.build_index(IndexParams(hub_types=("Paper",)))
+        assert not ws.vstore.half()
+    before = _asked(full, embedder)
+    assert _column_and_index(dsn)[0] == "vector(384)"
+    half = Settings(db_path=db, store="pgvector", pg_dsn=dsn)  # the default now: an existing index keeps vector
+    with Workspace(half, embedder=embedder) as ws:
+        report = ws.build_index(IndexParams(hub_types=("Paper",)), rebuild=False)
+        assert report.nothing_to_do and not ws.vstore.half()
+    column, index = _column_and_index(dsn)
+    assert column == "vector(384)" and "vector_cosine_ops" in index
+    after = _asked(half, embedder)
+    assert [(a.answer, a.triples) for a in after] == [(b.answer, b.triples) for b in before]
