@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgqa import deadline
 from kgqa.graph.layout import answers_exactly, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
@@ -174,7 +175,9 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
         return entity[eid]
 
     cat.hubs = {r[0]: r[1] for r in rows}
-    for hub, hub_label, via, mid, mid_label, pred, vid, vlabel, literal in rows:
+    for hub, hub_label, via, mid, mid_label, pred, vid, vlabel, literal in deadline.checked(
+        rows, "reading the graph's facts"
+    ):
         if not via and (hub, vid) in named:
             continue  # "authors: authors list": the list's members are the values
         if vid in cat.hubs and via:

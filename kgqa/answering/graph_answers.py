@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kgqa.answering.catalog import Catalog, CatalogCache
-from kgqa.answering.exact import refine
+from kgqa.answering.exact import EVIDENCE_MAX, refine
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker
@@ -43,7 +43,7 @@ def with_exact(
 ) -> Answer:
     """`answer`, corrected by what the graph states exactly (unchanged when the graph cannot say).
     `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
-    it grows with the result)."""
+    it grows with the result, up to EVIDENCE_MAX)."""
     cat = prepared(store, meta, cache)
     if cat is None:
         return answer
@@ -56,7 +56,8 @@ def with_exact(
     answer.answer = exact.text
     answer.result = exact.result
     answer.sources = [Source(i, h, label) for i, (h, label) in enumerate(exact.sources, start=1)]
-    answer.triples = list(dict.fromkeys(answer.triples + exact.triples))[:max_triples]  # retrieval order kept
+    evidence = dict.fromkeys(answer.triples + exact.triples)  # retrieval order kept
+    answer.triples = list(evidence)[: max_triples or EVIDENCE_MAX]
     return answer
 
 
