@@ -78,8 +78,8 @@ def enumerate_paths(
     `ctx` holds the hub roots, as registered with the UDFs). Returns (paths by root, text by text hash,
     boundary entities = other hub roots that paths end at). The time spent making the HubVector
     texts is added to `timings["verbalise"]`, the rest to `timings["enumerate_paths"]`. A hub with
-    more than `params.max_paths_per_hub` paths (a super-node) keeps that many (`capped_paths`);
-    `capped` gains its root and its number of paths."""
+    more than `params.max_paths_per_hub` paths (a super-node) keeps that many (`capped_paths`), and only
+    the kept paths get their HubVector texts; `capped` gains its root and its number of paths."""
     started, spent = time.perf_counter(), 0.0
     by_root: dict[str, list[PathRecord]] = defaultdict(list)
     texts: dict[str, str] = {}
