@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgqa import deadline
+from kgqa.bulk import gc_paused
 from kgqa.graph.layout import answers_exactly, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
@@ -153,6 +154,11 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     """The catalog of `hub_type` (None when the graph holds no such hub or is too large to hold)."""
     if not exact_answers_available(store):
         return None
+    with gc_paused():  # hundreds of thousands of facts at once
+        return _read_catalog(store, hub_type)
+
+
+def _read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     layout = layout_of(store)
     rows = layout.hub_facts(hub_type, MAX_FACTS)
     if not rows or len(rows) >= MAX_FACTS:

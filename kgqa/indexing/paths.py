@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from kgqa_procedures.udfs import UdfContext, triples_of
 
+from kgqa.bulk import gc_paused
 from kgqa.config import IndexParams
 from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
@@ -80,6 +81,18 @@ def enumerate_paths(
     texts is added to `timings["verbalise"]`, the rest to `timings["enumerate_paths"]`. A hub with
     more than `params.max_paths_per_hub` paths (a super-node) keeps that many (`capped_paths`), and only
     the kept paths get their HubVector texts; `capped` gains its root and its number of paths."""
+    with gc_paused():  # a super-node makes hundreds of thousands of paths at once
+        return _enumerate_paths(store, roots, params, timings, ctx, capped)
+
+
+def _enumerate_paths(
+    store: GraphStore,
+    roots: list[str],
+    params: IndexParams,
+    timings: dict[str, float] | None,
+    ctx: UdfContext | None,
+    capped: dict[str, int] | None,
+) -> tuple[dict[str, list[PathRecord]], dict[str, str], set[str]]:
     started, spent = time.perf_counter(), 0.0
     by_root: dict[str, list[PathRecord]] = defaultdict(list)
     texts: dict[str, str] = {}
