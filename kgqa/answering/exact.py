@@ -26,7 +26,7 @@ from kgqa.question.meaning import Reading, names_hubs, read
 
 QUERY = "[query]"
 SHOWN = 12  # items written out in a sentence; the result holds all of them
-EVIDENCE_MAX = 1_000  # triples an exact answer cites at most (a hub with 200,000 authors); its result holds all
+EVIDENCE_MAX = 1_000  # values of one hub an answer cites triples for (a hub with 200,000 authors); its result holds all
 _YESNO = re.compile(r"^\s*(is|was|were|are|did|does|do|has|have|had)\b", re.I)
 _TEMPORAL = re.compile(r"\b(earlier|later|before|after|older|newer|sooner)\b", re.I)
 _SAME_AS = {

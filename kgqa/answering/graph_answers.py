@@ -9,7 +9,7 @@ from typing import Any
 
 from kgqa import deadline
 from kgqa.answering.catalog import Catalog, CatalogCache
-from kgqa.answering.exact import EVIDENCE_MAX, refine
+from kgqa.answering.exact import refine
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker
@@ -44,7 +44,7 @@ def with_exact(
 ) -> Answer:
     """`answer`, corrected by what the graph states exactly (unchanged when the graph cannot say).
     `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
-    it grows with the result, up to EVIDENCE_MAX)."""
+    it grows with the result)."""
     cat = prepared(store, meta, cache)
     if cat is None:
         return answer
@@ -58,8 +58,7 @@ def with_exact(
     answer.answer = exact.text
     answer.result = exact.result
     answer.sources = [Source(i, h, label) for i, (h, label) in enumerate(exact.sources, start=1)]
-    evidence = dict.fromkeys(answer.triples + exact.triples)  # retrieval order kept
-    answer.triples = list(evidence)[: max_triples or EVIDENCE_MAX]
+    answer.triples = list(dict.fromkeys(answer.triples + exact.triples))[:max_triples]  # retrieval order kept
     return answer
 
 
