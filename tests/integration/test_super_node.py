@@ -8,6 +8,7 @@ import json
 import time
 from dataclasses import replace
 
+from index_checks import assert_consistent
 from serve_helpers import kgqa
 
 from kgqa import deadline
@@ -38,6 +39,7 @@ def test_a_hub_over_the_path_cap_is_indexed_in_part(workspace):
     assert predicates == {"author", "venue", "publication year"}  # every kind of path keeps some
     status = workspace.index_status()
     assert status.info.status == "complete" and status.info.stats["capped_hubs"] == {"P1": AUTHORS + 2}
+    assert_consistent(workspace)  # the kept paths have all their texts, and no text is left unused
     first = sorted(p.hash for p in hubs["P1"].paths)
 
     again = workspace.build_index(params, rebuild=True)  # the same graph gives the same choice
