@@ -127,3 +127,23 @@ def test_questions_about_a_super_node_are_bounded_and_hold_the_budget(workspace,
         except QuestionTimeoutError as err:
             assert f"time budget of {budget:g} s" in str(err) and "stopped in" in str(err)
         assert time.monotonic() - start < budget + MARGIN_S
+
+
+def test_a_chain_hop_from_many_entities_reads_what_the_in_list_reads(workspace, monkeypatch):
+    """A hop from more than IN_LIST_MAX entities (the 300 authors of P1) unwinds and joins their ids
+    instead of Kùzu's `IN $ids`; both reads return the same rows, forward and backward."""
+    from kgqa.graph import layout as layouts
+    from kgqa.types import Entity
+
+    _graph(workspace)
+    authors = [Entity(f"A{i:06d}") for i in range(AUTHORS)]
+    read = layouts.layout_of(workspace.store)
+
+    def rows(limit: int) -> tuple[list, list]:
+        monkeypatch.setattr(layouts, "IN_LIST_MAX", limit)
+        back = sorted(map(repr, read.step(authors, "author", -1, 10_000)))
+        out = sorted(map(repr, read.step([Entity("P1"), *authors], "author", 1, 10_000)))
+        return back, out
+
+    joined, listed = rows(100), rows(100_000)
+    assert joined == listed and len(joined[0]) == AUTHORS + 4 and len(joined[1]) == AUTHORS  # A000002-5 wrote P2-P5
