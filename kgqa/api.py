@@ -15,6 +15,7 @@ from kgqa.embeddings import embedder_for_index
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, IndexMissingError
 from kgqa.graph import edits
+from kgqa.graph.disk_space import files_size, require_room
 from kgqa.graph.layout import UNMARKED_NOTE, tracks_writes
 from kgqa.graph.loaders.base import TripleRecord
 from kgqa.graph.property_layout import drop_own_tables
@@ -132,6 +133,7 @@ class Workspace:
             from kgqa.postgres.graph_load import load_into_postgres
 
             return load_into_postgres(self.store, path, fmt, on_progress=on_progress)  # type: ignore[arg-type]
+        require_room(self.store.path, f"loading {path}", input_bytes=files_size([path]))  # Kùzu aborts on a full disk
         return load_file(
             self.store, path, fmt, on_progress=on_progress, observer=dirty_tracker(self.store, self.vstore)
         )
@@ -139,6 +141,9 @@ class Workspace:
     def add_triples(self, records: list[TripleRecord]) -> LoadReport:
         """Add triples (see `kgqa.graph.edits.triple_record`) atomically, marking the affected hubs."""
         self.facts.forget()
+        if self.settings.graph != "postgres":  # Kùzu aborts on a full disk: refuse first
+            n = len(records)
+            require_room(self.store.path, f"adding {n} triple{'' if n == 1 else 's'}", records=n)
         return edits.add_triples(self.store, records, dirty_tracker(self.store, self.vstore))
 
     def delete_triples(self, triples: list[tuple[str, str, str]]) -> edits.DeleteReport:

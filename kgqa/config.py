@@ -261,7 +261,7 @@ class IndexParams:
     uniform_hop_count: bool = False
     boundary_triples: bool = True  # keep the triple that reaches another hub root as a path end
     hubs_per_batch: int = 200  # roots per bulk path-enumeration query and per transaction
-    max_paths_per_hub: int = 20_000
+    max_paths_per_hub: int = 5_000  # a super-node is indexed in part (docs/index-maintenance.md#super-nodes)
 
     #: Kùzu bounds variable-length patterns; "unlimited" path length means this bound.
     MAX_PATH_LENGTH_LIMIT = 30

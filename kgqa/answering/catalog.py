@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgqa import deadline
+from kgqa.bulk import gc_paused
 from kgqa.graph.layout import in_triple_tables, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
@@ -152,6 +154,11 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     """The catalog of `hub_type` (None when the graph holds no such hub or is too large to hold)."""
     if not exact_answers_available(store):
         return None
+    with gc_paused():  # hundreds of thousands of facts at once
+        return _read_catalog(store, hub_type)
+
+
+def _read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     layout = layout_of(store)
     rows = layout.hub_facts(hub_type, MAX_FACTS)
     if not rows or len(rows) >= MAX_FACTS:
@@ -174,7 +181,9 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
         return entity[eid]
 
     cat.hubs = {r[0]: r[1] for r in rows}
-    for hub, hub_label, via, mid, mid_label, pred, vid, vlabel, literal in rows:
+    for hub, hub_label, via, mid, mid_label, pred, vid, vlabel, literal in deadline.checked(
+        rows, "reading the graph's facts"
+    ):
         if not via and (hub, vid) in named:
             continue  # "authors: authors list": the list's members are the values
         if vid in cat.hubs and via:

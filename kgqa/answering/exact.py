@@ -18,7 +18,7 @@ from typing import Any
 from kgqa.answering.catalog import Catalog, Fact, Path
 from kgqa.answering.question import QuestionPlan, analyse
 from kgqa.answering.render import attribute_noun, singular_phrase
-from kgqa.answering.words import join_items, number_words, plural
+from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
@@ -26,6 +26,7 @@ from kgqa.question.meaning import Reading, names_hubs, read
 
 QUERY = "[query]"
 SHOWN = 12  # items written out in a sentence; the result holds all of them
+EVIDENCE_MAX = 1_000  # values of one hub an answer cites triples for (a hub with 200,000 authors); its result holds all
 _YESNO = re.compile(r"^\s*(is|was|were|are|did|does|do|has|have|had)\b", re.I)
 _TEMPORAL = re.compile(r"\b(earlier|later|before|after|older|newer|sooner)\b", re.I)
 _SAME_AS = {
@@ -159,7 +160,7 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
     hub = hubs[0]
     facts = cat.of(hub, attr)
     sources = [(hub, cat.hubs[hub])]
-    triples = [t.canonical for f in facts for t in f.triples]
+    triples = [t.canonical for f in facts[:EVIDENCE_MAX] for t in f.triples]
     title = f"'{cat.hubs[hub]}'"
     values = [f.value for f in facts]
     if _YESNO.match(plan.question) and links.values:
@@ -187,14 +188,14 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         n = len(values)
         noun = plural(singular_phrase(attr)) if n != 1 else singular_phrase(attr)
         return Exact(
-            f"{title} has {number_words(n)} {noun} ({n}) [1]: {join_items(values)}.",
+            f"{title} has {number_words(n)} {noun} ({n}) [1]: {written(values)}.",
             _result("count", n, values),
             sources,
             triples,
         )
     verb = "are" if len(values) > 1 else "is"
     name = plural(attr) if len(values) > 1 else attr
-    text = f"The {name} of {title} {verb} {join_items(values)} [1]."
+    text = f"The {name} of {title} {verb} {written(values)} [1]."
     return Exact(
         text,
         _result("list" if len(values) > 1 else "value", values[0] if len(values) == 1 else None, values),

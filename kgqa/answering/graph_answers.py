@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kgqa import deadline
 from kgqa.answering.catalog import Catalog, CatalogCache
 from kgqa.answering.exact import refine
 from kgqa.embeddings.base import Embedder
@@ -47,6 +48,7 @@ def with_exact(
     cat = prepared(store, meta, cache)
     if cat is None:
         return answer
+    deadline.check("the exact answer")
     exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]
     if exact is None:
         return answer

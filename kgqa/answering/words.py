@@ -112,6 +112,17 @@ def join_items(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+#: Values one sentence writes out; a longer list (a paper with 200,000 authors) ends "and N more".
+WRITTEN_MAX = 100
+
+
+def written(items: list[str]) -> str:
+    """`join_items`, with at most WRITTEN_MAX items written out and the rest counted."""
+    if len(items) <= WRITTEN_MAX:
+        return join_items(items)
+    return join_items(items[:WRITTEN_MAX] + [f"{len(items) - WRITTEN_MAX:,} more"])
+
+
 NEGATIVE_VALUES = frozenset({"false", "no", "none", "0", "n/a", "na", "null", "nil", "never", "-"})
 
 

@@ -105,6 +105,10 @@ class GraphLayout(Protocol):
         ...
 
 
+#: Ids a set-based read passes as `IN $ids`; more are unwound and joined (`chains/step_*_many`).
+IN_LIST_MAX = 100
+
+
 class TripleLayout:
     """HubLink's own layout: node table `Entity(id, label, types, is_literal)`, rel table
     `Triple(predicate, predicate_id)`. Every method runs the named queries it always ran."""
@@ -164,6 +168,8 @@ class TripleLayout:
 
     def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
         query = "chains/step_out" if direction > 0 else "chains/step_in"
+        if len(frontier) > IN_LIST_MAX:  # Kùzu checks `IN $ids` against the whole list per row
+            query += "_many"
         rows = self.store.run(query, {"ids": [e.id for e in frontier], "predicate": predicate, "cap": cap})
         return [(r[0], r[1], r[2] or "", bool(r[3]), r[4] or []) for r in rows]
 

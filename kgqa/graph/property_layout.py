@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from kgqa.errors import InputError
+from kgqa.graph import layout as layouts
 from kgqa.graph.layout import GraphStats, HubFactRow, PathRow, SchemaRow, StepRow, unique
 from kgqa.graph.mapping import GraphMapping, MappingFile, infer_mapping
 from kgqa.indexing.verbalise import verbalise
@@ -328,13 +329,16 @@ class PropertyLayout:
             else:
                 forward = [(r, a, b) for r, a, b, p in self._back_in[table] if p == predicate]
                 backward = [(r, a, b) for r, a, b in self._in[table] if r.predicate == predicate]
+            many = "_many" if len(keys) > layouts.IN_LIST_MAX else ""  # Kùzu checks `IN $keys` per row against all
             for rel, src, dst in forward:  # the frontier is the rel's source
                 names = {"src": src, "rel": rel.table, "dst": dst, "src_key": m.key}
-                for key, node in self.store.run("propgraph/out_edges_capped", {"keys": keys, "limit": cap}, names):
+                query = "propgraph/out_edges_capped" + many
+                for key, node in self.store.run(query, {"keys": keys, "limit": cap}, names):
                     add(table, key, node)
             for rel, src, dst in backward:  # the frontier is the rel's target
                 names = {"src": src, "rel": rel.table, "dst": dst, "dst_key": m.key}
-                for node, key in self.store.run("propgraph/in_edges_capped", {"keys": keys, "limit": cap}, names):
+                query = "propgraph/in_edges_capped" + many
+                for node, key in self.store.run(query, {"keys": keys, "limit": cap}, names):
                     add(table, key, node)
         return rows[:cap]
 

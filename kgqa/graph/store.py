@@ -251,6 +251,8 @@ class GraphStore:
                     f"database busy: {self.path} is open in another process ({describe_holder(self.path)}; "
                     "Kùzu lets one process at a time open it for writing); try again when it has finished"
                 ) from exc
+            if any(m in str(exc) for m in _WRITE_FAILED_MARKERS):
+                raise _query_error(f"opening {self.path}", exc) from exc
             raise StoreError(f"cannot open database {self.path}: {exc}") from exc
         self.pool_bytes = pool_bytes
 

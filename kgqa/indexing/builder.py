@@ -365,6 +365,7 @@ class IndexBuild:
                     "last_build_seconds": round(report.timings["total"], 3),
                     "last_build_rebuilt": report.hubs_rebuilt,
                     "capped_hubs": self._capped_hubs(stale),
+                    "max_paths_per_hub": self.params.max_paths_per_hub,  # an update keeps it (stored_params)
                 },
                 self.writers,
             ),

@@ -9,6 +9,8 @@ from kgqa.config import IndexParams
 from kgqa.errors import ConfigError, HubIndexError, IndexMismatchError, IndexMissingError
 
 META_KEY = "hub_index"
+#: The path cap of an index whose metadata does not record one (built when the default was 20,000).
+LEGACY_PATH_CAP = 20_000
 
 
 class MetaStore(Protocol):
@@ -95,8 +97,9 @@ def check_compatible(info: IndexInfo | None, model: str, dim: int | None = None)
 
 
 def stored_params(info: IndexInfo, *, hubs_per_batch: int | None = None) -> IndexParams:
-    """The index parameters the stored index was built with (its fingerprint), so that an update
-    need not repeat them; `hubs_per_batch` is not part of the fingerprint and may be given."""
+    """The index parameters the stored index was built with (its fingerprint, and the path cap kept with
+    its last build's figures), so that an update need not repeat them and keeps a super-node's choice of
+    paths; `hubs_per_batch` is not part of the fingerprint and may be given."""
     p = info.params
     try:
         params = IndexParams(
@@ -108,6 +111,7 @@ def stored_params(info: IndexInfo, *, hubs_per_batch: int | None = None) -> Inde
             max_indexing_depth=p.get("max_indexing_depth", 10),
             uniform_hop_count=bool(p.get("uniform_hop_count", False)),
             boundary_triples=bool(p.get("boundary_triples", True)),
+            max_paths_per_hub=info.stats.get("max_paths_per_hub", LEGACY_PATH_CAP),
         )
     except ConfigError as exc:
         raise HubIndexError(

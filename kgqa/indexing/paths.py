@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from kgqa_procedures.udfs import UdfContext, triples_of
 
+from kgqa.bulk import gc_paused
 from kgqa.config import IndexParams
 from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
@@ -27,6 +28,17 @@ def vector_texts(path_text: str, triples: Iterable[Triple]) -> list[tuple[Vector
         out += [(VectorLevel.ENTITY, t.subject.text), (VectorLevel.ENTITY, t.object.text)]
     out += [(VectorLevel.PREDICATE, t.predicate) for t in triples]
     return list(dict.fromkeys((lvl, txt) for lvl, txt in out if txt))
+
+
+def hashed_texts(path_text: str, triples: Iterable[Triple], texts: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """A path's HubVectors as (level, text hash) pairs (`vector_texts`); `texts` (text hash -> text)
+    gains their texts."""
+    vectors = []
+    for level, txt in vector_texts(path_text, triples):
+        th = text_hash(txt)
+        texts[th] = txt
+        vectors.append((level.value, th))
+    return tuple(vectors)
 
 
 def signature(path_hashes: Iterable[str]) -> str:
@@ -67,8 +79,20 @@ def enumerate_paths(
     `ctx` holds the hub roots, as registered with the UDFs). Returns (paths by root, text by text hash,
     boundary entities = other hub roots that paths end at). The time spent making the HubVector
     texts is added to `timings["verbalise"]`, the rest to `timings["enumerate_paths"]`. A hub with
-    more than `params.max_paths_per_hub` paths (a super-node) keeps that many (`capped_paths`);
-    `capped` gains its root and its number of paths."""
+    more than `params.max_paths_per_hub` paths (a super-node) keeps that many (`capped_paths`), and only
+    the kept paths get their HubVector texts; `capped` gains its root and its number of paths."""
+    with gc_paused():  # a super-node makes hundreds of thousands of paths at once
+        return _enumerate_paths(store, roots, params, timings, ctx, capped)
+
+
+def _enumerate_paths(
+    store: GraphStore,
+    roots: list[str],
+    params: IndexParams,
+    timings: dict[str, float] | None,
+    ctx: UdfContext | None,
+    capped: dict[str, int] | None,
+) -> tuple[dict[str, list[PathRecord]], dict[str, str], set[str]]:
     started, spent = time.perf_counter(), 0.0
     by_root: dict[str, list[PathRecord]] = defaultdict(list)
     texts: dict[str, str] = {}
@@ -80,20 +104,17 @@ def enumerate_paths(
             continue
         seen.add(phash)
         start = time.perf_counter()
-        triples = triples_of(ids, labels, preds)
-        vectors = []
-        for level, txt in vector_texts(ptext, triples):
-            th = text_hash(txt)
-            texts[th] = txt
-            vectors.append((level.value, th))
-        by_root[root].append(PathRecord(phash, root, ptext, triples, tuple(vectors)))
+        by_root[root].append(PathRecord(phash, root, ptext, triples_of(ids, labels, preds), ()))
         spent += time.perf_counter() - start
         boundary.add(ids[-1])
     for root, paths in by_root.items():
-        if len(paths) > params.max_paths_per_hub:
-            by_root[root] = capped_paths(paths, params.max_paths_per_hub)
+        if len(paths) > params.max_paths_per_hub:  # a super-node: only the kept paths get their texts
             if capped is not None:
                 capped[root] = len(paths)
+            paths = capped_paths(paths, params.max_paths_per_hub)
+        start = time.perf_counter()
+        by_root[root] = [replace(p, vectors=hashed_texts(p.text, p.triples, texts)) for p in paths]
+        spent += time.perf_counter() - start
     if timings is not None:
         timings["verbalise"] = timings.get("verbalise", 0.0) + spent
         timings["enumerate_paths"] = timings.get("enumerate_paths", 0.0) + time.perf_counter() - started - spent
@@ -108,11 +129,6 @@ def with_path_texts(hubs: list[HubRecord], new_texts: dict[str, str], texts: dic
         paths = []
         for p in hub.paths:
             text = new_texts.get(p.hash, p.text)
-            vectors = []
-            for level, txt in vector_texts(text, p.triples):
-                th = text_hash(txt)
-                texts[th] = txt
-                vectors.append((level.value, th))
-            paths.append(replace(p, text=text, vectors=tuple(vectors)))
+            paths.append(replace(p, text=text, vectors=hashed_texts(text, p.triples, texts)))
         out.append(replace(hub, paths=tuple(paths)))
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kgqa import deadline
 from kgqa.answering.compose import compose
 from kgqa.answering.result import AnswerResult
 from kgqa.llm.base import FinalAnswer, HubContext, LLMClient, PartialAnswer, ScoredTriple, TokenUsage
@@ -68,7 +69,7 @@ class OfflineRoles:
 
     def partial_answers(self, question: str, contexts: list[HubContext]) -> list[PartialAnswer | None]:
         """`partial_answer` for each hub, in order."""
-        return [self.partial_answer(question, c) for c in contexts]
+        return [self.partial_answer(question, c) for c in deadline.checked(contexts, "answer composition", every=1)]
 
     def final_answer(self, question: str, partials: list[PartialAnswer]) -> FinalAnswer:
         """The operation the question asks for (count, rank, group, ...) over the partial answers'

@@ -366,3 +366,36 @@ def test_explore_reads_on_the_property_graph(own_graph):
         assert explore.triples_of_predicate(store, "no such predicate") == []
         with pytest.raises(InputError, match="give a text"):
             explore.search_entities(store, "", type_="Paper")
+
+
+def test_a_chain_step_from_many_nodes_reads_what_the_in_list_reads(tmp_path, monkeypatch):
+    """A chain step from more than IN_LIST_MAX nodes of a user's table unwinds and joins their keys
+    (propgraph/*_capped_many) instead of `IN $keys`; both reads return the same rows, both directions."""
+    from kgqa.graph import layout as layouts
+    from kgqa.graph.store import GraphStore
+    from kgqa.types import Entity
+
+    path = tmp_path / "many.kuzu"
+    make_graph(path)
+    db = kuzu.Database(str(path))
+    conn = kuzu.Connection(db)
+    for i in range(150):
+        conn.execute("CREATE (:Paper {id: $id, title: $t, year: 2021})", {"id": f"q{i}", "t": f"Paper {i}"})
+        conn.execute("MATCH (p:Paper {id: $p}), (v:Venue {id: 'v1'}) CREATE (p)-[:PUBLISHED_AT]->(v)", {"p": f"q{i}"})
+        conn.execute(
+            "MATCH (a:Author {id: 'a1'}), (p:Paper {id: $p}) CREATE (a)-[:WROTE {position: 1}]->(p)", {"p": f"q{i}"}
+        )
+    conn.close()
+    db.close()
+    papers = [Entity(f"q{i}") for i in range(150)]
+    with GraphStore(path, read_only=True) as store:
+        read = layout_of(store)
+
+        def rows(limit: int) -> tuple[list, list]:
+            monkeypatch.setattr(layouts, "IN_LIST_MAX", limit)
+            out = sorted(map(repr, read.step(papers, "published at", 1, 10_000)))
+            back = sorted(map(repr, read.step(papers, "wrote", -1, 10_000)))
+            return out, back
+
+        joined, listed = rows(100), rows(100_000)
+    assert joined == listed and len(joined[0]) == 150 and len(joined[1]) == 150

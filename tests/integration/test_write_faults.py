@@ -3,9 +3,10 @@ first committed batch; then `index status` says it was interrupted and how to fi
 index is not complete (exit 5) instead of Kùzu's binder error about `embedded_text_vec`, and `index
 update` finishes it.
 
-A full disk (simulated with RLIMIT_FSIZE in a child process) is not tested here: Kùzu 0.11.3 behaved
-three ways in three tries (an IOException at COMMIT, which kgqa.graph.store maps to StorageFullError,
-exit 12; std::terminate, SIGABRT; a hang), so no test of it would be deterministic."""
+A full disk is tested in tests/integration/test_full_disk.py on a real small file system (a tmpfs):
+under RLIMIT_FSIZE Kùzu 0.11.3 behaved three ways in three tries (an IOException, std::terminate, a
+hang), and on a really full disk it aborts the process at COMMIT, so the writers check the free
+space first (kgqa/graph/disk_space.py)."""
 
 from __future__ import annotations
 

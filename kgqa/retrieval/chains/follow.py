@@ -77,7 +77,7 @@ def follow_chain(
         reached: dict[str, Entity] = {}
         by: dict[str, list[Triple]] = defaultdict(list)
         counts: dict[str, int] = defaultdict(int)
-        for from_id, to_id, to_label, to_literal, to_types in rows:
+        for from_id, to_id, to_label, to_literal, to_types in deadline.checked(rows, "chain hop"):
             if to_id in excluded:
                 continue
             node = reached.get(to_id) or Entity(to_id, to_label or "", tuple(to_types or ()), bool(to_literal))

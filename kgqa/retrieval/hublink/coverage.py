@@ -15,9 +15,11 @@ embedding is the only "component"."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from kgqa import deadline
 from kgqa.answering.words import is_negative_value
 from kgqa.types import Entity, Triple
 
@@ -186,17 +188,22 @@ def serving_triples(
       evaluation methods of ..."), unless it only names the kind of a chosen anchor ("Ingo Weber as
       an author"); among them those about the same node as a chosen triple or below one (with the
       triples linking them), when there are any; an attribute matched by a container node ("authors" -> the authors list) is stated by the leaves below it."""
-    triples = list(dict.fromkeys(t for p in paths for t in p))
+    at = _Positions(paths)
+    triples = list(at.where)
     chosen: list[Triple] = []
+    have: set[Triple] = set()
     satisfied = True
 
     def best_of(qi: int, floor: float) -> tuple[float, list[Triple]]:
-        scored = [(serve_sim(sims, t, qi), t) for t in triples]
+        scored = [(serve_sim(sims, t, qi), t) for t in deadline.checked(triples, "choosing a hub's triples")]
         top = max((s for s, _ in scored), default=0.0)
         return top, [t for s, t in scored if s >= max(floor, top - margin)]
 
     def add(ts: Iterable[Triple]) -> None:
-        chosen.extend(t for t in ts if t not in chosen)
+        for t in ts:
+            if t not in have:
+                have.add(t)
+                chosen.append(t)
 
     for qi in (qi for g in shape.groups for qi in g):
         top, best = best_of(qi, COMPONENT_MIN_SIM)
@@ -212,54 +219,69 @@ def serving_triples(
         if qi in shape.negated:
             continue
         top, best = best_of(qi, ATTRIBUTE_MIN_SIM)
-        if any(serve_sim(sims, t, qi) >= top - margin for t in chosen) or _names_kind_of(best, constraints, paths):
+        if any(serve_sim(sims, t, qi) >= top - margin for t in chosen) or _names_kind_of(best, constraints, at):
             continue
-        near = _near_constraints(best, constraints, paths) or [(t, ()) for t in best]
-        containers = [t for t, _ in near if _sim(sims, t.object.text, qi) >= CONTAINER_SIM]
-        for t, chain in near:
+        near = _near_constraints(best, constraints, at) or [(t, ()) for t in best]
+        containers = {t for t, _ in near if _sim(sims, t.object.text, qi) >= CONTAINER_SIM}
+        for t, chain in deadline.checked(near, "choosing a hub's triples"):
             add(chain)
-            add(leaves_below([t], paths) if t in containers else [t])
+            add(at.leaves_below([t]) if t in containers else [t])
     return Serving(chosen, satisfied)
 
 
+class _Positions:
+    """Where each triple of a hub's paths sits: (path number, position) in path order, its first place
+    in each path. Built once per hub, so that the steps below cost one look-up per triple instead of a
+    scan of every path (a super-node keeps thousands of paths)."""
+
+    def __init__(self, paths: list[tuple[Triple, ...]]) -> None:
+        self.paths = paths
+        self.where: dict[Triple, list[tuple[int, int]]] = {}
+        for n, p in enumerate(deadline.checked(paths, "reading a hub's paths")):
+            for i, t in enumerate(p):
+                places = self.where.setdefault(t, [])
+                if not places or places[-1][0] != n:
+                    places.append((n, i))
+
+    def leaves_below(self, triples: list[Triple]) -> list[Triple]:
+        """Each triple, or where paths continue past it, the last triples of those paths (used for
+        attributes matched by a container node named like them: "authors" -> the "authors list")."""
+        out: list[Triple] = []
+        for t in triples:
+            ends = [self.paths[n][-1] for n, i in self.where.get(t, ()) if i < len(self.paths[n]) - 1]
+            out += ends or [t]
+        return list(dict.fromkeys(out))
+
+
 def _near_constraints(
-    triples: list[Triple], constraints: list[Triple], paths: list[tuple[Triple, ...]]
+    triples: list[Triple], constraints: list[Triple], at: _Positions
 ) -> list[tuple[Triple, tuple[Triple, ...]]]:
     """The triples about the same node as a constraint triple (its siblings), or below one on a path,
     each with the triples linking it to that constraint ("Giulia Marchetti" -> affiliation -> located in)."""
     nodes = {c.subject for c in constraints}
+    marks: dict[int, list[int]] = defaultdict(list)  # path number -> positions of constraint triples
+    for c in constraints:
+        for n, i in at.where.get(c, ()):
+            marks[n].append(i)
     out: list[tuple[Triple, tuple[Triple, ...]]] = []
-    for t in triples:
+    for t in deadline.checked(triples, "choosing a hub's triples"):
         chain: tuple[Triple, ...] | None = () if t.subject in nodes else None
-        for p in paths:
-            if chain is not None:
+        for n, i in at.where.get(t, ()) if chain is None else ():
+            below = [j for j in marks.get(n, ()) if j < i]
+            if below:
+                chain = at.paths[n][max(below) + 1 : i]
                 break
-            if t in p:
-                i = p.index(t)
-                below = [p.index(c) for c in constraints if c in p[:i]]
-                if below:
-                    chain = p[max(below) + 1 : i]
         if chain is not None:
             out.append((t, chain))
     return out
 
 
-def _names_kind_of(attribute_triples: list[Triple], constraints: list[Triple], paths: list[tuple[Triple, ...]]) -> bool:
+def _names_kind_of(attribute_triples: list[Triple], constraints: list[Triple], at: _Positions) -> bool:
     """Whether the attribute's triples lead to a chosen constraint triple (the attribute "author"
     matches the authors edge above the chosen "Ingo Weber"): then it only names the constraint's kind."""
     wanted = set(attribute_triples)
-    for p in paths:
-        for i, t in enumerate(p):
-            if t in constraints and wanted.intersection(p[:i]):
+    for c in set(constraints):
+        for n, i in at.where.get(c, ()):
+            if wanted.intersection(at.paths[n][:i]):
                 return True
     return False
-
-
-def leaves_below(triples: list[Triple], paths: list[tuple[Triple, ...]]) -> list[Triple]:
-    """Each triple, or where paths continue past it, the last triples of those paths (used for
-    attributes matched by a container node named like them: "authors" -> the "authors list")."""
-    out: list[Triple] = []
-    for t in triples:
-        ends = [p[-1] for p in paths if t in p[:-1]]
-        out += ends or [t]
-    return list(dict.fromkeys(out))

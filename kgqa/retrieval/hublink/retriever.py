@@ -211,7 +211,7 @@ class HubLinkRetriever(BaseRetriever):
         comps = component_indices(len(pq.embeddings))
         by_hub: dict[str, list[HubPath]] = defaultdict(list)
         path_comps, path_scores = _component_means(table.path_best[:, comps]) if coverage_mode else ([], [])
-        for k, hit in enumerate(table.best_hit):
+        for k, hit in enumerate(deadline.checked(table.best_hit, "hub scoring")):
             if coverage_mode:  # mean over components of the path's best similarity to each
                 component_sims, score = path_comps[k], path_scores[k]
             else:  # thesis: the path's single best match (its best level)
@@ -268,7 +268,7 @@ class HubLinkRetriever(BaseRetriever):
         assert scored.path_hashes is not None
         records = self.vstore.paths([ph for h in hubs for ph in scored.path_hashes.get(h.root.id, ())])
         scored.full = {h.root.id: [] for h in hubs}
-        for rec in records.values():
+        for rec in deadline.checked(records.values(), "reading the kept hubs' paths"):
             if rec.hub_id in scored.full:
                 scored.full[rec.hub_id].append(rec.triples)
         for h in hubs:
