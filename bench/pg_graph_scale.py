@@ -111,7 +111,7 @@ def table(report: dict) -> str:
         return s.get(name, {}).get("seconds")
 
     def fmt(v: float | None, unit: str = "s") -> str:
-        return "failed" if v is None else (f"{v:.1f} {unit}" if unit == "s" else f"{v * 1000:.0f}")
+        return "–" if v is None else (f"{v:.1f} {unit}" if unit == "s" else f"{v * 1000:.0f}")
 
     lines = [
         f"{report['triples']:,} triples (synthetic scholarly graph, seed {report['seed']}, "
@@ -188,7 +188,7 @@ def main() -> None:
         "--only",
         default="",
         help="Run only these steps (comma-separated) on the graphs and indexes kept in --work by an earlier run; "
-        "the results join that run's JSON (e.g. --only 'paths postgres').",
+        "the results join that run's JSON (e.g. --only 'paths postgres', or 'load postgres,paths postgres' alone).",
     )
     ap.add_argument("--table-only", action="store_true", help="Print the table of OUT/NAME.json again.")
     args = ap.parse_args()
@@ -197,12 +197,13 @@ def main() -> None:
     args.only = {x.strip() for x in args.only.split(",") if x.strip()}
     if args.table_only:
         report = json.loads((Path(args.out) / f"{args.name}.json").read_text())
-    elif args.only:
+    elif args.only and (Path(args.out) / f"{args.name}.json").is_file():
         report = json.loads((Path(args.out) / f"{args.name}.json").read_text())
         measure(args, report)
         save(args, report)
     else:
-        shutil.rmtree(args.work, ignore_errors=True)
+        if not args.only:
+            shutil.rmtree(args.work, ignore_errors=True)
         embedder = os.environ.get("KGQA_EMBEDDER", "").strip() or "auto"
         report = {
             "name": args.name,

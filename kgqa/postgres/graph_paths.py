@@ -15,7 +15,7 @@ from kgqa.types import Entity
 #: The forms of hub path enumeration: "levels" (a query per hop level) or "cte" (one recursive CTE).
 PATH_FORMS = ("levels", "cte")
 #: The form PgLayout uses (measured: docs/postgres-graph.md#measured).
-PATH_FORM = "levels"
+PATH_FORM = "cte"
 
 
 def paths_by_cte(
