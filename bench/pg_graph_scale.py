@@ -30,7 +30,7 @@ from scale import _machine, _worker  # noqa: E402
 from kgqa.synthetic.generator import generate  # noqa: E402
 
 #: The Postgres indexes (and graphs) of the run: one per build, so each build starts from an empty index.
-PG_ONE, PG_TWO = "pg1", "pg2"
+PG_ONE, PG_TWO, PG_SYNC = "pg1", "pg2", "pgq"
 #: Targets of issue 28: Postgres-only build / Kùzu build, question p50 Postgres / Kùzu.
 BUILD_TARGET, P50_TARGET = 1.5, 2.0
 
@@ -52,7 +52,8 @@ def measure(args: argparse.Namespace, report: dict) -> None:
     report.update(triples=gen.triples, papers=gen.papers)
     from kgqa.postgres import server
 
-    dsn = server.start(work / "pg").dsn
+    pg_dir = Path(args.pg_dir).resolve() if args.pg_dir else work / "pg"
+    dsn = server.start(pg_dir).dsn
     kuzu = ["--db", str(work / "kuzu" / "graph.kuzu")]
 
     def pg(index: str) -> list[str]:
@@ -60,18 +61,30 @@ def measure(args: argparse.Namespace, report: dict) -> None:
 
     pg_store = ["--store", "pgvector"]
     questions = ["--questions", str(gen.questions_file)]
+    # questions on the index of the 1-worker build, or (--questions-index sync) on a copy of the Kùzu
+    # index (`index sync`: the same paths and vectors, no re-embedding) in its own schema with the graph
+    asked = PG_SYNC if args.questions_index == "sync" else PG_ONE
     steps = [
         ("load kuzu", "load", *kuzu, "--graph", str(gen.graph_file)),
         ("load postgres", "load", *pg(PG_ONE), "--graph", str(gen.graph_file)),
         ("load postgres (second index)", "load", *pg(PG_TWO), "--graph", str(gen.graph_file)),
         ("build kuzu", "build", *kuzu),
-        ("build postgres, 1 worker", "build", *pg(PG_ONE), *pg_store),
-        ("build postgres, 2 workers", "build", *pg(PG_TWO), *pg_store, "--workers", "2"),
     ]
-    for strategy in ("direct", "traversal"):
-        steps.append((f"{strategy} kuzu", "query", *kuzu, *questions, "--strategy", strategy))
-        steps.append((f"{strategy} postgres", "query", *pg(PG_ONE), *pg_store, *questions, "--strategy", strategy))
-    steps.append(("paths postgres", "paths", *pg(PG_ONE), *pg_store, "--rounds", str(args.path_rounds)))
+    steps += [(f"{q} kuzu", "query", *kuzu, *questions, "--strategy", q) for q in ("direct", "traversal")]
+    if asked == PG_SYNC:
+        steps += [
+            ("load postgres (questions index)", "load", *pg(PG_SYNC), "--graph", str(gen.graph_file)),
+            ("sync postgres (questions index)", "sync", *kuzu, "--index", PG_SYNC, "--pg-dsn", dsn),
+        ]
+    else:
+        steps.append(("build postgres (1 worker)", "build", *pg(PG_ONE), *pg_store))
+    steps += [
+        (f"{q} postgres", "query", *pg(asked), *pg_store, *questions, "--strategy", q) for q in ("direct", "traversal")
+    ]
+    steps.append(("paths postgres", "paths", *pg(asked), *pg_store, "--rounds", str(args.path_rounds)))
+    if asked == PG_SYNC:
+        steps.append(("build postgres (1 worker)", "build", *pg(PG_ONE), *pg_store))
+    steps.append(("build postgres (2 workers)", "build", *pg(PG_TWO), *pg_store, "--workers", "2"))
     try:
         for name, *cmd in steps:
             if name in args.skip or (args.only and name not in args.only):
@@ -83,7 +96,7 @@ def measure(args: argparse.Namespace, report: dict) -> None:
                 print(f"  failed: {str(exc)[-600:]}", file=sys.stderr, flush=True)
             save(args, report)
     finally:
-        server.stop(work / "pg")
+        server.stop(pg_dir)
 
 
 def save(args: argparse.Namespace, report: dict) -> None:
@@ -124,9 +137,9 @@ def table(report: dict) -> str:
         f"| {_load(s.get('load kuzu', {}))}; {_load(s.get('load postgres', {}))} |",
     ]
     kb = sec("build kuzu")
-    for name in ("build postgres, 1 worker", "build postgres, 2 workers"):
+    for name in ("build postgres (1 worker)", "build postgres (2 workers)"):
         lines.append(
-            f"| {name.replace('build postgres, ', 'index build, ')} | {fmt(kb)} | {fmt(sec(name))} "
+            f"| index build, {name[16:-1]} | {fmt(kb)} | {fmt(sec(name))} "
             f"| {_ratio(sec(name), kb, BUILD_TARGET)} | {_load(s.get('build kuzu', {}))}; {_load(s.get(name, {}))} |"
         )
     for strategy in ("direct", "traversal"):
@@ -142,7 +155,7 @@ def table(report: dict) -> str:
                 f"| {strategy} recall / Hits@10 ({k.get('questions')} questions) "
                 f"| {k['recall']:.3f} / {k['hits_at_10']:.3f} | {p['recall']:.3f} / {p['hits_at_10']:.3f} | – | – |"
             )
-    builds = [s.get(n, {}) for n in ("build kuzu", "build postgres, 1 worker", "build postgres, 2 workers")]
+    builds = [s.get(n, {}) for n in ("build kuzu", "build postgres (1 worker)", "build postgres (2 workers)")]
     if all("hubs" in b for b in builds):
         lines += [
             "",
@@ -168,6 +181,12 @@ def table(report: dict) -> str:
         ]
         for form, m in paths["forms"].items():
             lines.append(f"| {form} | {m['seconds']:.2f} | {paths['paths'] / m['seconds']:,.0f} | {m['same']} |")
+    if report.get("questions_index") == "sync":
+        lines += [
+            "",
+            "The Postgres questions were asked on a copy of the Kùzu index in Postgres (`index sync`: the same "
+            "paths, texts and vectors, no re-embedding), beside the graph's tables, before the Postgres builds.",
+        ]
     failed = [n for n, m in s.items() if "error" in m]
     if failed:
         lines += ["", "Failed steps: " + ", ".join(failed) + f" (errors in {report['name']}.json)."]
@@ -180,8 +199,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--questions", type=int, default=100)
     ap.add_argument("--path-rounds", type=int, default=2)
+    ap.add_argument(
+        "--questions-index",
+        choices=("build", "sync"),
+        default="build",
+        help="Ask the Postgres questions on the 1-worker build's index, or on the Kùzu index copied with "
+        "`index sync` (asked before the Postgres builds, when they may not finish in time).",
+    )
     ap.add_argument("--work", default=".bench-pg-graph", help="Scratch directory (emptied first).")
     ap.add_argument("--out", default=str(HERE / "results"))
+    ap.add_argument("--pg-dir", default=None, help="The local Postgres's data directory (default WORK/pg).")
     ap.add_argument("--name", default=None, help="Results file stem (default pg_graph_scale_<triples>).")
     ap.add_argument("--skip", default="", help="Steps to leave out, comma-separated (e.g. 'paths postgres').")
     ap.add_argument(
@@ -199,6 +226,7 @@ def main() -> None:
         report = json.loads((Path(args.out) / f"{args.name}.json").read_text())
     elif args.only and (Path(args.out) / f"{args.name}.json").is_file():
         report = json.loads((Path(args.out) / f"{args.name}.json").read_text())
+        report["questions_index"] = args.questions_index
         measure(args, report)
         save(args, report)
     else:
@@ -211,6 +239,7 @@ def main() -> None:
             "mode": f"offline (template verbaliser, no LLM, 0 tokens), KGQA_EMBEDDER={embedder} for every build",
             "seed": args.seed,
             "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "questions_index": args.questions_index,
             "steps": {},
         }
         started = time.perf_counter()

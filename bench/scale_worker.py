@@ -163,7 +163,7 @@ def reference(args: argparse.Namespace) -> dict:
 
 
 def sync(args: argparse.Namespace) -> dict:
-    ws = Workspace(Settings.from_env(args.db), read_only=True)
+    ws = Workspace(Settings.from_env(args.db, index=args.index), read_only=True)
     start = time.perf_counter()
     report = ws.sync_index("pgvector", pg_dsn=args.pg_dsn, rebuild=True)
     seconds = time.perf_counter() - start
