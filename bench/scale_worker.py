@@ -63,12 +63,26 @@ def load(args: argparse.Namespace) -> dict:
 
 
 def build(args: argparse.Namespace) -> dict:
-    if args.workers:
-        return _shared_build(args)
-    ws = _workspace(args, create=True)
+    """An index build; with `--workers N` the shared build (`kgqa index build --workers N`): N worker
+    processes claim the hub batches from the queue in Postgres, and its seconds include their start
+    and model load (each loads its own)."""
+    ws = _workspace(args, create=not args.workers, read_only=bool(args.workers))
     model_load = 0.0 if args.dry_run else ws.warm_up()
     start = time.perf_counter()
-    report = ws.build_index(IndexParams(), dry_run=args.dry_run, rebuild=args.rebuild)
+    if args.workers:
+        from kgqa.indexing.shared_build import build_shared
+
+        report = build_shared(
+            ws.store,
+            ws.vstore,
+            ws.embedder,
+            IndexParams(),
+            settings=ws.settings,
+            workers=args.workers,
+            rebuild=args.rebuild,
+        )
+    else:
+        report = ws.build_index(IndexParams(), dry_run=args.dry_run, rebuild=args.rebuild)
     seconds = time.perf_counter() - start
     ws.close()
     return {
@@ -80,39 +94,8 @@ def build(args: argparse.Namespace) -> dict:
         "texts_embedded": report.texts_embedded,
         "vectors": report.vectors_written,
         "dry_run": args.dry_run,
-        "embedder": None if args.dry_run else _embedder_label(ws),
-    }
-
-
-def _shared_build(args: argparse.Namespace) -> dict:
-    """The shared build (`kgqa index build --workers N`): N worker processes claim the hub batches from
-    the queue in Postgres. Its seconds include the workers' start and model load (each loads its own)."""
-    from kgqa.indexing.shared_build import build_shared
-
-    ws = _workspace(args, read_only=True)
-    model_load = ws.warm_up()
-    start = time.perf_counter()
-    report = build_shared(
-        ws.store,
-        ws.vstore,
-        ws.embedder,
-        IndexParams(),
-        settings=ws.settings,
-        workers=args.workers,
-        rebuild=args.rebuild,
-    )
-    seconds = time.perf_counter() - start
-    ws.close()
-    return {
-        "seconds": seconds,
-        "model_load": model_load,
-        "timings": report.timings,
-        "hubs": report.hubs_rebuilt,
-        "paths": report.paths_written,
-        "texts_embedded": report.texts_embedded,
-        "vectors": report.vectors_written,
         "workers": args.workers,
-        "embedder": _embedder_label(ws),
+        "embedder": None if args.dry_run else _embedder_label(ws),
     }
 
 
