@@ -187,6 +187,7 @@ def table(report: dict) -> str:
             "The Postgres questions were asked on a copy of the Kùzu index in Postgres (`index sync`: the same "
             "paths, texts and vectors, no re-embedding), beside the graph's tables, before the Postgres builds.",
         ]
+    lines += [f"\n{note}" for note in report.get("notes", [])]  # e.g. how a run was put together
     failed = [n for n, m in s.items() if "error" in m]
     if failed:
         lines += ["", "Failed steps: " + ", ".join(failed) + f" (errors in {report['name']}.json)."]
