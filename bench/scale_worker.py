@@ -7,6 +7,10 @@ one JSON object on stdout. Run by bench/scale.py; usable alone:
     python bench/scale_worker.py reference --db D [--sample 0.25]
     python bench/scale_worker.py sync --db D --pg-dsn DSN
     python bench/scale_worker.py query --db D --questions Q.csv --strategy direct [--store ...]
+    python bench/scale_worker.py paths --db D --graph-in postgres --index NAME --pg-dsn DSN [--rounds 2]
+
+With `--graph-in postgres --index NAME --pg-dsn DSN` the graph is the one in Postgres (no Kùzu file; `--db`
+then only names the workspace), and `build --workers N` is the shared build of N worker processes.
 """
 
 from __future__ import annotations
@@ -35,9 +39,12 @@ def _peak_rss_mib() -> float:
 
 
 def _workspace(args: argparse.Namespace, **kw) -> Workspace:
-    overrides = {"store": args.store}
+    # the graph in Postgres keeps its index there too
+    overrides = {"store": "pgvector" if args.graph_in == "postgres" else args.store, "graph": args.graph_in}
     if args.pg_dsn:
         overrides["pg_dsn"] = args.pg_dsn
+    if args.index:
+        overrides["index"] = args.index
     return Workspace(Settings.from_env(args.db, **overrides), **kw)
 
 
@@ -56,10 +63,26 @@ def load(args: argparse.Namespace) -> dict:
 
 
 def build(args: argparse.Namespace) -> dict:
-    ws = _workspace(args, create=True)
+    """An index build; with `--workers N` the shared build (`kgqa index build --workers N`): N worker
+    processes claim the hub batches from the queue in Postgres, and its seconds include their start
+    and model load (each loads its own)."""
+    ws = _workspace(args, create=not args.workers, read_only=bool(args.workers))
     model_load = 0.0 if args.dry_run else ws.warm_up()
     start = time.perf_counter()
-    report = ws.build_index(IndexParams(), dry_run=args.dry_run, rebuild=args.rebuild)
+    if args.workers:
+        from kgqa.indexing.shared_build import build_shared
+
+        report = build_shared(
+            ws.store,
+            ws.vstore,
+            ws.embedder,
+            IndexParams(),
+            settings=ws.settings,
+            workers=args.workers,
+            rebuild=args.rebuild,
+        )
+    else:
+        report = ws.build_index(IndexParams(), dry_run=args.dry_run, rebuild=args.rebuild)
     seconds = time.perf_counter() - start
     ws.close()
     return {
@@ -71,6 +94,7 @@ def build(args: argparse.Namespace) -> dict:
         "texts_embedded": report.texts_embedded,
         "vectors": report.vectors_written,
         "dry_run": args.dry_run,
+        "workers": args.workers,
         "embedder": None if args.dry_run else _embedder_label(ws),
     }
 
@@ -122,7 +146,7 @@ def reference(args: argparse.Namespace) -> dict:
 
 
 def sync(args: argparse.Namespace) -> dict:
-    ws = Workspace(Settings.from_env(args.db), read_only=True)
+    ws = Workspace(Settings.from_env(args.db, index=args.index), read_only=True)
     start = time.perf_counter()
     report = ws.sync_index("pgvector", pg_dsn=args.pg_dsn, rebuild=True)
     seconds = time.perf_counter() - start
@@ -158,21 +182,75 @@ def query(args: argparse.Namespace) -> dict:
     }
 
 
+def paths(args: argparse.Namespace) -> dict:
+    """Hub path enumeration of the graph in Postgres over every hub root, in batches as the build
+    reads them, in each form (a query per hop level, the recursive CTE): best of `--rounds`, and
+    whether the CTE gives the same paths."""
+    from kgqa_procedures.udfs import UdfContext
+
+    from kgqa.graph.layout import layout_of
+    from kgqa.postgres.graph_paths import PATH_FORMS
+
+    ws = _workspace(args, read_only=True)
+    params = IndexParams()
+    layout = layout_of(ws.store)
+    ctx = UdfContext(frozenset(params.hub_types), params.min_out_degree, params.criteria_mode)
+    roots = sorted(r[0] for r in layout.hub_root_candidates(ctx))
+    ctx.root_ids = set(roots)
+    batch, forms, found = params.hubs_per_batch, {}, {}
+    for form in PATH_FORMS:
+        layout.path_form = form  # type: ignore[attr-defined]
+        best = float("inf")
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            hashes = set()
+            for i in range(0, len(roots), batch):
+                hashes.update(
+                    r[4]
+                    for r in layout.hub_paths(
+                        roots[i : i + batch], params.boundary_triples, params.effective_max_path_length, ctx
+                    )
+                )
+            best = min(best, time.perf_counter() - start)
+        found[form] = hashes
+        forms[form] = {"seconds": best, "same": hashes == found[PATH_FORMS[0]]}
+    ws.close()
+    return {
+        "hubs": len(roots),
+        "paths": len(found[PATH_FORMS[0]]),
+        "batch": batch,
+        "rounds": args.rounds,
+        "forms": forms,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("op", choices=("load", "build", "walk", "reference", "sync", "query"))
+    ap.add_argument("op", choices=("load", "build", "walk", "reference", "sync", "query", "paths"))
     ap.add_argument("--db", required=True)
     ap.add_argument("--graph")
     ap.add_argument("--questions")
     ap.add_argument("--strategy", default="direct", choices=("direct", "traversal"))
     ap.add_argument("--store", default="kuzu", choices=("kuzu", "pgvector"))
     ap.add_argument("--pg-dsn")
+    ap.add_argument("--graph-in", default="kuzu", choices=("kuzu", "postgres"), help="Where the graph lives.")
+    ap.add_argument("--index", help="The index (and, with --graph postgres, graph) name in Postgres.")
+    ap.add_argument("--workers", type=int, default=0, help="build: the shared build with N worker processes.")
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--rebuild", action="store_true")
     ap.add_argument("--sample", type=float, default=1.0)
+    ap.add_argument("--rounds", type=int, default=2, help="paths: rounds per form (the best is kept).")
     args = ap.parse_args()
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
-    ops = {"load": load, "build": build, "walk": walk, "reference": reference, "sync": sync, "query": query}
+    ops = {
+        "load": load,
+        "build": build,
+        "walk": walk,
+        "reference": reference,
+        "sync": sync,
+        "query": query,
+        "paths": paths,
+    }
     out = ops[args.op](args)
     out["peak_rss_mib"] = _peak_rss_mib()
     json.dump(out, sys.stdout)

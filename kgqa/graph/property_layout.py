@@ -474,7 +474,8 @@ class PropertyLayout:
         )
 
 
-def _row(nodes: tuple[Entity, ...], preds: tuple[str, ...]) -> PathRow:
+def path_row(nodes: tuple[Entity, ...], preds: tuple[str, ...]) -> PathRow:
+    """The `PathRow` of a path (its entities and the predicates between them): ids, labels, hash, text."""
     triples = tuple(Triple(nodes[k], preds[k], nodes[k + 1]) for k in range(len(preds)))
     ids = [n.id for n in nodes]
     labels = [n.label for n in nodes]
@@ -590,5 +591,5 @@ def paths_by_level(
                     for t in follow.get(x.id, ())
                 )
             if maximal:
-                yield _row(nodes, preds)
+                yield path_row(nodes, preds)
         paths = grown

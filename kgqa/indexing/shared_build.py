@@ -217,10 +217,9 @@ def work(
     on_batch: ProgressFn = no_progress,
 ) -> WorkerReport:
     """Claim and build batches of the index's shared build until none is open (`kgqa index worker`).
-    The graph is opened read-only. InputError when no build of the index waits for workers."""
-    store = GraphStore(
-        settings.db_path, read_only=True, buffer_pool_mib=settings.buffer_pool_mib, memory=settings.memory
-    )
+    The graph is opened read-only (from Postgres with `--graph postgres`: no Kùzu file). InputError when
+    no build of the index waits for workers."""
+    store = _open_graph(settings)
     try:
         vstore = open_vstore("pgvector", store, settings)
         try:
@@ -229,6 +228,17 @@ def work(
             vstore.close()
     finally:
         store.close()
+
+
+def _open_graph(settings: Settings) -> GraphStore:
+    """The workspace's graph, read-only: its Kùzu file, or its tables in Postgres (`--graph postgres`)."""
+    if settings.graph == "postgres":
+        from kgqa.postgres.graph_store import open_pg_graph
+
+        return open_pg_graph(settings, read_only=True)
+    return GraphStore(
+        settings.db_path, read_only=True, buffer_pool_mib=settings.buffer_pool_mib, memory=settings.memory
+    )
 
 
 def _work(

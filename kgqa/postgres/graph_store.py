@@ -2,7 +2,8 @@
 workspace's `store`), with no Kùzu file, and `PgLayout` reads the index schema's `entities` and
 `triples` tables through the `GraphLayout` protocol (kgqa/graph/layout.py). Every query is a file in
 sql/postgres/queries/graph_*.sql with bound parameters; hub paths are enumerated with one query per hop
-level over the whole frontier (kgqa.graph.property_layout.paths_by_level). See docs/postgres-graph.md."""
+level over the whole frontier (kgqa.graph.property_layout.paths_by_level) or one recursive CTE
+(kgqa/postgres/graph_paths.py). See docs/postgres-graph.md."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from kgqa.graph.layout import (
 from kgqa.graph.property_layout import paths_by_level
 from kgqa.graph.store import GraphStore, Tracer
 from kgqa.postgres.database import PgDatabase
+from kgqa.postgres.graph_paths import PATH_FORM, paths_by_cte
 from kgqa.postgres.graph_views import check_contract, refuse_writes, views_schema
 from kgqa.postgres.indexes import schema_of
 from kgqa.types import Entity, Triple
@@ -133,6 +135,8 @@ class PgLayout:
         self.db = store.db
         # a user's own views have no `added_at`: their edges are ordered by key only
         self._edges = "graph_view_" if store.views_schema is not None else "graph_"
+        #: how hub paths are enumerated: a query per hop level, or one recursive CTE (graph_paths.py)
+        self.path_form = PATH_FORM
 
     def entities_by_ids(self, ids: list[str]) -> dict[str, Entity]:
         return {r[0]: entity_row(r) for r in self.db.run("graph_entities_by_ids", {"ids": ids})} if ids else {}
@@ -155,6 +159,10 @@ class PgLayout:
     def hub_paths(
         self, roots: list[str], boundary: bool, max_path_length: int, ctx: UdfContext | None
     ) -> Iterator[PathRow]:
+        if self.path_form == "cte":
+            return paths_by_cte(
+                self.db, roots, boundary, max_path_length, lambda: sorted(ctx.root_ids) if ctx is not None else []
+            )
         is_root = ctx.root_ids.__contains__ if ctx is not None else (lambda _id: False)
         return paths_by_level(roots, self.entities_by_ids(roots), self.out_edges, boundary, max_path_length, is_root)
 
