@@ -66,7 +66,7 @@ def pg_only():
 
 
 def kuzu_files(root: Path) -> list[Path]:
-    return [p for p in root.rglob("*.kuzu*") if not p.name.endswith(".serve.json")]
+    return list(root.rglob("*.kuzu*"))  # the service's state file too is named after the index
 
 
 def test_an_insert_reaches_call_kgqa_ask_with_no_kuzu_file(pg_only):
@@ -82,10 +82,11 @@ def test_an_insert_reaches_call_kgqa_ask_with_no_kuzu_file(pg_only):
     )
     try:
         deadline = time.monotonic() + 180
-        while read_state(root / ".kgqa" / "graph.kuzu") is None:
+        while read_state(root / ".kgqa" / "demo.postgres") is None:  # .kgqa/demo.postgres.serve.json
             assert serve.poll() is None, serve.stderr.read() if serve.stderr else ""
             assert time.monotonic() < deadline, "kgqa serve did not start"
             time.sleep(0.2)
+        assert kuzu_files(root) == [], kuzu_files(root)  # not even a state file named after a Kùzu file
         with psycopg.connect(dsn, autocommit=True) as conn:
             before = conn.execute("CALL kgqa.ask(%(q)s)", {"q": QUESTION}).fetchone()[0]
             assert "Lena Hoffmeier" in before and "Ottilie Quast" not in before, before
@@ -167,7 +168,7 @@ def test_two_stateless_workers_one_killed_midway(pg_only):
     homes = [root / f"worker{i}" for i in (1, 2)]
     for home in homes:
         home.mkdir()
-    workers = [Service(home / "graph.kuzu", *common, wait=False) for home in homes]
+    workers = [Service(home / "graph.kuzu", *common, wait=False, state_at=home / "demo.postgres") for home in homes]
     try:
         for w in workers:
             w.ready()
@@ -222,3 +223,28 @@ def test_index_update_dirty_takes_the_marks_without_a_service(pg_only):
         assert paths == [("P02",)]
     again = kgqa(root, "index", "update", "--dirty", "--graph", "postgres")
     assert again.returncode == 0 and "rebuilt:" not in again.stdout and "index up to date" in again.stdout, again.stdout
+
+
+def test_load_into_an_indexed_graph_counts_marked_entities_and_their_hubs(pg_only, tmp_path):
+    """`kgqa load --graph postgres` on an indexed graph says how many entities its triggers marked and
+    how many hubs they reach: the hubs `kgqa index update --dirty` then rebuilds (not "0 hubs")."""
+    root, dsn = pg_only
+    new = tmp_path / "new_author.csv"
+    new.write_text(
+        "subject,predicate,object,object_label,object_types\nP03,author,A97,Edda Lindqvist,Author|Person\n",
+        encoding="utf-8",
+    )
+    loaded = kgqa(root, "load", str(new), "--graph", "postgres")
+    assert loaded.returncode == 0, loaded.stderr
+    # A97 (a new entity) and P03 (the subject of a new triple); P03's hub and those whose paths reach P03
+    line = next(x for x in loaded.stdout.splitlines() if "marked dirty" in x)
+    assert line.startswith("2 changed entities marked dirty, reaching "), loaded.stdout
+    hubs = int(line.split("reaching ")[1].split(" hub")[0])
+    assert hubs >= 1 and "kgqa index update --dirty --graph postgres" in line, line
+    updated = kgqa(root, "index", "update", "--dirty", "--graph", "postgres")
+    assert updated.returncode == 0, updated.stderr
+    assert f" of {hubs} hubs (" in updated.stdout, updated.stdout  # the update checks the hubs the load named
+    rebuilt = [x for x in updated.stdout.splitlines() if x.startswith("rebuilt: ")]
+    assert rebuilt and "P03" in rebuilt[0].removeprefix("rebuilt: ").split(", "), updated.stdout
+    again = kgqa(root, "load", str(new), "--graph", "postgres")  # loading twice changes nothing
+    assert again.returncode == 0 and "0 changed entities marked dirty, reaching 0 hubs" in again.stdout, again.stdout
