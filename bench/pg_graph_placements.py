@@ -115,15 +115,21 @@ def overall(ev: Any) -> dict[str, float]:
 
 
 def agreement(results: dict[str, Any]) -> tuple[int, list[str]]:
-    """How many questions have the same answer and triples in every placement; the others' texts."""
-    runs = [{r["uid"]: r for r in res["records"]} for res in results.values()]
+    """How many questions have the same answer and triples in every placement; for the others, the
+    question and which placements differ from the first (answer, triples, or both)."""
+    names = list(results)
+    runs = [{r["uid"]: r for r in results[n]["records"]} for n in names]
     same, differ = 0, []
     for uid, first in runs[0].items():
-        keys = [(r[uid]["answer"], r[uid]["triples"]) for r in runs]
-        if all(k == keys[0] for k in keys):
-            same += 1
+        what = []
+        for name, run in zip(names[1:], runs[1:]):
+            parts = [k for k in ("answer", "triples") if run[uid][k] != first[k]]
+            if parts:
+                what.append(f"{name}: {' and '.join(parts)}")
+        if what:
+            differ.append(f"{first['question']} ({'; '.join(what)})")
         else:
-            differ.append(first["question"])
+            same += 1
     return same, differ
 
 
@@ -134,10 +140,13 @@ def main() -> None:
     parser.add_argument("--strategy", choices=("traversal", "direct"), default="traversal")
     parser.add_argument("--half-vectors", choices=("on", "off"), default="on")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--runs", type=Path, default=None, help="keep the run files here (default: a temp dir)")
     args = parser.parse_args()
     qset = SETS[args.set]
     with postgres(args.dsn) as dsn, tempfile.TemporaryDirectory() as tmp:
-        results = run(qset, dsn, Path(tmp), args.strategy, args.half_vectors == "on")
+        work = args.runs or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        results = run(qset, dsn, work, args.strategy, args.half_vectors == "on")
     same, differ = agreement(results)
     total = len(next(iter(results.values()))["records"])
     print(f"{qset.name}, {total} questions, strategy {args.strategy}, offline mode, half vectors {args.half_vectors}\n")
