@@ -3,9 +3,10 @@ over resources and literals, shortest paths between two entities, the schema (ty
 counts), and the bridges and paths that join an answer's evidence. Every read is bounded (page sizes,
 depth and fan-out caps) and runs a fixed number of queries, never one per entity.
 
-On HubLink's own triple tables the reads are the explore/*.cypher queries (in Postgres, `--graph postgres`,
-their SQL twins); on a user's own property graph they go through the `GraphLayout` methods (out_edges, in_edges, entities_by_label,
-stats, and `PropertyLayout.predicate_triples`); what a layout cannot answer is an InputError naming the field."""
+On HubLink's own triple tables the reads are the explore/*.cypher queries (in Postgres, `--graph
+postgres`, their SQL twins); on a user's own property graph they go through the `GraphLayout` methods
+(out_edges, in_edges, entities_by_label, stats, and `PropertyLayout.predicate_triples`); what a layout
+cannot answer is an InputError naming the field."""
 
 from __future__ import annotations
 
