@@ -131,8 +131,15 @@ class Workspace:
         self.facts.forget()
         if self.settings.graph == "postgres":
             from kgqa.postgres.graph_load import load_into_postgres
+            from kgqa.postgres.graph_refresh import affected_hubs
 
-            return load_into_postgres(self.store, path, fmt, on_progress=on_progress)  # type: ignore[arg-type]
+            return load_into_postgres(
+                self.store,  # type: ignore[arg-type]
+                path,
+                fmt,
+                on_progress=on_progress,
+                hubs_of=lambda ids: affected_hubs(self, ids),
+            )
         require_room(self.store.path, f"loading {path}", input_bytes=files_size([path]))  # Kùzu aborts on a full disk
         return load_file(
             self.store, path, fmt, on_progress=on_progress, observer=dirty_tracker(self.store, self.vstore)

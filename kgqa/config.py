@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,9 @@ DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_STORE = "kuzu"
 #: Where the graph can live (`--graph`, KGQA_GRAPH): embedded Kùzu, or the index schema in Postgres.
 GRAPHS = ("kuzu", "postgres")
+#: The setting naming the schema of a user's own graph views (`--graph-schema`; docs/postgres-graph.md).
+GRAPH_SCHEMA_SETTING = "--graph-schema / KGQA_PG_GRAPH_SCHEMA"
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 DEFAULT_LLM_MODEL = "claude-sonnet-4-6"
 DEFAULT_QUESTION_TIMEOUT = 30.0  # seconds per question (KGQA_QUESTION_TIMEOUT)
 MAX_QUESTION_TIMEOUT = 3600.0
@@ -131,6 +135,7 @@ class Settings:
     graph: str = "kuzu"  # where the graph lives: kuzu | postgres (docs/postgres-graph.md)
     pg_dsn: str | None = field(default=None, repr=False)  # Postgres DSN (may hold a password)
     index: str | None = None  # the index name in Postgres (None: from db_path; docs/databases.md)
+    graph_schema: str | None = None  # your own graph views in Postgres (None: HubLink's tables; implies graph postgres)
     question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT  # time budget of one question (docs/limits.md)
     embedder: str = "auto"  # embedding backend: auto | onnx | onnx-int8 | torch (docs/embedders.md)
     cache_dir: Path | None = None  # exported ONNX models (None: see cache_dir())
@@ -144,11 +149,22 @@ class Settings:
                 f"--graph postgres keeps the index in Postgres too: use --store pgvector, not --store {self.store}"
             )
         _seconds("question timeout (KGQA_QUESTION_TIMEOUT)", self.question_timeout_s, MAX_QUESTION_TIMEOUT)
+        if self.graph_schema is not None:
+            _check_graph_schema(self.graph_schema, self.graph)
 
     @property
     def data_dir(self) -> Path:
         """Directory next to the database for caches and auxiliary data."""
         return self.db_path.parent
+
+    @property
+    def service_path(self) -> Path:
+        """What a running `kgqa serve` is recorded under (its state file is this path plus `.serve.json`,
+        kgqa/serve_state.py): the Kùzu database; with the graph in Postgres, which has no Kùzu file,
+        `<data dir>/<index>.postgres` (e.g. `.kgqa/demo.postgres.serve.json`)."""
+        if self.graph == "postgres":
+            return self.data_dir / f"{self.index_name}.postgres"
+        return self.db_path
 
     @property
     def index_name(self) -> str:
@@ -198,7 +214,11 @@ class Settings:
                 "no",
                 "off",
             )
-        overrides["graph"] = overrides.get("graph") or os.environ.get("KGQA_GRAPH", "").strip() or "kuzu"
+        schema = overrides.get("graph_schema") or os.environ.get("KGQA_PG_GRAPH_SCHEMA", "").strip() or None
+        overrides["graph_schema"] = schema
+        # your own views are read from Postgres: they imply --graph postgres unless a graph is named
+        graph = overrides.get("graph") or os.environ.get("KGQA_GRAPH", "").strip()
+        overrides["graph"] = graph or ("postgres" if schema else "kuzu")
         # the graph in Postgres keeps its index there too (pgvector) unless a store is named
         store = overrides.get("store") or os.environ.get("KGQA_STORE")
         overrides["store"] = store or ("pgvector" if overrides["graph"] == "postgres" else DEFAULT_STORE)
@@ -209,6 +229,19 @@ class Settings:
         overrides["embedder"] = overrides.get("embedder") or os.environ.get("KGQA_EMBEDDER", "").strip() or "auto"
         overrides["cache_dir"] = overrides.get("cache_dir") or cache_dir()
         return cls(db_path=Path(path), embedding_model=model, trace=bool(trace), **overrides)
+
+
+def _check_graph_schema(name: str, graph: str) -> None:
+    """A ConfigError unless `name` is a plain lower-case schema name, not HubLink's own, read with the
+    graph in Postgres."""
+    if not _SCHEMA_NAME.fullmatch(name):
+        raise ConfigError(f"{GRAPH_SCHEMA_SETTING}: {name!r} is not a schema name (a lower-case identifier)")
+    if name == "kgqa" or name.startswith("kgqa_"):
+        raise ConfigError(f"{GRAPH_SCHEMA_SETTING}: {name!r} is HubLink's own schema; name the schema of your views")
+    if graph != "postgres":
+        raise ConfigError(
+            f"{GRAPH_SCHEMA_SETTING} ({name}) names your own graph views in Postgres: use it with --graph postgres"
+        )
 
 
 def cache_dir() -> Path:

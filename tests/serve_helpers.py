@@ -40,8 +40,10 @@ class Service:
         env: dict[str, str] | None = None,
         wait: bool = True,
         preexec_fn: Callable[[], None] | None = None,
+        state_at: Path | None = None,
     ) -> None:
         self.db = db
+        self.state_at = state_at or db  # what the state file is named after (Settings.service_path)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kgqa_cli.main", "--db", str(db), "serve", "--port", "0", *args],
             stdout=subprocess.PIPE,
@@ -56,7 +58,7 @@ class Service:
     def ready(self) -> Service:
         """Wait until the service has written its state file; its URL is then `self.url`."""
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while (state := read_state(self.db)) is None or state.pid != self.proc.pid:
+        while (state := read_state(self.state_at)) is None or state.pid != self.proc.pid:
             if self.proc.poll() is not None:
                 raise AssertionError(f"kgqa serve exited {self.proc.returncode}: {self.proc.stderr.read()}")
             if time.monotonic() > deadline:

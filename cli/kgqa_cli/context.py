@@ -24,11 +24,12 @@ class CliState:
     pg_dsn: str | None = None  # --pg-dsn of the command
     index: str | None = None  # --index of the root group (KGQA_INDEX)
     graph: str | None = None  # --graph of the command (KGQA_GRAPH)
+    graph_schema: str | None = None  # --graph-schema of the command (KGQA_PG_GRAPH_SCHEMA)
     memory: str | None = None  # --memory of the root group (KGQA_MEMORY, kgqa/memory.py)
 
     def settings(self) -> Settings:
         """Settings from the options and the environment (KGQA_DB, KGQA_EMBEDDING_MODEL, KGQA_TRACE,
-        KGQA_STORE, KGQA_PG_DSN, KGQA_GRAPH)."""
+        KGQA_STORE, KGQA_PG_DSN, KGQA_GRAPH, KGQA_PG_GRAPH_SCHEMA)."""
         return Settings.from_env(
             self.db,
             trace=self.trace or None,
@@ -36,6 +37,7 @@ class CliState:
             pg_dsn=self.pg_dsn,
             index=self.index,
             graph=self.graph,
+            graph_schema=self.graph_schema,
             memory=self.memory,
         )
 

@@ -19,12 +19,14 @@ from kgqa_cli.context import CliState
 
 
 def store_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """Add `--graph`, `--store`, `--pg-dsn` and `--index`; their values go to the CliState (and so to the settings)."""
+    """Add `--graph`, `--graph-schema`, `--store`, `--pg-dsn` and `--index`; their values go to the CliState
+    (and so to the settings)."""
 
     @functools.wraps(f)
     def wrapper(
         *args: Any,
         graph: str | None = None,
+        graph_schema: str | None = None,
         store: str | None = None,
         pg_dsn: str | None = None,
         index: str | None = None,
@@ -33,6 +35,7 @@ def store_options(f: Callable[..., Any]) -> Callable[..., Any]:
         state = click.get_current_context().find_object(CliState)
         if state is not None:
             state.graph = graph or state.graph
+            state.graph_schema = graph_schema or state.graph_schema
             state.store = store or state.store
             state.pg_dsn = pg_dsn or state.pg_dsn
             state.index = index or state.index
@@ -52,6 +55,7 @@ def store_options(f: Callable[..., Any]) -> Callable[..., Any]:
         metavar="DSN",
         help="Postgres DSN for the pgvector store (default: $KGQA_PG_DSN, else the server of `kgqa pg start`).",
     )(wrapper)
+    wrapper = graph_schema_option(wrapper)
     wrapper = click.option(
         "--graph",
         type=click.Choice(GRAPHS),
@@ -64,6 +68,17 @@ def store_options(f: Callable[..., Any]) -> Callable[..., Any]:
         default=None,
         help="Where the HubLink index lives (default: $KGQA_STORE or kuzu).",
     )(wrapper)
+
+
+#: `--graph-schema SCHEMA`: your own graph views in Postgres (docs/postgres-graph.md#your-own-tables).
+graph_schema_option = click.option(
+    "--graph-schema",
+    "graph_schema",
+    default=None,
+    metavar="SCHEMA",
+    help="Read the graph from your own views `SCHEMA.entities` and `SCHEMA.triples` in Postgres (the view "
+    "contract; implies --graph postgres) (default: $KGQA_PG_GRAPH_SCHEMA, else HubLink's own tables).",
+)
 
 
 def parse_params(values: tuple[str, ...]) -> dict[str, object]:

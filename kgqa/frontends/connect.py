@@ -39,7 +39,7 @@ def question_service(
         from kgqa.service.client import find_service
 
         try:
-            client = find_service(settings.db_path, serve_token(), settings.store)
+            client = find_service(settings.service_path, serve_token(), settings.store)
         except ServiceUnavailableError as exc:
             note(f"note: {exc}; answering in-process")
     return QuestionService(open_workspace, params, llm=llm, client=client, note=note)

@@ -3,9 +3,10 @@ over resources and literals, shortest paths between two entities, the schema (ty
 counts), and the bridges and paths that join an answer's evidence. Every read is bounded (page sizes,
 depth and fan-out caps) and runs a fixed number of queries, never one per entity.
 
-On HubLink's own triple layout the reads are the explore/*.cypher queries; on any other layout (a user's
-own property graph) they go through the `GraphLayout` methods (out_edges, in_edges, entities_by_label,
-stats, and `PropertyLayout.predicate_triples`); what a layout cannot answer is an InputError naming the field."""
+On HubLink's own triple tables the reads are the explore/*.cypher queries (in Postgres, `--graph
+postgres`, their SQL twins); on a user's own property graph they go through the `GraphLayout` methods
+(out_edges, in_edges, entities_by_label, stats, and `PropertyLayout.predicate_triples`); what a layout
+cannot answer is an InputError naming the field."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kgqa.errors import EntityNotFoundError, InputError
-from kgqa.graph.layout import TripleLayout, layout_of
+from kgqa.graph.layout import answers_exactly, layout_of
 from kgqa.graph.property_layout import PropertyLayout
 from kgqa.graph.reader import entities_by_ids, in_edges, out_edges
 from kgqa.graph.store import GraphStore
@@ -99,8 +100,9 @@ def _require(store: GraphStore, ids: Iterable[str], fields: Iterable[str]) -> li
 
 
 def _own_layout(store: GraphStore) -> bool:
-    """Whether the graph is HubLink's own `Entity`/`Triple` tables (the explore/*.cypher queries apply)."""
-    return isinstance(layout_of(store), TripleLayout)
+    """Whether the graph is HubLink's own entity and triple tables, in Kùzu or in Postgres (where the
+    explore/*.cypher queries are answered by their SQL twins, kgqa/postgres/graph_store.py)."""
+    return answers_exactly(store)
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:
@@ -257,7 +259,8 @@ def _expand(store: GraphStore, side: _Side, level_rows: int) -> bool:
             rows.append([t.subject.id, t.predicate, t.object.id])
     level = min(side.depth[i] for i in side.frontier) + 1
     nxt: set[str] = set()
-    for sid, pred, oid in rows:
+    # by key: the paths come out in the same order whatever order the database scanned the edges in
+    for sid, pred, oid in sorted(tuple(r) for r in rows):
         key = (sid, pred, oid)
         for here, there in ((sid, oid), (oid, sid)):
             if here not in side.frontier or here == there:

@@ -31,6 +31,7 @@ class LoadReport:
     entities_total: int
     triples_total: int
     hubs_marked: int = 0  # hubs marked dirty by this load (see kgqa/indexing/dirty.py)
+    entities_marked: int | None = None  # the graph in Postgres: the entities its triggers marked (None: Kùzu)
 
 
 class ChangeObserver(Protocol):

@@ -11,6 +11,13 @@ from kgqa.answering.result import AnswerResult
 from kgqa.llm.base import FinalAnswer, HubContext, LLMClient, PartialAnswer, ScoredTriple, TokenUsage
 from kgqa.llm.budget import TokenBudget
 from kgqa.question.components import extract_components
+from kgqa.retrieval.hublink.ranking import SCORE_DECIMALS
+
+
+def _by_score(st: ScoredTriple) -> tuple[float, str]:
+    """Best first, scores compared to SCORE_DECIMALS (the precision both vector stores share), ties by
+    the triple's text: the same facts in the same order from Kùzu's float16 vectors and pgvector's float32."""
+    return (-round(st.score, SCORE_DECIMALS), st.triple.canonical)
 
 
 @dataclass
@@ -40,7 +47,7 @@ class OfflineRoles:
 
     def partial_answer(self, question: str, context: HubContext) -> PartialAnswer | None:
         """The hub's best-matching facts as one sentence, or None if none is relevant enough."""
-        ranked = sorted(context.triples, key=lambda st: (-st.score, st.triple.canonical))
+        ranked = sorted(context.triples, key=_by_score)
         if not ranked or ranked[0].score < self.min_relevance:
             return None
         picked: dict[str, ScoredTriple] = {}
@@ -57,7 +64,7 @@ class OfflineRoles:
             for st in ranked:
                 if rel(st) >= best - self.margin and rel(st) >= self.min_relevance:
                     picked.setdefault(st.triple.canonical, st)
-        chosen = sorted(picked.values(), key=lambda st: (-st.score, st.triple.canonical))[: self.per_hub]
+        chosen = sorted(picked.values(), key=_by_score)[: self.per_hub]
         label = context.hub.root.text
         facts = "; ".join(
             f"{st.triple.subject.text} — {st.triple.predicate}: {st.triple.object.text}"
@@ -84,7 +91,7 @@ class OfflineRoles:
     def select_triples(
         self, question: str, answer: FinalAnswer, partials: list[PartialAnswer], candidates: list[ScoredTriple]
     ) -> list[ScoredTriple]:
-        """The triples the partial answers used, by relevance (ties keep hub rank)."""
+        """The triples the partial answers used, by relevance (ties, to SCORE_DECIMALS, keep hub rank)."""
         chosen = [st for p in partials for st in p.triples]
         order = {id(st): i for i, st in enumerate(chosen)}
-        return sorted(chosen, key=lambda st: (-round(st.score, 6), order[id(st)]))
+        return sorted(chosen, key=lambda st: (-round(st.score, SCORE_DECIMALS), order[id(st)]))

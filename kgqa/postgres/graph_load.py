@@ -4,6 +4,7 @@ schema's `entities` and `triples` in one transaction (all or nothing)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from kgqa.graph.loaders.base import EntityOnlyRecord, EntityRecord, TripleRecord
@@ -16,11 +17,17 @@ _REPORT_EVERY = 5000
 
 
 def load_into_postgres(
-    graph: PgGraph, path: str | Path, fmt: str | None = None, *, on_progress: ProgressFn = no_progress
+    graph: PgGraph,
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    on_progress: ProgressFn = no_progress,
+    hubs_of: Callable[[list[str]], list[str]] | None = None,
 ) -> LoadReport:
     """Load one file into the graph in Postgres, atomically. With an index built already, the
     triggers mark the touched entities dirty in the same transaction (`kgqa serve` refreshes their
-    hubs); before any index exists the marks are cleared (the first build covers everything)."""
+    hubs): the report counts those entities and, with `hubs_of` (the refresher's backward walk), the
+    hubs they reach. Before any index exists the marks are cleared (the first build covers everything)."""
     from kgqa.graph.loaders import detect_format, get_loader  # rdflib only when a file is loaded
 
     path = Path(path)
@@ -53,8 +60,14 @@ def load_into_postgres(
         )
         entities_added = int(db.run("graph_merge_entities")[0][0])
         triples_added = int(db.run("graph_merge_triples")[0][0])
-        if not db.scalar("index_tables_exist"):
+        marked: list[str] = []
+        if db.scalar("index_tables_exist"):
+            marked = [r[0] for r in db.run("graph_marked_here")]
+        else:
             db.run("graph_clear_all_dirty")
         total_e, _lit, total_t, _preds = db.run("graph_counts")[0]
     on_progress("load", n, n)
-    return LoadReport(str(path), fmt, n, entities_added, triples_added, int(total_e), int(total_t))
+    hubs = len(hubs_of(marked)) if marked and hubs_of is not None else 0
+    return LoadReport(
+        str(path), fmt, n, entities_added, triples_added, int(total_e), int(total_t), hubs, entities_marked=len(marked)
+    )

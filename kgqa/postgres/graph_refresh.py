@@ -12,12 +12,12 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from kgqa.config import GRAPH_SCHEMA_SETTING
 from kgqa.errors import KgqaError
 from kgqa.indexing.dirty import DirtyTracker, tracker_criteria
 from kgqa.indexing.metadata import read_info
 from kgqa.postgres.database import PgDatabase
 from kgqa.postgres.graph_store import PgGraph
-from kgqa.postgres.graph_views import SCHEMA_SETTING, views_schema
 from kgqa.postgres.indexes import schema_of
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def refresh_here(ws: Workspace) -> BuildReport | None:
     """`kgqa index update --dirty` on the graph in Postgres: the refresh of `kgqa serve`, in this process."""
     from kgqa.postgres.server import resolve_dsn
 
-    if views_schema() is not None:  # your own views carry no dirty marks: compare every hub's content hash
+    if ws.settings.graph_schema is not None:  # your own views carry no dirty marks: compare every hub's content hash
         return ws.update_index()
     return refresh_once(resolve_dsn(ws.settings), ws.settings.index_name, lambda fn: fn(ws))[1]
 
@@ -131,8 +131,8 @@ def start_graph_refresher(settings: Settings, pool: Any, info: Callable[[str], N
     """With the graph in Postgres: the refresher thread of this service (none otherwise)."""
     if settings.graph != "postgres":
         return []
-    if views_schema() is not None:
-        info(f"graph read from your own views ({SCHEMA_SETTING}): run `kgqa index update` after changing them")
+    if settings.graph_schema is not None:
+        info(f"graph read from your own views ({GRAPH_SCHEMA_SETTING}): run `kgqa index update` after changing them")
         return []
     from kgqa.postgres.server import resolve_dsn
 

@@ -30,7 +30,7 @@ from kgqa.graph.property_layout import paths_by_level
 from kgqa.graph.store import GraphStore, Tracer
 from kgqa.postgres.database import PgDatabase
 from kgqa.postgres.graph_paths import PATH_FORM, paths_by_cte
-from kgqa.postgres.graph_views import check_contract, refuse_writes, views_schema
+from kgqa.postgres.graph_views import check_contract, refuse_writes
 from kgqa.postgres.indexes import schema_of
 from kgqa.types import Entity, Triple
 
@@ -42,6 +42,19 @@ ANSWERING_QUERIES = {
     "answering/hub_facts": "graph_hub_facts",
     "answering/matching_hubs": "graph_matching_hubs",
     "answering/group_hubs": "graph_group_hubs",
+}
+#: The Cypher reads of the graph explorer (kgqa/graph/explore.py) and their SQL twins: same columns, same order.
+EXPLORE_QUERIES = {
+    "explore/neighbour_counts": "graph_explore_neighbour_counts",
+    "explore/neighbours_out": "graph_explore_neighbours_out",
+    "explore/neighbours_in": "graph_explore_neighbours_in",
+    "explore/search_entities": "graph_explore_search_entities",
+    "explore/triples_by_predicate": "graph_explore_triples_by_predicate",
+    "explore/untyped_count": "graph_explore_untyped_count",
+    "explore/frontier_edges": "graph_explore_frontier_edges",
+    "graph/top_types": "graph_top_types",
+    "graph/top_predicates": "graph_top_predicates",
+    "graph/count_triples": "graph_count_triples",
 }
 #: The migrations of the graph tables (schema/postgres_graph/), applied by the first load.
 GRAPH_SCHEMA = "postgres_graph"
@@ -98,9 +111,10 @@ class PgGraph(GraphStore):
         """Kùzu UDFs are not used: `PgLayout` applies the hub-root criteria itself."""
 
     def run(self, name: str, params: dict[str, Any] | None = None, names: Any = None, **structural: int) -> list:
-        """The exact-answer reads (kgqa/answering/) by their Cypher names, answered by their SQL
-        twins with the same columns; any other Cypher query is a StoreError naming it."""
-        sql = ANSWERING_QUERIES.get(name)
+        """The exact-answer and explorer reads (kgqa/answering/, kgqa/graph/explore.py) by their Cypher
+        names, answered by their SQL twins with the same columns; any other Cypher query is a StoreError
+        naming it."""
+        sql = ANSWERING_QUERIES.get(name) or EXPLORE_QUERIES.get(name)
         if sql is None and self.views_schema is not None:  # e.g. `kgqa triples add`
             raise refuse_writes(self.views_schema, name)
         if sql is None:
@@ -198,7 +212,7 @@ class PgLayout:
 
 def open_pg_graph(settings: Settings, *, read_only: bool = False, tracer: Tracer | None = None) -> PgGraph:
     """The graph in Postgres of the workspace `settings` names (its DSN and index), read from the
-    user's own views where KGQA_PG_GRAPH_SCHEMA names their schema (checked against the contract)."""
+    user's own views where `settings.graph_schema` names their schema (checked against the contract)."""
     from kgqa.postgres.server import resolve_dsn
 
     return PgGraph(
@@ -207,5 +221,5 @@ def open_pg_graph(settings: Settings, *, read_only: bool = False, tracer: Tracer
         path=settings.db_path,
         read_only=read_only,
         tracer=tracer,
-        views_schema=views_schema(),
+        views_schema=settings.graph_schema,
     )

@@ -1,19 +1,15 @@
-"""Your own tables (`KGQA_PG_GRAPH_SCHEMA`): the view contract that lets HubLink read a graph from a
-user's own relational schema in place. The user defines two views (or tables) in a schema of their
+"""Your own tables (`--graph-schema`, `KGQA_PG_GRAPH_SCHEMA`, the `graph_schema` setting): the view
+contract that lets HubLink read a graph from a user's own relational schema in place. The user defines two views (or tables) in a schema of their
 choosing, `entities (id text, label text, types text[], is_literal boolean)` and `triples (subject
 text, predicate text, object text)`; HubLink reads them, never writes that schema, and keeps its index
 in its own `kgqa_<index>` schema. See docs/postgres-graph.md#your-own-tables."""
 
 from __future__ import annotations
 
-import os
-import re
-
-from kgqa.errors import ConfigError, GraphViewError
+from kgqa.config import GRAPH_SCHEMA_SETTING
+from kgqa.errors import GraphViewError
 from kgqa.postgres.database import PgDatabase
 
-#: The setting naming the schema of a user's own graph views.
-SCHEMA_SETTING = "KGQA_PG_GRAPH_SCHEMA"
 #: The view contract: view -> column -> the Postgres types (udt names) accepted for it.
 _TEXT = ("text", "varchar")
 CONTRACT: dict[str, dict[str, tuple[str, ...]]] = {
@@ -21,21 +17,6 @@ CONTRACT: dict[str, dict[str, tuple[str, ...]]] = {
     "triples": {"subject": _TEXT, "predicate": _TEXT, "object": _TEXT},
 }
 _SHOWN = {"_text": "text[]", "_varchar": "varchar[]", "bool": "boolean"}
-_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{0,62}")
-
-
-def views_schema() -> str | None:
-    """The schema of the user's own graph views (`KGQA_PG_GRAPH_SCHEMA`), None when HubLink keeps
-    the graph in its own tables. A schema name that is not a plain lower-case identifier, or one of
-    HubLink's own schemas, is a ConfigError."""
-    name = os.environ.get(SCHEMA_SETTING, "").strip()
-    if not name:
-        return None
-    if not _IDENTIFIER.fullmatch(name):
-        raise ConfigError(f"{SCHEMA_SETTING}={name!r}: a schema name must be a lower-case identifier")
-    if name == "kgqa" or name.startswith("kgqa_"):
-        raise ConfigError(f"{SCHEMA_SETTING}={name!r}: that schema is HubLink's own; name the schema of your views")
-    return name
 
 
 def check_contract(db: PgDatabase, schema: str) -> None:
@@ -46,7 +27,7 @@ def check_contract(db: PgDatabase, schema: str) -> None:
     for view, columns in CONTRACT.items():
         if view not in found:
             raise GraphViewError(
-                f"{SCHEMA_SETTING}={schema}: no view or table {schema}.{view}; create it with the columns "
+                f"{GRAPH_SCHEMA_SETTING} is {schema}: no view or table {schema}.{view}; create it with the columns "
                 f"{', '.join(columns)} (docs/postgres-graph.md#your-own-tables)"
             )
         for column, types in columns.items():
@@ -64,6 +45,6 @@ def refuse_writes(schema: str, what: str = "kgqa load") -> GraphViewError:
     """The error of a HubLink write (`kgqa load`, `triples add`) into a user's own views, or of a
     Kùzu-only part asked to run on them."""
     return GraphViewError(
-        f"{what}: not available here, the graph is read from your own views in schema '{schema}' ({SCHEMA_SETTING}): HubLink never writes "
+        f"{what}: not available here, the graph is read from your own views in schema '{schema}' ({GRAPH_SCHEMA_SETTING}): HubLink never writes "
         "them; change your own tables with SQL, then run `kgqa index update`"
     )

@@ -76,7 +76,7 @@ class _Service:
         self.index = self.ws0.index_status()  # read-only between writes through the service (write)
         self.graph = self.ws0.stats()
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
-        self.db_path = str(state.db_path if state else self.ws0.settings.db_path)
+        self.db_path = str(state.db_path if state else self.ws0.settings.service_path)
         self.probe = StoreProbe(self.ws0.settings)
 
     async def write(self, work: Callable[[Workspace], Any]) -> JSONResponse:

@@ -67,10 +67,10 @@ def serve(
         raise ConfigError(f"--workers must be >= 1, got {workers}")
     if queue_size < 0:
         raise ConfigError(f"--queue must be >= 0, got {queue_size}")
-    running = read_state(settings.db_path)
+    running = read_state(settings.service_path)
     if running is not None and pid_alive(running.pid):
         raise StoreBusyError(
-            f"a service already runs for {settings.db_path} at {running.url} (pid {running.pid}); stop it first"
+            f"a service already runs for {served(settings)} at {running.url} (pid {running.pid}); stop it first"
         )
     check_writable_dir(settings)
     pool = WorkspacePool(settings, workers, queue_size)
@@ -90,7 +90,7 @@ def serve(
         pool.close()
         raise
     bound = sock.getsockname()[1]
-    state = new_state(settings.db_path, host, bound, token)
+    state = new_state(settings.service_path, host, bound, token)
     if not is_loopback(host) and not token:
         info(
             f"warning: listening on {host} without a token: only requests to loopback host names are answered "
@@ -126,7 +126,7 @@ def serve(
         for worker in queue_workers:
             worker.stop()
         pool.close()
-        remove_state(settings.db_path, state.pid)
+        remove_state(settings.service_path, state.pid)
 
 
 def served(settings: Settings) -> str:
@@ -141,12 +141,12 @@ def check_writable_dir(settings: Settings) -> None:
     model loads): the service records where it listens in a state file beside the database, and the
     writes sent through it (POST /v1/triples) need Kùzu's write-ahead log there too."""
     try:
-        check_state_dir(settings.db_path)
+        check_state_dir(settings.service_path)
     except OSError as exc:
-        folder = state_path(settings.db_path).parent
+        folder = state_path(settings.service_path).parent
         raise StoreError(
-            f"cannot serve {settings.db_path}: its directory {folder} is not writable ({exc.strerror or exc}); "
-            f"the service writes its state file {state_path(settings.db_path).name} there, and live updates "
+            f"cannot serve {served(settings)}: its directory {folder} is not writable ({exc.strerror or exc}); "
+            f"the service writes its state file {state_path(settings.service_path).name} there, and live updates "
             "write the database. Make the directory writable, or copy the database to a writable one; "
             "reading without a service works as it is (`kgqa ask` opens the database read-only)"
         ) from None

@@ -143,6 +143,57 @@ def test_the_same_api_with_the_index_in_pgvector(service, pg_database, tmp_path,
         assert pg.stop() == 0
 
 
+@pytest.mark.postgres
+def test_the_same_api_with_the_graph_in_postgres(service, pg_database, tmp_path, embedder):
+    """With the graph itself in Postgres (`--graph postgres`, no Kùzu file) the explorer runs the SQL
+    twins of its queries: every reply equals the Kùzu graph's, order included; `graph describe` says
+    where the graph is."""
+    import subprocess
+    import sys
+
+    from serve_helpers import service_env
+
+    db = tmp_path / "pggraph.kuzu"  # never created: it only names the index (pggraph)
+    settings = Settings(db_path=db, graph="postgres", store="pgvector", pg_dsn=pg_database)
+    with Workspace.init(settings, embedder=embedder) as ws:
+        ws.load(demo_graph_path())
+        ws.build_index(IndexParams(hub_types=("Paper",)))
+    env = {"KGQA_PG_DSN": pg_database}
+    pg = Service(db, "--graph", "postgres", env=env, state_at=tmp_path / "pggraph.postgres")
+    try:
+        _, health = get(pg, "/v1/health")
+        assert health["store"] == "pgvector"
+        queries = [
+            ("/v1/entities/V01/neighbours", {"direction": "in", "offset": 3, "limit": 4}),
+            ("/v1/entities/P01/neighbours", {}),
+            ("/v1/entities/A01/neighbours", {"predicate": "author", "direction": "both"}),
+            ("/v1/paths", {"source": "A01", "target": "A05", "max_depth": 5}),
+            ("/v1/paths", {"source": "P01", "target": "P02", "max_depth": 3}),
+            ("/v1/schema", {}),
+            ("/v1/schema", {"limit": 3}),
+            ("/v1/schema/triples", {"predicate": "author", "offset": 2, "limit": 5}),
+            ("/v1/search", {"q": "ICSA"}),
+            ("/v1/search", {"q": "2019", "limit": 3}),
+            ("/v1/search", {"type": "Venue", "limit": 20}),
+            ("/v1/entities/P99/neighbours", {}),
+        ]
+        for path, params in queries:
+            assert get(pg, path, **params) == get(service, path, **params), (path, params)
+    finally:
+        assert pg.stop() == 0
+    assert not list(tmp_path.rglob("*.kuzu*"))
+    described = subprocess.run(
+        [sys.executable, "-m", "kgqa_cli.main", "--db", str(db), "graph", "describe", "--graph", "postgres"],
+        capture_output=True,
+        text=True,
+        env=service_env(**env),
+        timeout=300,
+    )
+    assert described.returncode == 0, described.stderr
+    assert described.stdout.startswith("layout: the graph in Postgres, HubLink's tables kgqa_pggraph.entities")
+    assert "446 triples" in described.stdout, described.stdout
+
+
 def test_the_api_on_a_users_own_property_graph(tmp_path, embedder):
     """The explore endpoints on the user's own node and rel tables: answers through the layout, and a
     4xx naming the field (never a 500 with Kùzu's binder text) for a search by type alone."""

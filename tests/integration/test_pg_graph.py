@@ -6,6 +6,7 @@ service's refresher rebuilds their hubs). No `.kuzu` file is ever written. Real 
 
 from __future__ import annotations
 
+import csv
 import os
 import shutil
 import signal
@@ -20,8 +21,8 @@ import pytest
 from serve_helpers import Service, service_env
 
 from kgqa.api import Workspace
-from kgqa.config import Settings
-from kgqa.demo import DEMO_QUESTIONS, demo_graph_path
+from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.demo import DEMO_QUESTIONS, demo_graph_path, demo_questions_path
 from kgqa.graph.layout import layout_of
 from kgqa.serve_state import read_state
 
@@ -66,7 +67,7 @@ def pg_only():
 
 
 def kuzu_files(root: Path) -> list[Path]:
-    return [p for p in root.rglob("*.kuzu*") if not p.name.endswith(".serve.json")]
+    return list(root.rglob("*.kuzu*"))  # the service's state file too is named after the index
 
 
 def test_an_insert_reaches_call_kgqa_ask_with_no_kuzu_file(pg_only):
@@ -82,10 +83,11 @@ def test_an_insert_reaches_call_kgqa_ask_with_no_kuzu_file(pg_only):
     )
     try:
         deadline = time.monotonic() + 180
-        while read_state(root / ".kgqa" / "graph.kuzu") is None:
+        while read_state(root / ".kgqa" / "demo.postgres") is None:  # .kgqa/demo.postgres.serve.json
             assert serve.poll() is None, serve.stderr.read() if serve.stderr else ""
             assert time.monotonic() < deadline, "kgqa serve did not start"
             time.sleep(0.2)
+        assert kuzu_files(root) == [], kuzu_files(root)  # not even a state file named after a Kùzu file
         with psycopg.connect(dsn, autocommit=True) as conn:
             before = conn.execute("CALL kgqa.ask(%(q)s)", {"q": QUESTION}).fetchone()[0]
             assert "Lena Hoffmeier" in before and "Ottilie Quast" not in before, before
@@ -120,25 +122,59 @@ def test_an_insert_reaches_call_kgqa_ask_with_no_kuzu_file(pg_only):
     assert kuzu_files(root) == [], kuzu_files(root)
 
 
-def test_same_answers_as_the_kuzu_graph(pg_only, demo_workspace, embedder):
-    """The demo questions answered from the graph in Postgres equal those from Kùzu (same index build)."""
+@pytest.fixture(scope="module")
+def kuzu_graph_pgvector_index(pg_only, demo_workspace, embedder):
+    """The middle placement: the session's Kùzu demo graph with its index built into pgvector, in a
+    database of its own on the same server (the queue of `demo` keeps one index to answer from)."""
+    from kgqa.postgres.database import with_database
+
+    _, dsn = pg_only
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("CREATE DATABASE kuzu_graph_pgvector_index")
+    mid_dsn = with_database(dsn, "kuzu_graph_pgvector_index")
+    settings = Settings(db_path=demo_workspace.settings.db_path, store="pgvector", pg_dsn=mid_dsn, index="demo")
+    ws = Workspace(settings, graph=demo_workspace.store, embedder=embedder)
+    report = ws.build_index(IndexParams(hub_types=("Paper",)))
+    assert report.counts == demo_workspace.index_status().counts  # the same index as in Kùzu
+    return ws  # shares the session's Kùzu store: closing it would close that store
+
+
+def test_same_answers_in_the_three_placements(pg_only, demo_workspace, kuzu_graph_pgvector_index, embedder):
+    """The demo questions (and the demo question set, each with its topic entity) answered from all
+    Kùzu, from the Kùzu graph with its index in pgvector, and from all Postgres: the same answers,
+    triples and cited hubs (same index build)."""
     root, dsn = pg_only
     settings = Settings(
         db_path=root / ".kgqa" / "graph.kuzu", graph="postgres", store="pgvector", pg_dsn=dsn, index="demo"
     )
+    more = [  # a whole-graph count, a chain from a value, a relationship (paths from the edge reads)
+        "How many papers were published at ICSA?",
+        "How many papers were published in 2021?",
+        "How is 'Learning Service Granularity from Domain Event Logs' related to "
+        "'Recovering Microservice Boundaries from Monolith Call Graphs'?",
+    ]
+    with demo_questions_path().open(encoding="utf-8") as f:
+        rows = [(r["question"], r["topic_entity_id"] or None) for r in csv.DictReader(f)]
+    no_topic = [q for q, _ in DEMO_QUESTIONS] + more
+    questions = list(dict.fromkeys([*DEMO_QUESTIONS, *rows, *((q, None) for q in no_topic)]))
+    assert len(questions) >= 15
     with Workspace(settings, read_only=True, embedder=embedder) as pg:
         assert layout_of(pg.store).name == "postgres"
-        more = [  # a whole-graph count, a chain from a value, a relationship (paths from the edge reads)
-            "How many papers were published at ICSA?",
-            "How many papers were published in 2021?",
-            "How is 'Learning Service Granularity from Domain Event Logs' related to "
-            "'Recovering Microservice Boundaries from Monolith Call Graphs'?",
-        ]
-        for question in [q for q, *_ in DEMO_QUESTIONS] + more:
-            want, got = demo_workspace.ask(question), pg.ask(question)
+        assert (
+            kuzu_graph_pgvector_index.vstore.name == "pgvector"
+            and layout_of(kuzu_graph_pgvector_index.store).name == "triples"
+        )
+        compared = 0
+        for question, topic in questions:
+            params = RetrievalParams(topic_entity=topic)
+            want = demo_workspace.ask(question, params)
+            mid, got = kuzu_graph_pgvector_index.ask(question, params), pg.ask(question, params)
+            assert (mid.answer, mid.triples, mid.sources) == (want.answer, want.triples, want.sources), question
             if "Ottilie Quast" in got.answer:  # the insert test ran first: that hub has one author more
                 continue
-            assert (got.answer, got.triples) == (want.answer, want.triples), question
+            assert (got.answer, got.triples, got.sources) == (want.answer, want.triples, want.sources), question
+            compared += 1
+    assert compared >= len(questions) - 3
     assert kuzu_files(root) == []
 
 
@@ -167,7 +203,7 @@ def test_two_stateless_workers_one_killed_midway(pg_only):
     homes = [root / f"worker{i}" for i in (1, 2)]
     for home in homes:
         home.mkdir()
-    workers = [Service(home / "graph.kuzu", *common, wait=False) for home in homes]
+    workers = [Service(home / "graph.kuzu", *common, wait=False, state_at=home / "demo.postgres") for home in homes]
     try:
         for w in workers:
             w.ready()
@@ -222,3 +258,28 @@ def test_index_update_dirty_takes_the_marks_without_a_service(pg_only):
         assert paths == [("P02",)]
     again = kgqa(root, "index", "update", "--dirty", "--graph", "postgres")
     assert again.returncode == 0 and "rebuilt:" not in again.stdout and "index up to date" in again.stdout, again.stdout
+
+
+def test_load_into_an_indexed_graph_counts_marked_entities_and_their_hubs(pg_only, tmp_path):
+    """`kgqa load --graph postgres` on an indexed graph says how many entities its triggers marked and
+    how many hubs they reach: the hubs `kgqa index update --dirty` then rebuilds (not "0 hubs")."""
+    root, dsn = pg_only
+    new = tmp_path / "new_author.csv"
+    new.write_text(
+        "subject,predicate,object,object_label,object_types\nP03,author,A97,Edda Lindqvist,Author|Person\n",
+        encoding="utf-8",
+    )
+    loaded = kgqa(root, "load", str(new), "--graph", "postgres")
+    assert loaded.returncode == 0, loaded.stderr
+    # A97 (a new entity) and P03 (the subject of a new triple); P03's hub and those whose paths reach P03
+    line = next(x for x in loaded.stdout.splitlines() if "marked dirty" in x)
+    assert line.startswith("2 changed entities marked dirty, reaching "), loaded.stdout
+    hubs = int(line.split("reaching ")[1].split(" hub")[0])
+    assert hubs >= 1 and "kgqa index update --dirty --graph postgres" in line, line
+    updated = kgqa(root, "index", "update", "--dirty", "--graph", "postgres")
+    assert updated.returncode == 0, updated.stderr
+    assert f" of {hubs} hubs (" in updated.stdout, updated.stdout  # the update checks the hubs the load named
+    rebuilt = [x for x in updated.stdout.splitlines() if x.startswith("rebuilt: ")]
+    assert rebuilt and "P03" in rebuilt[0].removeprefix("rebuilt: ").split(", "), updated.stdout
+    again = kgqa(root, "load", str(new), "--graph", "postgres")  # loading twice changes nothing
+    assert again.returncode == 0 and "0 changed entities marked dirty, reaching 0 hubs" in again.stdout, again.stdout

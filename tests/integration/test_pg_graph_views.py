@@ -112,7 +112,8 @@ def test_the_index_follows_an_insert_into_the_users_own_table(own_tables):
         # found by content hash: the hub of paper 1 changed, paper 2's did not
         assert "rebuilt 1 of 2 hubs (0 new, 1 unchanged, 0 removed)" in updated.stdout, updated.stdout
         assert "rebuilt: paper/1\n" in updated.stdout, updated.stdout
-        after = run(root, "library", "ask", question, *GRAPH, "--pg-dsn", dsn)
+        # the flag instead of the variable (it implies --graph postgres)
+        after = run(root, "", "ask", question, "--graph-schema", "library", "--index", "mine", "--pg-dsn", dsn)
         assert after.returncode == 0, after.stderr
         assert "Ottilie Quast" in after.stdout, after.stdout
         assert user_state(conn) == ((2, 4, 4), 0)  # only the user's own INSERTs

@@ -54,6 +54,7 @@ def load(state: CliState, files: tuple[str, ...], fmt: str | None, update_index:
         return
     failures: list[KgqaError] = []
     marked = 0
+    entities: int | None = None  # the graph in Postgres: the entities its triggers marked
     with state.open(create=True) as ws:
         for file in files:
             try:
@@ -68,13 +69,15 @@ def load(state: CliState, files: tuple[str, ...], fmt: str | None, update_index:
                 failures.append(exc)
                 continue
             marked += report.hubs_marked
+            if report.entities_marked is not None:
+                entities = (entities or 0) + report.entities_marked
             click.echo(
                 f"loaded {report.source} ({report.format}): {report.records} records, "
                 f"+{report.entities_added} entities, +{report.triples_added} triples "
                 f"(now {report.entities_total} entities, {report.triples_total} triples)"
             )
         if len(failures) < len(files):
-            after_change(state, ws, marked, update_index)
+            after_change(state, ws, marked, update_index, entities)
     if failures:
         fail_batch(len(failures), len(files), "files", keep_going, failures[0])
 
@@ -95,14 +98,24 @@ def fail_batch(failed: int, total: int, what: str, keep_going: bool, first: Kgqa
     raise BatchError(message + "; --keep-going accepts a partial result")
 
 
-def after_change(state: CliState, ws: Workspace, marked: int, update_index: bool) -> None:
-    """Say which hubs a graph change marked dirty; with `update_index`, rebuild them now."""
+def after_change(state: CliState, ws: Workspace, marked: int, update_index: bool, entities: int | None = None) -> None:
+    """Say which hubs a graph change marked dirty (with the graph in Postgres, whose triggers mark
+    entities: how many, and the hubs they reach); with `update_index`, rebuild them now."""
     if ws.index_status().info is None:
         return
-    click.echo(
-        f"{marked} hub{'' if marked == 1 else 's'} marked dirty"
-        + ("" if update_index or not marked else "; run `kgqa index update --dirty`")
-    )
+    hubs = f"{marked} hub{'' if marked == 1 else 's'}"
+    if entities is None:
+        click.echo(f"{hubs} marked dirty" + ("" if update_index or not marked else "; run `kgqa index update --dirty`"))
+    else:
+        click.echo(
+            f"{entities} changed entit{'y' if entities == 1 else 'ies'} marked dirty, reaching {hubs}"
+            + (
+                ""
+                if update_index or not entities
+                else "; a running `kgqa serve --graph postgres` rebuilds them, or run "
+                "`kgqa index update --dirty --graph postgres`"
+            )
+        )
     if update_index:
         with progress_line(not state.quiet) as progress:
             report = ws.update_index(dirty=True, on_progress=progress)

@@ -279,7 +279,7 @@ def update(state: CliState, dirty: bool, hubs_per_batch: int | None, dry_run: bo
     if not dry_run:
         from kgqa_cli.service_writes import running_service
 
-        client = running_service(state.settings().db_path)
+        client = running_service(state.settings().service_path)
         if client is not None:  # a `kgqa serve` holds the database: it updates the index itself
             done = client.index_update(dirty)
             click.echo(

@@ -84,7 +84,7 @@ def _sent_to_service(
     at once), print what it did and return the reply. None when no service runs."""
     from kgqa_cli.service_writes import running_service, send_file, send_items
 
-    client = running_service(state.settings().db_path)
+    client = running_service(state.settings().service_path)
     if client is None:
         return None
     reply = send_items(client, kind, items or []) if file is None else send_file(client, kind, file, fmt)

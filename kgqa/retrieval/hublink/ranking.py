@@ -7,6 +7,16 @@ from collections import defaultdict
 
 from kgqa.types import Hub, HubPath, VectorLevel
 
+#: Hub scores are compared to this many decimals. Kùzu keeps its exact-scoring copy of each vector in
+#: float16 (about 3 significant decimals) and pgvector in float32, so closer scores are ties, broken by
+#: root id: the same hubs in the same order whichever store holds the index (docs/postgres-graph.md).
+SCORE_DECIMALS = 3
+
+
+def hub_rank_key(hub: Hub) -> tuple[float, str]:
+    """The order of hubs: best score first (to SCORE_DECIMALS), ties by root id."""
+    return (-round(hub.score, SCORE_DECIMALS), hub.root.id)
+
 
 def best_per_path(paths: list[HubPath]) -> list[HubPath]:
     """Keep, for each path hash, the occurrence (level) with the highest score."""
@@ -50,7 +60,7 @@ def hub_score(scores: list[float], alpha: float) -> float:
 
 
 def prune_hubs(hubs: list[Hub], keep: int, alpha: float) -> list[Hub]:
-    """Score every hub from its paths and keep the `keep` best (ties: by root id)."""
+    """Score every hub from its paths and keep the `keep` best (ties: by root id, `hub_rank_key`)."""
     for h in hubs:
         h.score = hub_score([p.score for p in h.paths], alpha)
-    return sorted(hubs, key=lambda h: (-h.score, h.root.id))[:keep]
+    return sorted(hubs, key=hub_rank_key)[:keep]

@@ -22,7 +22,7 @@ from kgqa.retrieval.fanout import DEFAULT_TEXT_HUB_LIMIT, rank_hubs
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.hublink.coverage import QueryShape, component_indices, read_shape, serving_triples
 from kgqa.retrieval.hublink.hits import HitTable, acronym_components
-from kgqa.retrieval.hublink.ranking import best_per_path, diversity_rank, prune_hubs
+from kgqa.retrieval.hublink.ranking import best_per_path, diversity_rank, hub_rank_key, prune_hubs
 from kgqa.types import Entity, Hub, HubPath, ProcessedQuestion, RankedHub, Source, VectorLevel
 from kgqa.vectorstores.base import HubVectorStore
 
@@ -283,8 +283,9 @@ class HubLinkRetriever(BaseRetriever):
         """PRUNEHUBS: thesis weighted mean; under coverage scoring (hubs already scored), a relative cut."""
         if scored.shape is None:
             return prune_hubs(scored.hubs, params.hubs_to_keep, params.path_weight_alpha)
-        ranked = sorted(scored.hubs, key=lambda h: (-h.score, h.root.id))[: params.hubs_to_keep]
-        return [h for h in ranked if h.score >= ranked[0].score - params.hub_margin] if ranked else []
+        ranked = sorted(scored.hubs, key=hub_rank_key)[: params.hubs_to_keep]
+        top = max((h.score for h in ranked), default=0.0)
+        return [h for h in ranked if h.score >= top - params.hub_margin]
 
     def _partials(
         self,

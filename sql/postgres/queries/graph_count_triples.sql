@@ -1,0 +1,3 @@
+-- Number of triples and of distinct predicates (graph/count_triples.cypher's twin).
+-- returns: triples, predicates
+SELECT count(*), count(DISTINCT predicate) FROM kgqa.triples;
