@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kgqa.errors import EntityNotFoundError, InputError
-from kgqa.graph.layout import answers_exactly, layout_of
+from kgqa.graph.layout import in_triple_tables, layout_of
 from kgqa.graph.property_layout import PropertyLayout
 from kgqa.graph.reader import entities_by_ids, in_edges, out_edges
 from kgqa.graph.store import GraphStore
@@ -102,7 +102,7 @@ def _require(store: GraphStore, ids: Iterable[str], fields: Iterable[str]) -> li
 def _own_layout(store: GraphStore) -> bool:
     """Whether the graph is HubLink's own entity and triple tables, in Kùzu or in Postgres (where the
     explore/*.cypher queries are answered by their SQL twins, kgqa/postgres/graph_store.py)."""
-    return answers_exactly(store)
+    return in_triple_tables(store)
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:
