@@ -6,21 +6,13 @@ from __future__ import annotations
 
 import psycopg
 import pytest
-from psycopg import sql
+from test_pgvector import create_database
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.demo import DEMO_QUESTIONS, demo_graph_path
-from kgqa.postgres.database import with_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
-
-
-def _database(server_dsn: str, name: str) -> str:
-    with psycopg.connect(server_dsn, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    return with_database(server_dsn, name)
 
 
 def _column_and_index(dsn: str) -> tuple[str, str]:
@@ -43,7 +35,7 @@ def _asked(settings: Settings, embedder) -> list:
 
 
 def test_new_pgvector_index_is_halfvec_and_answers_like_kuzu(pg_server, tmp_path, embedder):
-    dsn = _database(pg_server, "halfdemo")
+    dsn = create_database(pg_server, "halfdemo")
     db = tmp_path / "demo.kuzu"
     kuzu, pg = Settings(db_path=db), Settings(db_path=db, store="pgvector", pg_dsn=dsn)
     assert kuzu.half_vectors and pg.half_vectors  # the default
@@ -64,7 +56,7 @@ def test_new_pgvector_index_is_halfvec_and_answers_like_kuzu(pg_server, tmp_path
 
 
 def test_an_index_stored_as_vector_keeps_its_type(pg_server, tmp_path, embedder):
-    dsn = _database(pg_server, "fulldemo")
+    dsn = create_database(pg_server, "fulldemo")
     db = tmp_path / "demo.kuzu"
     with Workspace.init(Settings(db_path=db), embedder=embedder) as ws:
         ws.load(demo_graph_path())
