@@ -178,3 +178,26 @@ def test_a_view_breaking_the_contract_is_a_clear_error(own_tables):
     no_column = run(root, "broken_col", "ask", "Who wrote it?", *GRAPH, "--pg-dsn", dsn)
     assert no_column.returncode == 2, no_column.stdout + no_column.stderr
     assert "broken_col.entities has no column 'is_literal'" in no_column.stderr, no_column.stderr
+
+
+def test_views_with_varchar_columns_build_and_answer(own_tables):
+    """The contract accepts varchar and varchar[] for text and text[] (a newcomer's ORM writes them):
+    hub roots, paths and answers read them as HubLink's own text columns."""
+    root, dsn = own_tables
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA IF NOT EXISTS library_vc")
+        conn.execute(
+            "CREATE OR REPLACE VIEW library_vc.entities AS SELECT id::varchar(80) AS id, label::varchar(200) AS label,"
+            " types::varchar[] AS types, is_literal FROM library.entities"
+        )
+        conn.execute(
+            "CREATE OR REPLACE VIEW library_vc.triples AS SELECT subject::varchar(80) AS subject,"
+            " predicate::varchar(80) AS predicate, object::varchar(80) AS object FROM library.triples"
+        )
+    graph = ("--graph", "postgres", "--store", "pgvector", "--index", "minevc", "--pg-dsn", dsn)
+    built = run(root, "library_vc", "index", "build", *graph, "--hub-type", "Paper")
+    assert built.returncode == 0, built.stderr
+    assert "2 hubs" in built.stdout, built.stdout
+    asked = run(root, "library_vc", "ask", f"who wrote {TITLE.lower()}", *graph)
+    assert asked.returncode == 0, asked.stderr
+    assert "Mira Castellane" in asked.stdout and "Jonas Oberlin" in asked.stdout, asked.stdout

@@ -9,11 +9,13 @@
 WITH RECURSIVE
 hub (id) AS (SELECT DISTINCT unnest(%(hub_roots)s::text[])),
 walk (root, ids, labels, lits, preds, len) AS (
-    SELECT e.id, ARRAY[e.id], ARRAY[e.label], ARRAY[e.is_literal], ARRAY[]::text[], 0
+    -- text throughout: a user's views may give varchar columns (docs/postgres-graph.md, the view contract)
+    SELECT e.id::text, ARRAY[e.id::text], ARRAY[e.label::text], ARRAY[e.is_literal], ARRAY[]::text[], 0
     FROM kgqa.entities e
     WHERE e.id = ANY(%(roots)s::text[])
   UNION ALL
-    SELECT w.root, w.ids || o.id, w.labels || o.label, w.lits || o.is_literal, w.preds || t.predicate, w.len + 1
+    SELECT w.root, w.ids || o.id::text, w.labels || o.label::text, w.lits || o.is_literal, w.preds || t.predicate::text,
+        w.len + 1
     FROM walk w
     JOIN kgqa.triples t ON t.subject = w.ids[w.len + 1]
     JOIN kgqa.entities o ON o.id = t.object
