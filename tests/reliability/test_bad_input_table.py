@@ -79,7 +79,7 @@ def test_bad_input_against_postgres_changes_nothing(row: Row, base, sandbox, sha
 @pytest.mark.parametrize("call, sqlstate, fragment", SQL_ROWS, ids=[c for c, _, _ in SQL_ROWS])
 def test_sql_functions_reject_bad_arguments(pg_other, call, sqlstate, fragment):
     before = pg_state(pg_other)
-    v = "(SELECT embedding FROM kgqa_other.embedded_texts ORDER BY hash LIMIT 1)"
+    v = "(SELECT embedding::vector FROM kgqa_other.embedded_texts ORDER BY hash LIMIT 1)"
     with psycopg.connect(pg_other) as conn, pytest.raises(psycopg.Error) as info:
         conn.execute(f"SELECT * FROM {call.format(v=v)}")  # the table's own SQL text, no outside values
     assert info.value.sqlstate == sqlstate and fragment in str(info.value), (info.value.sqlstate, str(info.value))
