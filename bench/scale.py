@@ -17,6 +17,11 @@ again); above it, the Kùzu index is copied with `index sync` (no re-embedding),
 pgvector's own write and ANN phases; its build time is then that plus the embedding time measured
 for Kùzu, and the table says so.
 
+Questions are asked through a real `kgqa serve` process (one worker, one request at a time over HTTP,
+latency as the client measures it; `--via process` asks in the measuring process instead). Each step's
+result is kept in --work/n<size>/steps/; with --resume a size stopped half-way goes on from its last
+finished step, and `--remeasure 1e6` measures a size again that OUT/scale.json already holds.
+
 --graph-only sizes (e.g. 1e6, hours of embedding on 2 cores) are loaded and dry-run built: path
 enumeration and verbalisation are measured, the texts to embed are counted, and the embedding and
 writing times are extrapolated from the largest fully built size's per-text rates (marked "est.").
@@ -32,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -73,8 +79,8 @@ def _pg_size_mib(dsn: str) -> float:
     with psycopg.connect(dsn) as conn:
         row = conn.execute(
             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
-            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind IN ('r', 'm')",
-            ("kgqa",),
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE (n.nspname = 'kgqa' OR n.nspname LIKE 'kgqa\\_%%') AND c.relkind IN ('r', 'm')",
         ).fetchone()
     return float(row[0]) / 2**20
 
@@ -98,25 +104,53 @@ def _log(quiet: bool, msg: str) -> None:
 def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rates: dict) -> dict:
     """All measurements of one graph size."""
     work = Path(args.work) / f"n{n}"
-    shutil.rmtree(work, ignore_errors=True)
-    start = time.perf_counter()
-    gen = generate(work, n, seed=args.seed, questions=args.questions)
+    steps = work / "steps"
+    if not args.resume or not steps.is_dir():  # no kept step: a fresh graph and database
+        shutil.rmtree(work, ignore_errors=True)
+
+    def step(name: str, *worker_args: str) -> dict:
+        """One worker's measurement; with --resume, one this size already made is read back."""
+        kept = steps / f"{name}.json"
+        if args.resume and kept.is_file():
+            _log(args.quiet, f"{n}: {name} kept from {kept}")
+            return json.loads(kept.read_text())
+        out = _worker(*worker_args)
+        steps.mkdir(parents=True, exist_ok=True)
+        kept.write_text(json.dumps(out))
+        return out
+
+    made = steps / "generate.json"
+    if args.resume and made.is_file():
+        gen_info = json.loads(made.read_text())
+    else:
+        start = time.perf_counter()
+        gen = generate(work, n, seed=args.seed, questions=args.questions)
+        gen_info = {
+            "triples": gen.triples,
+            "papers": gen.papers,
+            "seconds": time.perf_counter() - start,
+            "graph": str(gen.graph_file),
+            "questions": str(gen.questions_file),
+        }
+        steps.mkdir(parents=True, exist_ok=True)
+        made.write_text(json.dumps(gen_info))
+    questions = gen_info["questions"]
     res: dict = {
         "size": n,
-        "triples": gen.triples,
-        "papers": gen.papers,
-        "generate_s": time.perf_counter() - start,
+        "triples": gen_info["triples"],
+        "papers": gen_info["papers"],
+        "generate_s": gen_info["seconds"],
         "full": full,
         "stores": {},
     }
     db = work / "kuzu" / "graph.kuzu"
-    _log(args.quiet, f"{n}: loading {gen.triples} triples")
-    res["load"] = _worker("load", "--db", str(db), "--graph", str(gen.graph_file))
+    _log(args.quiet, f"{n}: loading {gen_info['triples']} triples")
+    res["load"] = step("load", "load", "--db", str(db), "--graph", gen_info["graph"])
     graph_mib = _disk_mib(db)
     res["graph_mib"] = graph_mib
     if not full:
         _log(args.quiet, f"{n}: dry-run build (graph phases only)")
-        b = _worker("build", "--db", str(db), "--dry-run")
+        b = step("dry-run", "build", "--db", str(db), "--dry-run")
         t = b["timings"]
         est_embed = b["texts_embedded"] * rates["embed_per_text"]
         est_write = b["texts_embedded"] * rates["write_per_text"]
@@ -137,60 +171,79 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
         }
         return res
     _log(args.quiet, f"{n}: building the Kùzu index")
-    b = _worker("build", "--db", str(db))
+    b = step("build-kuzu", "build", "--db", str(db))
     kuzu = {"build": b, "index_mib": _disk_mib(db) - graph_mib}
     _log(args.quiet, f"{n}: embedding model alone on the {b['texts_embedded']} unique texts")
-    kuzu["reference"] = _worker("reference", "--db", str(db), "--sample", str(args.reference_sample))
-    for strategy in ("direct", "traversal"):
-        _log(args.quiet, f"{n}: {strategy} queries (kuzu)")
-        kuzu[strategy] = _worker(
-            "query", "--db", str(db), "--questions", str(gen.questions_file), "--strategy", strategy
-        )
+    kuzu["reference"] = step("reference", "reference", "--db", str(db), "--sample", str(args.reference_sample))
+    _queries(kuzu, "kuzu", n, args, step, db, questions)
     res["stores"]["kuzu"] = kuzu
     if dsn:
         if n <= args.pg_full_build_max:
             _log(args.quiet, f"{n}: building the pgvector index")
-            pb = _worker("build", "--db", str(db), "--store", "pgvector", "--pg-dsn", dsn, "--rebuild")
+            pb = step("build-pgvector", "build", "--db", str(db), "--store", "pgvector", "--pg-dsn", dsn, "--rebuild")
             pg = {"build": pb, "mode": "build"}
         else:
             _log(args.quiet, f"{n}: copying the index to pgvector (index sync)")
-            ps = _worker("sync", "--db", str(db), "--pg-dsn", dsn)
+            ps = step("sync-pgvector", "sync", "--db", str(db), "--pg-dsn", dsn)
             pg = {"sync": ps, "mode": "sync"}
         pg["index_mib"] = _pg_size_mib(dsn)
-        for strategy in ("direct", "traversal"):
-            _log(args.quiet, f"{n}: {strategy} queries (pgvector)")
-            pg[strategy] = _worker(
-                "query",
-                "--db",
-                str(db),
-                "--questions",
-                str(gen.questions_file),
-                "--strategy",
-                strategy,
-                "--store",
-                "pgvector",
-                "--pg-dsn",
-                dsn,
-            )
+        _queries(pg, "pgvector", n, args, step, db, questions, "--store", "pgvector", "--pg-dsn", dsn)
         res["stores"]["pgvector"] = pg
     _rates_from(res, rates)
     return res
 
 
+def _queries(
+    into: dict,
+    store: str,
+    n: int,
+    args: argparse.Namespace,
+    step: Callable[..., dict],
+    db: Path,
+    questions: str,
+    *extra: str,
+) -> None:
+    """Both strategies' latency and quality: through a `kgqa serve` process (--via serve, one request at
+    a time over HTTP), or in the measuring process (--via process)."""
+    if args.via == "serve":
+        _log(args.quiet, f"{n}: direct and traversal questions through kgqa serve ({store})")
+        served = step(f"serve-{store}", "serve", "--db", str(db), "--questions", questions, *extra)
+        for strategy in ("direct", "traversal"):
+            into[strategy] = served[strategy]
+        into["service"] = {
+            "start_s": served["start_s"],
+            "peak_rss_mib": served["service_peak_rss_mib"],
+            "exit": served["exit"],
+        }
+        return
+    for strategy in ("direct", "traversal"):
+        _log(args.quiet, f"{n}: {strategy} queries ({store})")
+        into[strategy] = step(
+            f"query-{store}-{strategy}",
+            "query",
+            "--db",
+            str(db),
+            "--questions",
+            questions,
+            "--strategy",
+            strategy,
+            *extra,
+        )
+        into[strategy]["via"] = "in the measuring process"
+
+
 def _requery(n: int, args: argparse.Namespace, res: dict) -> None:
     """The Kùzu query measurements of a kept size again (after a change to the query path)."""
     work = Path(args.work) / f"n{n}"
-    for strategy in ("direct", "traversal"):
-        _log(args.quiet, f"{n}: {strategy} queries (kuzu, again)")
-        res["stores"]["kuzu"][strategy] = _worker(
-            "query",
-            "--db",
-            str(work / "kuzu" / "graph.kuzu"),
-            "--questions",
-            str(work / "questions.csv"),
-            "--strategy",
-            strategy,
-        )
+    _queries(
+        res["stores"]["kuzu"],
+        "kuzu",
+        n,
+        args,
+        lambda name, *a: _worker(*a),
+        work / "kuzu" / "graph.kuzu",
+        str(work / "questions.csv"),
+    )
 
 
 def _rates_from(res: dict, rates: dict) -> None:
@@ -290,8 +343,8 @@ def table(results: list[dict]) -> str:
         "### Queries (offline, model loaded; latency per question in ms)",
         "",
         "| triples | store | direct p50 | direct p95 | traversal p50 | traversal p95 | direct R | direct Hits@10 "
-        "| traversal R | traversal Hits@10 | questions |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| traversal R | traversal Hits@10 | questions | asked |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         for store, m in r["stores"].items():
@@ -301,7 +354,8 @@ def table(results: list[dict]) -> str:
             lines.append(
                 f"| {r['triples']:,} | {store} | {d['p50'] * 1000:.0f} | {d['p95'] * 1000:.0f} "
                 f"| {tr['p50'] * 1000:.0f} | {tr['p95'] * 1000:.0f} | {d['recall']:.3f} | {d['hits_at_10']:.3f} "
-                f"| {tr['recall']:.3f} | {tr['hits_at_10']:.3f} | {d['questions']} |"
+                f"| {tr['recall']:.3f} | {tr['hits_at_10']:.3f} | {d['questions']} "
+                f"| {d.get('via', 'in the measuring process')} |"
             )
     lines += [
         "",
@@ -402,6 +456,17 @@ def main() -> None:
         action="store_true",
         help="With --resume: measure the Kùzu queries of the kept full sizes again, on their databases in --work.",
     )
+    ap.add_argument(
+        "--remeasure",
+        default="",
+        help="With --resume: sizes measured again although OUT/scale.json holds them (steps kept in --work are reused).",
+    )
+    ap.add_argument(
+        "--via",
+        default="serve",
+        choices=("serve", "process"),
+        help="Questions through a `kgqa serve` process over HTTP (default), or in the measuring process.",
+    )
     ap.add_argument("-q", "--quiet", action="store_true")
     args = ap.parse_args()
     full = sorted(_size(s) for s in args.sizes.split(",") if s.strip())
@@ -421,7 +486,8 @@ def main() -> None:
     if args.resume and (out / "scale.json").is_file():
         previous = json.loads((out / "scale.json").read_text())
         if previous.get("seed") == args.seed:
-            done = {(r["size"], r["full"]): r for r in previous["results"]}
+            again = {_size(x) for x in args.remeasure.split(",") if x.strip()}
+            done = {(r["size"], r["full"]): r for r in previous["results"] if r["size"] not in again}
     results, rates = [], {}
     started = time.perf_counter()
 

@@ -7,6 +7,7 @@ one JSON object on stdout. Run by bench/scale.py; usable alone:
     python bench/scale_worker.py reference --db D [--sample 0.25]
     python bench/scale_worker.py sync --db D --pg-dsn DSN
     python bench/scale_worker.py query --db D --questions Q.csv --strategy direct [--store ...]
+    python bench/scale_worker.py serve --db D --questions Q.csv [--store pgvector --pg-dsn DSN]
     python bench/scale_worker.py paths --db D --graph-in postgres --index NAME --pg-dsn DSN [--rounds 2]
 
 With `--graph-in postgres --index NAME --pg-dsn DSN` the graph is the one in Postgres (no Kùzu file; `--db`
@@ -182,6 +183,81 @@ def query(args: argparse.Namespace) -> dict:
     }
 
 
+def serve(args: argparse.Namespace) -> dict:
+    """Both strategies through a real `kgqa serve` process (one worker, a free loopback port), one question
+    at a time over HTTP: latency as the client measures it, quality from the reply's triples, the
+    service's start (it reads its catalogs before it listens) and its peak RSS."""
+    import signal
+    import subprocess
+    import urllib.request
+
+    from kgqa.serve_state import read_state
+
+    settings = Settings.from_env(args.db, store=args.store, **({"pg_dsn": args.pg_dsn} if args.pg_dsn else {}))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "KGQA_STORE": args.store}
+    env.pop("KGQA_SERVE_TOKEN", None)
+    if args.pg_dsn:
+        env["KGQA_PG_DSN"] = args.pg_dsn
+    cmd = [sys.executable, "-m", "kgqa_cli.main", "--db", args.db, "-q", "serve", "--port", "0", "--workers", "1"]
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env)
+    while (state := read_state(settings.service_path)) is None or state.pid != proc.pid:
+        if proc.poll() is not None or time.perf_counter() - started > 1800:
+            proc.kill()
+            raise SystemExit(f"kgqa serve did not start (exit {proc.poll()})")
+        time.sleep(0.2)
+    start_s = time.perf_counter() - started
+
+    def ask(body: dict) -> dict:
+        req = urllib.request.Request(
+            state.url + "/v1/ask", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+        )
+        with urllib.request.urlopen(req, timeout=300) as resp:
+            return json.loads(resp.read())
+
+    questions = read_questions(args.questions)
+    out: dict = {"questions": len(questions), "start_s": start_s}
+    try:
+        for strategy in ("direct", "traversal"):
+            bodies = [
+                {
+                    "question": q.question,
+                    "strategy": strategy,
+                    **({"topic_entity": q.topic_entity} if q.topic_entity else {}),
+                }
+                for q in questions
+            ]
+            ask(bodies[0])  # the HTTP path opened
+            latencies, served, recall, hits = [], [], [], []
+            for q, body in zip(questions, bodies):
+                t0 = time.perf_counter()
+                reply = ask(body)
+                latencies.append(time.perf_counter() - t0)
+                served.append(float(reply.get("timings", {}).get("total", 0.0)))
+                s = score_question(reply["triples"], q.golden)
+                recall.append(s.recall)
+                hits.append(s.hits_at_10)
+            latencies.sort()
+            out[strategy] = {
+                "questions": len(questions),
+                "p50": statistics.median(latencies),
+                "p95": latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))],
+                "mean": statistics.fmean(latencies),
+                "served_p50": statistics.median(served),
+                "recall": statistics.fmean(recall),
+                "hits_at_10": statistics.fmean(hits),
+                "via": "kgqa serve (HTTP, 1 worker)",
+            }
+        status = dict(
+            line.split(":", 1) for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines() if ":" in line
+        )
+        out["service_peak_rss_mib"] = int(status["VmHWM"].split()[0]) / 1024
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out["exit"] = proc.wait(timeout=120)
+    return out
+
+
 def paths(args: argparse.Namespace) -> dict:
     """Hub path enumeration of the graph in Postgres over every hub root, in batches as the build
     reads them, in each form (a query per hop level, the recursive CTE): best of `--rounds`, and
@@ -226,7 +302,7 @@ def paths(args: argparse.Namespace) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("op", choices=("load", "build", "walk", "reference", "sync", "query", "paths"))
+    ap.add_argument("op", choices=("load", "build", "walk", "reference", "sync", "query", "serve", "paths"))
     ap.add_argument("--db", required=True)
     ap.add_argument("--graph")
     ap.add_argument("--questions")
@@ -249,6 +325,7 @@ def main() -> None:
         "reference": reference,
         "sync": sync,
         "query": query,
+        "serve": serve,
         "paths": paths,
     }
     out = ops[args.op](args)

@@ -5,6 +5,7 @@ build resumes where it stopped."""
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,6 +151,10 @@ class IndexBuild:
         self.indexed: set[str] = set()  # hubs this build has dealt with
         self.pathless: set[str] = set()  # roots without any path: not (or no longer) hubs
         self.total_hint: int | None = None
+        # `walk` embeds one batch on a thread while the batch before is written (`build_batch`)
+        self._embedding: ThreadPoolExecutor | None = None
+        self._pending: tuple[list[HubRecord], Future[dict[str, tuple[str, np.ndarray]]], list[str]] | None = None
+        self._in_flight: set[str] = set()  # text hashes being embedded, not written yet
         self._started = time.perf_counter()
 
     def run(self) -> BuildReport:
@@ -225,7 +230,18 @@ class IndexBuild:
         self.stored = stored
 
     def walk(self) -> None:
-        """Every hub root (all of them, or level by level from the start entities in traversal mode)."""
+        """Every hub root (all of them, or level by level from the start entities in traversal mode).
+        A batch's texts are embedded on a second thread while the batch before is written and the next
+        one enumerated; the batches are written in order."""
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgqa-embed") as pool:
+            self._embedding = pool
+            try:
+                self._walk()
+                self.flush()
+            finally:
+                self._embedding = None
+
+    def _walk(self) -> None:
         params = self.params
         if not params.start_ids:
             self.total_hint = len(self.candidates)
@@ -272,12 +288,30 @@ class IndexBuild:
         needed = list(dict.fromkeys(th for h in changed for p in h.paths for _, th in p.vectors))
         with _Timer(self.report.timings, "write"):
             have = self.vstore.existing_texts(needed) if self.readable else set()
-        todo = [th for th in needed if th not in have]
-        new_texts = {} if self.dry_run else self.embed(todo, texts)
-        self._count_rebuilt(changed, len(todo), len(have))
-        if not self.dry_run:  # with an LLM verbaliser a dry run's path texts are still the template ones
-            self.write(changed, new_texts)
+        todo = [th for th in needed if th not in have and th not in self._in_flight]
+        self._count_rebuilt(changed, len(todo), len(needed) - len(todo))
+        if self.dry_run:  # with an LLM verbaliser a dry run's path texts are still the template ones
+            return boundary
+        if self._embedding is None:
+            self.write(changed, self.embed(todo, texts))
+            return boundary
+        embedded = self._embedding.submit(self.embed, todo, texts)  # queued behind the batch before's
+        self.flush()
+        self._pending = (changed, embedded, todo)
+        self._in_flight.update(todo)
         return boundary
+
+    def flush(self) -> None:
+        """Write the batch whose texts are being embedded, once they are."""
+        if self._pending is None:
+            return
+        changed, embedded, todo = self._pending
+        self._pending = None
+        waited = time.perf_counter()
+        new_texts = embedded.result()
+        self.report.timings["embed_wait"] = self.report.timings.get("embed_wait", 0.0) + time.perf_counter() - waited
+        self.write(changed, new_texts)
+        self._in_flight.difference_update(todo)
 
     def changed_hubs(self, roots: list[str], depth: int) -> tuple[list[HubRecord], dict[str, str], set[str]]:
         """Enumerate the paths of `roots`; the hubs whose signature differs from the stored one,

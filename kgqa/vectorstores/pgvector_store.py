@@ -53,6 +53,7 @@ class PgVectorHubStore:
         tracer: Tracer | None = None,
         ann: AnnParams | None = None,
         half: bool = True,
+        build_memory: int | None = None,
     ) -> None:
         self.index = check_name(index)
         # the registry keeps an absolute path: valid from any working directory
@@ -60,6 +61,8 @@ class PgVectorHubStore:
         self.db = PgDatabase(dsn, schema=schema_of(index), tracer=tracer)
         self.dim = dim
         self.ann = ann or AnnParams()
+        #: The most maintenance_work_mem (bytes) an HNSW build asks of the server (the memory ceiling).
+        self.build_memory = build_memory
         #: A new index stores its embeddings as halfvec (KGQA_HALF_VECTORS); an existing one keeps its type.
         self.half_for_new = half
         self._half: bool | None = None  # the stored type, read on first use
@@ -131,8 +134,20 @@ class PgVectorHubStore:
             return False
         script = "post_load/hnsw_cosine_half.sql" if self.half() else "post_load/hnsw_cosine.sql"
         name, text = assets.schema_file("postgres", script)
-        self.db.script(name, assets.fill_tokens(name, text, m=self.ann.m, ef_construction=self.ann.ef_construction))
+        self.db.run("hnsw_build_memory", {"kib": self.hnsw_build_bytes() // 1024})
+        try:
+            self.db.script(name, assets.fill_tokens(name, text, m=self.ann.m, ef_construction=self.ann.ef_construction))
+        finally:
+            self.db.run("hnsw_build_memory_reset")
         return True
+
+    def hnsw_build_bytes(self) -> int:
+        """What pgvector's in-memory HNSW build of the stored texts needs (each vector, its layer-0
+        neighbour list of 2·m entries, the element's own fields), capped by `build_memory`."""
+        texts = self.counts().texts
+        per_vector = (self.dim or 0) * (2 if self.half() else 4) + 8 + 2 * self.ann.m * 16 + 256
+        need = int(texts * per_vector * 1.1)
+        return min(need, self.build_memory) if self.build_memory else need
 
     # -- metadata --------------------------------------------------------------------------------
     def meta_get(self, key: str) -> Any:

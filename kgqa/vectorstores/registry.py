@@ -30,6 +30,7 @@ def _pgvector(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubV
         tracer=graph.tracer,
         ann=settings.ann,
         half=settings.half_vectors,
+        build_memory=settings.memory.bytes,
     )
 
 
