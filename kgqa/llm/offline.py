@@ -15,8 +15,8 @@ from kgqa.retrieval.hublink.ranking import SCORE_DECIMALS
 
 
 def _by_score(st: ScoredTriple) -> tuple[float, str]:
-    """Best first, scores compared to SCORE_DECIMALS (the precision both vector stores share), ties by
-    the triple's text: the same facts in the same order from Kùzu's float16 vectors and pgvector's float32."""
+    """Best first, scores compared to SCORE_DECIMALS (the precision every stored vector type shares), ties
+    by the triple's text: the same facts in the same order from either store, float16 or float32."""
     return (-round(st.score, SCORE_DECIMALS), st.triple.canonical)
 
 

@@ -34,6 +34,24 @@ def _asked(settings: Settings, embedder) -> list:
         ]
 
 
+def _hnsw_build_memory(store) -> None:
+    """The HNSW build's maintenance_work_mem: sized from the stored texts, capped by the memory ceiling,
+    never below the server's, and the server's again after the build."""
+    show = lambda: store.db.conn.execute("SHOW maintenance_work_mem").fetchone()[0]  # noqa: E731
+    server = show()
+    texts = store.counts().texts
+    assert store.hnsw_build_bytes() == int(texts * (384 * 2 + 8 + 2 * 16 * 16 + 256) * 1.1)
+    store.build_memory, ceiling = 2**20, store.build_memory
+    assert store.hnsw_build_bytes() == 2**20
+    store.build_memory = ceiling
+    assert store.db.scalar("hnsw_build_memory", {"kib": 1}) == server  # never lowered
+    assert store.db.scalar("hnsw_build_memory", {"kib": 3 * 2**20}) == "3GB"
+    store.db.run("hnsw_build_memory_reset")
+    assert show() == server
+    store.db.script("drop", "DROP INDEX kgqa.embedded_texts_hnsw")
+    assert store.ensure_ann_index() and show() == server
+
+
 def test_new_pgvector_index_is_halfvec_and_answers_like_kuzu(pg_server, tmp_path, embedder):
     dsn = create_database(pg_server, "halfdemo")
     db = tmp_path / "demo.kuzu"
@@ -47,6 +65,7 @@ def test_new_pgvector_index_is_halfvec_and_answers_like_kuzu(pg_server, tmp_path
         assert ws.vstore.half() and ws.index_status().ann_index
         stored = ws.vstore.embeddings(ws.vstore.text_hashes()[:5])
         assert all(v.dtype.name == "float32" and abs(float((v * v).sum()) - 1) < 1e-2 for _, v in stored.values())
+        _hnsw_build_memory(ws.vstore)
     column, index = _column_and_index(dsn)
     assert column == "halfvec(384)" and "halfvec_cosine_ops" in index
     for k, p in zip(_asked(kuzu, embedder), _asked(pg, embedder)):

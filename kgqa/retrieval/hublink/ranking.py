@@ -7,9 +7,10 @@ from collections import defaultdict
 
 from kgqa.types import Hub, HubPath, VectorLevel
 
-#: Hub scores are compared to this many decimals. Kùzu keeps its exact-scoring copy of each vector in
-#: float16 (about 3 significant decimals) and pgvector in float32, so closer scores are ties, broken by
-#: root id: the same hubs in the same order whichever store holds the index (docs/postgres-graph.md).
+#: Hub scores are compared to this many decimals. The stores keep vectors at different precisions
+#: (float16 or float32 in Kùzu's exact-scoring copy, halfvec or vector in pgvector, by KGQA_HALF_VECTORS
+#: and the index's age), about 3 significant decimals at the least, so closer scores are ties, broken
+#: by root id: the same hubs in the same order whichever store holds the index (docs/postgres-graph.md).
 SCORE_DECIMALS = 3
 
 
