@@ -361,8 +361,9 @@ class IndexBuild:
 
     def write(self, changed: list[HubRecord], new_texts: dict[str, tuple[str, np.ndarray]]) -> None:
         """Replace the stored hubs by `changed` (with their paths and vectors) and store new texts."""
+        new = {h.id for h in changed if h.id not in self.stored}  # read from the store before any write
         with _Timer(self.report.timings, "write"):
-            self.report.vectors_written += self.vstore.replace_hubs(changed, new_texts)
+            self.report.vectors_written += self.vstore.replace_hubs(changed, new_texts, new=new)
 
     def finish(self) -> BuildReport:
         """Remove stale hubs and unused texts, make the ANN index, mark the index "complete"."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -165,9 +166,12 @@ class HubVectorStore(Protocol):
         """The text hashes that already have a stored embedding."""
         ...
 
-    def replace_hubs(self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]]) -> int:
-        """In one transaction: delete these hubs' old paths and vectors, add the new texts, hubs,
-        paths and vectors. Returns the number of HubVectors written."""
+    def replace_hubs(
+        self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]], *, new: Collection[str] = ()
+    ) -> int:
+        """In one transaction: delete these hubs' old paths and vectors (but for the ids in `new`, which
+        the caller knows are not stored), add the new texts, hubs, paths and vectors. Returns the number
+        of HubVectors written."""
         ...
 
     def remove_hubs(self, hub_ids: list[str]) -> None:

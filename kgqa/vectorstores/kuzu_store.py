@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 import numpy as np
@@ -88,8 +88,12 @@ class KuzuHubVectorStore:
             return set()
         return {r[0] for r in self.store.run("indexing/existing_texts", {"hashes": hashes})}
 
-    def replace_hubs(self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]]) -> int:
-        """Rewrite the given hubs atomically; returns the number of HubVectors written."""
+    def replace_hubs(
+        self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]], *, new: Collection[str] = ()
+    ) -> int:
+        """Rewrite the given hubs atomically; returns the number of HubVectors written. The hubs in
+        `new` are not stored (a build's new hubs): no delete runs for them, since each delete query
+        scans the path and HubVector tables (Kùzu 0.11.3 plans the id list as a join)."""
         self._counts = None
         dim = self._dim()
         paths: dict[str, list] = {"hash": [], "hub_id": [], "text": [], "triples": [], "length": []}
@@ -109,8 +113,9 @@ class KuzuHubVectorStore:
                     vectors["text"].append(th)
                     vectors["level"].append(lvl)
         with self.store.transaction():
-            if hubs:
-                self._delete_hubs([h.id for h in hubs])
+            stored = [h.id for h in hubs if h.id not in new]
+            if stored:
+                self._delete_hubs(stored)
             if texts:
                 self.store.run_with_table("indexing/insert_texts", text_table(texts, dim, half=self.half_raw), dim=dim)
             if hubs:  # none: only texts are added (index sync copies texts first)

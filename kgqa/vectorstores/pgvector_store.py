@@ -4,6 +4,7 @@ COPY, an HNSW index (cosine) over the embedded texts, index metadata in `kgqa.me
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -171,14 +172,18 @@ class PgVectorHubStore:
             return set()
         return {r[0] for r in self.db.run("existing_texts", {"hashes": hashes})}
 
-    def replace_hubs(self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]]) -> int:
-        """In one transaction: delete these hubs (paths and vectors cascade), COPY the new texts,
-        hubs, paths and HubVectors. Returns the number of HubVectors written."""
+    def replace_hubs(
+        self, hubs: list[HubRecord], texts: dict[str, tuple[str, np.ndarray]], *, new: Collection[str] = ()
+    ) -> int:
+        """In one transaction: delete these hubs but those in `new` (not stored; paths and vectors
+        cascade), COPY the new texts, hubs, paths and HubVectors. Returns the number of HubVectors written."""
         dim = self._dim()
         for th, (_, vec) in texts.items():
             self._check_dim(np.asarray(vec), f"embedding of text {th}", dim)
         with self.db.transaction():
-            self.db.run("delete_hubs", {"ids": [h.id for h in hubs]})
+            stored = [h.id for h in hubs if h.id not in new]
+            if stored:
+                self.db.run("delete_hubs", {"ids": stored})
             if texts:
                 self._store_texts(texts)
             self.db.copy(
