@@ -161,25 +161,27 @@ def query(args: argparse.Namespace) -> dict:
     ws.warm_up()
     questions = read_questions(args.questions)
     ws.ask(questions[0].question, strategy=args.strategy, topic_entity=questions[0].topic_entity)
-    latencies, recall, hits = [], [], []
+    latencies, scores = [], []
     for q in questions:
         start = time.perf_counter()
         answer = ws.ask(q.question, strategy=args.strategy, topic_entity=q.topic_entity)
         latencies.append(time.perf_counter() - start)
-        s = score_question(answer.triples, q.golden)
-        recall.append(s.recall)
-        hits.append(s.hits_at_10)
+        scores.append(score_question(answer.triples, q.golden))
     label = _embedder_label(ws)
     ws.close()
-    latencies.sort()
+    return {**_summary(latencies, scores), "embedder": label}
+
+
+def _summary(latencies: list[float], scores: list) -> dict:
+    """p50, p95 and mean latency (seconds), recall and Hits@10 over the questions asked."""
+    ordered = sorted(latencies)
     return {
-        "questions": len(questions),
-        "p50": statistics.median(latencies),
-        "p95": latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))],
-        "mean": statistics.fmean(latencies),
-        "recall": statistics.fmean(recall),
-        "hits_at_10": statistics.fmean(hits),
-        "embedder": label,
+        "questions": len(ordered),
+        "p50": statistics.median(ordered),
+        "p95": ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))],
+        "mean": statistics.fmean(ordered),
+        "recall": statistics.fmean(s.recall for s in scores),
+        "hits_at_10": statistics.fmean(s.hits_at_10 for s in scores),
     }
 
 
@@ -188,35 +190,15 @@ def serve(args: argparse.Namespace) -> dict:
     at a time over HTTP: latency as the client measures it, quality from the reply's triples, the
     service's start (it reads its catalogs before it listens) and its peak RSS."""
     import signal
-    import subprocess
-    import urllib.request
 
-    from kgqa.serve_state import read_state
+    from serve_latency import post, rss_mib, start_service
 
     settings = Settings.from_env(args.db, store=args.store, **({"pg_dsn": args.pg_dsn} if args.pg_dsn else {}))
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "KGQA_STORE": args.store}
-    env.pop("KGQA_SERVE_TOKEN", None)
-    if args.pg_dsn:
-        env["KGQA_PG_DSN"] = args.pg_dsn
-    cmd = [sys.executable, "-m", "kgqa_cli.main", "--db", args.db, "-q", "serve", "--port", "0", "--workers", "1"]
+    extra_env = {"KGQA_STORE": args.store, **({"KGQA_PG_DSN": args.pg_dsn} if args.pg_dsn else {})}
     started = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env)
-    while (state := read_state(settings.service_path)) is None or state.pid != proc.pid:
-        if proc.poll() is not None or time.perf_counter() - started > 1800:
-            proc.kill()
-            raise SystemExit(f"kgqa serve did not start (exit {proc.poll()})")
-        time.sleep(0.2)
-    start_s = time.perf_counter() - started
-
-    def ask(body: dict) -> dict:
-        req = urllib.request.Request(
-            state.url + "/v1/ask", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-        )
-        with urllib.request.urlopen(req, timeout=300) as resp:
-            return json.loads(resp.read())
-
+    proc, url = start_service(Path(args.db), 1, extra_env=extra_env, state_path=settings.service_path, timeout=1800)
     questions = read_questions(args.questions)
-    out: dict = {"questions": len(questions), "start_s": start_s}
+    out: dict = {"questions": len(questions), "start_s": time.perf_counter() - started}
     try:
         for strategy in ("direct", "traversal"):
             bodies = [
@@ -227,31 +209,20 @@ def serve(args: argparse.Namespace) -> dict:
                 }
                 for q in questions
             ]
-            ask(bodies[0])  # the HTTP path opened
-            latencies, served, recall, hits = [], [], [], []
-            for q, body in zip(questions, bodies):
+            post(url, bodies[0])  # the HTTP path opened
+            latencies, served, replies = [], [], []
+            for body in bodies:
                 t0 = time.perf_counter()
-                reply = ask(body)
+                reply = post(url, body)
                 latencies.append(time.perf_counter() - t0)
                 served.append(float(reply.get("timings", {}).get("total", 0.0)))
-                s = score_question(reply["triples"], q.golden)
-                recall.append(s.recall)
-                hits.append(s.hits_at_10)
-            latencies.sort()
+                replies.append(reply["triples"])
             out[strategy] = {
-                "questions": len(questions),
-                "p50": statistics.median(latencies),
-                "p95": latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))],
-                "mean": statistics.fmean(latencies),
+                **_summary(latencies, [score_question(r, q.golden) for r, q in zip(replies, questions)]),
                 "served_p50": statistics.median(served),
-                "recall": statistics.fmean(recall),
-                "hits_at_10": statistics.fmean(hits),
                 "via": "kgqa serve (HTTP, 1 worker)",
             }
-        status = dict(
-            line.split(":", 1) for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines() if ":" in line
-        )
-        out["service_peak_rss_mib"] = int(status["VmHWM"].split()[0]) / 1024
+        out["service_peak_rss_mib"] = rss_mib(proc.pid)[1]
     finally:
         proc.send_signal(signal.SIGTERM)
         out["exit"] = proc.wait(timeout=120)

@@ -69,13 +69,24 @@ def post(url: str, body: dict) -> dict:
         return json.loads(resp.read())
 
 
-def start_service(db: Path, workers: int) -> tuple[subprocess.Popen, str]:
+def start_service(
+    db: Path,
+    workers: int,
+    *,
+    extra_env: dict[str, str] | None = None,
+    state_path: Path | None = None,
+    timeout: float = 300,
+) -> tuple[subprocess.Popen, str]:
+    """A `kgqa serve` process on a free loopback port, once its state file (at `state_path`, default
+    beside `db`) names it; its URL."""
     from kgqa.serve_state import read_state
 
-    proc = subprocess.Popen(kgqa_cmd(db, "-q", "serve", "--port", "0", "--workers", str(workers)), env=env())
+    cmd = kgqa_cmd(db, "-q", "serve", "--port", "0", "--workers", str(workers))
+    proc = subprocess.Popen(cmd, env={**env(), **(extra_env or {})})
     started = time.perf_counter()
-    while (state := read_state(db)) is None or state.pid != proc.pid:
-        if proc.poll() is not None or time.perf_counter() - started > 300:
+    while (state := read_state(state_path or db)) is None or state.pid != proc.pid:
+        if proc.poll() is not None or time.perf_counter() - started > timeout:
+            proc.kill()
             raise SystemExit(f"kgqa serve did not start (exit {proc.poll()})")
         time.sleep(0.1)
     print(f"service (workers={workers}) ready in {time.perf_counter() - started:.1f}s at {state.url}", file=sys.stderr)
