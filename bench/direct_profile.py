@@ -82,6 +82,7 @@ def main() -> None:
         "--warm-catalog", action="store_true", help="Read the exact answers' catalog before the timed questions."
     )
     ap.add_argument("--limit", type=int, default=0, help="At most this many questions (0: all).")
+    ap.add_argument("--slowest", type=int, default=0, help="Also list the K slowest questions and their stages.")
     args = ap.parse_args()
     ws = Workspace(Settings.from_env(args.db), read_only=True)
     ws.warm_up()
@@ -95,14 +96,18 @@ def main() -> None:
     STAGES.clear()
     prof = cProfile.Profile() if args.profile else None
     latencies = []
+    per_question: list[tuple[float, str, dict[str, float]]] = []
     for q in questions:
         if prof:
             prof.enable()
+        before = dict(STAGES)
         start = time.perf_counter()
         ws.ask(q.question, strategy="direct", topic_entity=q.topic_entity)
         latencies.append(time.perf_counter() - start)
         if prof:
             prof.disable()
+        own = {k: v - before.get(k, 0.0) for k, v in STAGES.items() if v - before.get(k, 0.0) > 0.0005}
+        per_question.append((latencies[-1], q.question, own))
     if prof:
         prof.dump_stats(args.profile)
     latencies.sort()
@@ -116,6 +121,9 @@ def main() -> None:
         accounted += seconds
         print(f"| {stage} | {seconds / n * 1000:.1f} | {seconds / total:.0%} |")
     print(f"| other | {(total - accounted) / n * 1000:.1f} | {(total - accounted) / total:.0%} |")
+    for seconds, question, own in sorted(per_question, key=lambda t: -t[0])[: args.slowest]:
+        stages = ", ".join(f"{k} {v * 1000:.0f}" for k, v in sorted(own.items(), key=lambda kv: -kv[1]))
+        print(f"{seconds * 1000:6.0f} ms  {question[:90]}  ({stages})")
     ws.close()
     sys.stdout.flush()
 
