@@ -25,6 +25,9 @@ from kgqa.question.linking import Linker, Links
 from kgqa.question.meaning import Reading, names_hubs, read
 
 QUERY = "[query]"
+#: Seconds of one answering/matching_hubs_one or group_hubs_one read (one key, a hop, the hubs' rows:
+#: 5-15 ms on the 10^5 scale graph); `GraphStore.by_key` weighs it against a scan of the triples.
+HUB_LOOKUP_S = 10e-3
 SHOWN = 12  # items written out in a sentence; the result holds all of them
 EVIDENCE_MAX = 1_000  # values of one hub an answer cites triples for (a hub with 200,000 authors); its result holds all
 _YESNO = re.compile(r"^\s*(is|was|were|are|did|does|do|has|have|had)\b", re.I)
@@ -344,9 +347,29 @@ def matching(store: GraphStore, cat: Catalog, constraints: list[Constraint]) -> 
     }
     if any(not c.ids for c in constraints):
         return [], {"name": "answering/matching_hubs", "constraints": _described(constraints)}
+    if store.by_key(sum(len(c.ids) for c in constraints), HUB_LOOKUP_S, "Triple"):
+        hubs = _matching_by_key(store, cat, constraints)  # the same hubs, read per value id
+        return hubs, {"name": "answering/matching_hubs", "constraints": _described(constraints)}
     rows = store.run("answering/matching_hubs", params)
     hubs = sorted(((h[0], h[1]) for h in ((rows[0][1] or []) if rows else [])), key=lambda kv: kv[1])
     return hubs, {"name": "answering/matching_hubs", "constraints": _described(constraints)}
+
+
+def _matching_by_key(store: GraphStore, cat: Catalog, constraints: list[Constraint]) -> list[tuple[str, str]]:
+    """`matching` from one primary-key read per value id, the constraints intersected here."""
+    met: dict[str, str] | None = None
+    for c in constraints:
+        via = c.path.via
+        name, params = (
+            ("answering/matching_hubs_one_via", {"pred": c.path.pred, "via": via, "hub_type": cat.hub_type})
+            if via
+            else ("answering/matching_hubs_one", {"pred": c.path.pred, "hub_type": cat.hub_type})
+        )
+        found = {r[0]: r[1] for r in store.run_each(name, "vid", list(dict.fromkeys(c.ids)), params)}
+        met = found if met is None else {h: label for h, label in met.items() if h in found}
+        if not met:
+            return []
+    return sorted((met or {}).items(), key=lambda kv: kv[1])
 
 
 def _described(constraints: list[Constraint]) -> list[dict[str, str]]:
@@ -359,12 +382,31 @@ def grouped(store: GraphStore, cat: Catalog, ids: list[str], attribute: str) -> 
     if not cat.in_cypher:
         return cat.hubs_per_value(ids, attribute)
     out: dict[str, tuple[int, list[str]]] = {}
+    by_key = bool(ids) and store.by_key(len(ids), HUB_LOOKUP_S, "Triple")
     for path in cat.paths.get(attribute, []):
-        for key, _n, hubs in store.run("answering/group_hubs", {"ids": ids, "via": path.via, "pred": path.pred}):
+        rows = (
+            _grouped_by_key(store, ids, path.via, path.pred)
+            if by_key
+            else store.run("answering/group_hubs", {"ids": ids, "via": path.via, "pred": path.pred})
+        )
+        for key, _n, hubs in rows:
             old = out.get(key, (0, []))
             members = list(dict.fromkeys(old[1] + [h[0] for h in hubs]))
             out[key] = (len(members), members)
     return sorted(((k, n, m) for k, (n, m) in out.items()), key=lambda x: (-x[1], x[0]))
+
+
+def _grouped_by_key(store: GraphStore, ids: list[str], via: str, pred: str) -> list[tuple[str, int, list[list[str]]]]:
+    """The rows of `answering/group_hubs` (key, n, hubs) from one primary-key read per hub."""
+    name, params = (
+        ("answering/group_hubs_one_via", {"via": via, "pred": pred})
+        if via
+        else ("answering/group_hubs_one", {"pred": pred})
+    )
+    members: dict[str, dict[str, list[str]]] = {}
+    for key, hub, label in store.run_each(name, "pid", list(dict.fromkeys(ids)), params):
+        members.setdefault(key, {})[hub] = [hub, label]
+    return [(key, len(hubs), list(hubs.values())) for key, hubs in members.items()]
 
 
 def _phrase(constraints: list[Constraint]) -> str:

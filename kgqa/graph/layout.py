@@ -107,6 +107,10 @@ class GraphLayout(Protocol):
 
 #: Ids a set-based read passes as `IN $ids`; more are unwound and joined (`chains/step_*_many`).
 IN_LIST_MAX = 100
+#: Seconds of one `graph/entity_by_id` lookup (0.2-0.3 ms on the 10^5 scale graph): `GraphStore.by_key`.
+ENTITY_LOOKUP_S = 0.3e-3
+#: Seconds of one `chains/step_*_one` hop from one entity (a key read, its edges, their far ends' rows).
+STEP_LOOKUP_S = 5e-3
 
 
 class TripleLayout:
@@ -120,7 +124,13 @@ class TripleLayout:
         self.store = store
 
     def entities_by_ids(self, ids: list[str]) -> dict[str, Entity]:
-        return {r[0]: entity_row(r) for r in self.store.run("graph/entities_by_ids", {"ids": ids})} if ids else {}
+        if not ids:
+            return {}
+        if self.store.by_key(len(ids), ENTITY_LOOKUP_S, "Entity"):
+            return {
+                r[0]: entity_row(r) for r in self.store.run_each("graph/entity_by_id", "id", list(dict.fromkeys(ids)))
+            }
+        return {r[0]: entity_row(r) for r in self.store.run("graph/entities_by_ids", {"ids": ids})}
 
     def out_edges(self, ids: list[str]) -> list[Triple]:
         return [triple_row(r) for r in self.store.run("graph/out_edges", {"ids": ids})] if ids else []
@@ -168,9 +178,15 @@ class TripleLayout:
 
     def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
         query = "chains/step_out" if direction > 0 else "chains/step_in"
+        ids = [e.id for e in frontier]
+        if self.store.by_key(len(ids), STEP_LOOKUP_S, "Triple"):  # a key read each: cheaper than a scan
+            rows = self.store.run_each(
+                query + "_one", "id", list(dict.fromkeys(ids)), {"predicate": predicate, "cap": cap}
+            )
+            return [(r[0], r[1], r[2] or "", bool(r[3]), r[4] or []) for r in rows[:cap]]
         if len(frontier) > IN_LIST_MAX:  # Kùzu checks `IN $ids` against the whole list per row
             query += "_many"
-        rows = self.store.run(query, {"ids": [e.id for e in frontier], "predicate": predicate, "cap": cap})
+        rows = self.store.run(query, {"ids": ids, "predicate": predicate, "cap": cap})
         return [(r[0], r[1], r[2] or "", bool(r[3]), r[4] or []) for r in rows]
 
     def labels_in_text(self, text: str, min_len: int, limit: int) -> list[Entity]:

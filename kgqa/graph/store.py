@@ -27,6 +27,10 @@ _LOCK_MARKERS = ("Could not set lock", "lock on file", "database is locked")
 _WRITE_FAILED_MARKERS = ("Cannot write to file", "No space left on device", "File too large", "Disk quota exceeded")
 #: grow_buffer_pool reopens the database only when the cache it would size now is this much larger.
 GROWTH_TO_REOPEN = 1.25
+#: Seconds per stored row that a query planned as a scan of the Entity or Triple table spends (`by_key`:
+#: bench/results/lookups.md measures the vector tables at 0.2-0.4 µs a row; the graph tables' joins
+#: measured 0.5-2 µs a row on the 10^5 scale graph).
+GRAPH_SCAN_ROW_S = 0.5e-6
 
 
 def _query_error(name: str, exc: RuntimeError) -> StoreError:
@@ -103,6 +107,7 @@ class GraphStore:
         self._extensions: set[str] = set()
         self._udfs: set[str] = set()
         self._prepared: dict[tuple[str, tuple[tuple[str, int], ...]], Any] = {}
+        self._rows: dict[str, int] = {}
         self._owns_db = True
         try:
             upgrade_prefix(self)  # a database of an earlier release: its own tables get the kgqa_ prefix
@@ -167,6 +172,16 @@ class GraphStore:
             self.tracer(f"{name} x{len(values)}", params, time.perf_counter() - start)
         return rows
 
+    def by_key(self, keys: int, per_key_s: float, table: str) -> bool:
+        """Whether `keys` single-key queries (`run_each`, `per_key_s` each) cost less than one query
+        over a list of keys, which Kùzu 0.11.3 plans as a scan of `table` ("Entity" or "Triple"). The
+        table's size is counted once and again after each committed transaction."""
+        rows = self._rows.get(table)
+        if rows is None:
+            count = "graph/count_entities" if table == "Entity" else "graph/count_triples"
+            rows = self._rows[table] = int(self.run(count)[0][0])
+        return keys * per_key_s < rows * GRAPH_SCAN_ROW_S
+
     def run_with_table(self, name: str, table: object, **structural: int) -> list[list[Any]]:
         """Run a named query that reads the Arrow table `table` through `LOAD FROM kgqa_rows`
         (Kùzu resolves the name from the caller's frame; bulk rows without per-value binding);
@@ -196,7 +211,7 @@ class GraphStore:
         store.read_only = bool(getattr(db, "read_only", False))
         store._db, store._conn = db, kuzu.Connection(db)
         store._in_tx, store._extensions, store._udfs, store._owns_db = False, set(), set(), False
-        store._prepared = {}
+        store._prepared, store._rows = {}, {}
         try:
             upgrade_prefix(store)
             store._check_graph()
@@ -352,6 +367,7 @@ class GraphStore:
             raise
         self._in_tx = False
         self._raw("COMMIT", "COMMIT", None)
+        self._rows.clear()  # the tables' sizes `by_key` weighs may have changed
 
     # -- schema ------------------------------------------------------------------------------
     def has_table(self, table: str) -> bool:

@@ -129,6 +129,10 @@ class PgGraph(GraphStore):
     def scalar(self, name: str, params: dict[str, Any] | None = None) -> Any:
         return self.run(name, params)
 
+    def by_key(self, keys: int, per_key_s: float, table: str) -> bool:
+        """Never: the SQL twins read a list of keys through the tables' indexes in one statement."""
+        return False
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         with self.db.transaction():

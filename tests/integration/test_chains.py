@@ -75,6 +75,25 @@ def test_a_plain_path_passes_through_the_topic_and_other_excludes_it(demo_worksp
     assert a.strategy == "chain" and set(a.result["items"]) == {demo.year[p] for p in papers - {paper}}, a.answer
 
 
+def test_an_entity_the_question_names_on_the_way_narrows_the_chain(demo_workspace):
+    """ "Which organisation is <author>, an author of <paper>, affiliated with?": the chain paper -> author
+    -> affiliation goes on from the named author only, not from every author of the paper."""
+    from kgqa.demo import demo_graph_path
+
+    rows = list(csv.DictReader(demo_graph_path().open(encoding="utf-8")))
+    affiliation = defaultdict(set)
+    for r in rows:
+        if r["predicate"] == "affiliation":
+            affiliation[r["subject_label"]].add(r["object_label"])
+    authors = [r["object_label"] for r in rows if r["subject_label"] == P01_TITLE and r["predicate"] == "author"]
+    everyone = set().union(*(affiliation[a] for a in authors))
+    named = next(a for a in authors if affiliation[a] != everyone)  # one whose answer differs from all authors'
+    a = demo_workspace.ask(f"Which organisation is {named}, an author of '{P01_TITLE}', affiliated with?")
+    assert a.strategy == "chain" and set(a.result["items"]) == affiliation[named], a.answer
+    a = demo_workspace.ask(f"Which organisations are the authors of '{P01_TITLE}' affiliated with?")
+    assert set(a.result["items"]) == everyone, a.answer  # none named: every author's
+
+
 def test_a_chain_is_one_query_per_hop_over_the_whole_frontier(demo_workspace, monkeypatch):
     store = demo_workspace.store
     calls: list[str] = []

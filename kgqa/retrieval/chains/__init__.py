@@ -73,7 +73,8 @@ class ChainAnswerer:
         t1 = time.perf_counter()
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
-        result = follow_chain(self.store, start, plan.steps, fanout, revisit=plan.plain_path(question))
+        named = _named_outside(question, (mention.start, mention.end))
+        result = follow_chain(self.store, start, plan.steps, fanout, revisit=plan.plain_path(question), named=named)
         if not result.ends or _containers(result):
             return None
         t2 = time.perf_counter()
@@ -117,6 +118,22 @@ class ChainAnswerer:
         if not any(is_hub(i) for i in mention.ids):
             return True
         return len(plan.unexplained) <= 1  # a verb ("describe", "attached"); more is a constraint
+
+
+#: Shortest label an entity on the way is recognised by in the question (a name, not a stray word).
+NAMED_MIN_LENGTH = 4
+
+
+def _named_outside(question: str, topic: tuple[int, int]) -> Callable[[Entity], bool]:
+    """Whether an entity's label stands in the question as whole words, outside the topic's mention."""
+
+    def named(e: Entity) -> bool:
+        if len(e.label) < NAMED_MIN_LENGTH:
+            return False
+        where = find_mention(question, e.label)
+        return where is not None and (where[1] <= topic[0] or where[0] >= topic[1])
+
+    return named
 
 
 def _compose(

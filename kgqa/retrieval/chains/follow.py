@@ -6,6 +6,7 @@ reached entity, the triples that reached it, to cite them."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kgqa import deadline
@@ -53,11 +54,14 @@ def follow_chain(
     steps: tuple[tuple[str, int], ...],
     fanout: int = DEFAULT_FANOUT,
     revisit: bool = False,
+    named: Callable[[Entity], bool] | None = None,
 ) -> ChainResult:
     """The entities the chain reaches from `start`, one set-based read per hop (the graph's layout).
     The last hop never reaches the topic or, going straight back, where it came from; with `revisit`
     the hops before it may ("the writers of the films directed by the director of X" include X's own),
-    without it no hop does ("films that *share* a director with X", "the *other* films ...")."""
+    without it no hop does ("films that *share* a director with X", "the *other* films ...").
+    Where the question names some of a hop's entities before the last (`named`: "the affiliation of
+    Sofia Horvat, an author of X"), the chain goes on from those only."""
     layout = layout_of(store)
     frontiers: list[dict[str, Entity]] = [{e.id: e for e in start}]
     start_ids = {e.id for e in start}
@@ -87,6 +91,10 @@ def follow_chain(
             if len(by[to_id]) < TRACE_WIDTH:
                 by[to_id].append(triple)
             counts[to_id] += 1
+        if named is not None and i < len(steps) - 1:
+            chosen = {k: e for k, e in reached.items() if named(e)}
+            if chosen and len(chosen) < len(reached):
+                reached, by = chosen, defaultdict(list, {k: v for k, v in by.items() if k in chosen})
         frontiers.append(reached)
         result.reached_by.append(dict(by))
         last_counts = dict(counts)
