@@ -127,8 +127,10 @@ NAMED_MIN_LENGTH = 4
 def _named_outside(question: str, topic: tuple[int, int]) -> Callable[[Entity], bool]:
     """Whether an entity's label stands in the question as whole words, outside the topic's mention."""
 
-    def named(e: Entity) -> bool:
-        if len(e.label) < NAMED_MIN_LENGTH:
+    lowered = question.lower()
+
+    def named(e: Entity) -> bool:  # called for every entity of every hop but the last: a substring test first
+        if len(e.label) < NAMED_MIN_LENGTH or e.label.lower() not in lowered:
             return False
         where = find_mention(question, e.label)
         return where is not None and (where[1] <= topic[0] or where[0] >= topic[1])
