@@ -17,6 +17,7 @@ import kuzu
 from kgqa import assets
 from kgqa.errors import NotInitialisedError, SchemaError, StorageFullError, StoreBusyError, StoreError
 from kgqa.graph.buffer_pool import buffer_pool_bytes
+from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.own_prefix import upgrade_prefix
 from kgqa.memory import MemoryCeiling
 
@@ -180,7 +181,7 @@ class GraphStore:
         if rows is None:
             count = "graph/count_entities" if table == "Entity" else "graph/count_triples"
             rows = self._rows[table] = int(self.run(count)[0][0])
-        return keys * per_key_s < rows * GRAPH_SCAN_ROW_S
+        return cheaper_by_key(keys, per_key_s, rows, GRAPH_SCAN_ROW_S)
 
     def run_with_table(self, name: str, table: object, **structural: int) -> list[list[Any]]:
         """Run a named query that reads the Arrow table `table` through `LOAD FROM kgqa_rows`

@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from kgqa.config import AnnParams
+from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.store import GraphStore
 from kgqa.memory import MemoryCeilingError, build_need, check_build, hnsw_fits
 from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
@@ -38,7 +39,7 @@ class KuzuHubVectorStore:
         self._cache = HubVectorCache(self._read_hub_vectors) if store.read_only else None
         # hash -> path (None: read, and not stored); a hash not in it is not read yet
         self._records: dict[str, PathRecord | None] | None = {} if store.read_only else None
-        self._counts: IndexCounts | None = None  # table sizes, for _by_key (forgotten on every write)
+        self._counts: IndexCounts | None = None  # table sizes, for cheaper_by_key (forgotten on every write)
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -251,23 +252,16 @@ class KuzuHubVectorStore:
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id; counted
         in Kùzu, so a text shared by thousands of hubs returns one row. Read in one query that scans
-        the stored texts, or with one primary-key lookup per text when that is cheaper (`_by_key`)."""
+        the stored texts, or with one primary-key lookup per text when that is cheaper (`cheaper_by_key`)."""
         if not text_hashes:
             return {}
         wanted = list(dict.fromkeys(text_hashes))
         rows: Iterable[Any]
-        if self._by_key(len(wanted), TEXT_LOOKUP_S, self._rows().texts):
+        if cheaper_by_key(len(wanted), TEXT_LOOKUP_S, self._rows().texts, SCAN_ROW_S):
             rows = self.store.run_each("retrieval/text_hubs_one", "hash", wanted, {"limit": limit})
         else:
             rows = zip(*self.store.run_columns("retrieval/text_hubs", {"hashes": wanted, "limit": limit}))
         return {t: (int(n), list(h)) for t, n, h in rows}
-
-    def _by_key(self, keys: int, per_key_s: float, rows: int) -> bool:
-        """Whether `keys` primary-key lookups cost less than one scan of a table of `rows` rows.
-        Kùzu 0.11.3 plans `WHERE key IN $list` (and `UNWIND $list ... {key: x}`) as a scan of the
-        table, which grows with the index; a lookup query per key costs the same at any size
-        (bench/results/lookups.md: per text 1.3 ms against 0.2-0.4 µs per stored row scanned)."""
-        return keys * per_key_s < rows * SCAN_ROW_S
 
     def _rows(self) -> IndexCounts:
         """The index's table sizes, counted once and again after each write."""
@@ -295,7 +289,7 @@ class KuzuHubVectorStore:
 
     def _read_paths(self, hashes: list[str]) -> dict[str, PathRecord]:
         rows: Iterable[Any]
-        if self._by_key(len(hashes), PATH_LOOKUP_S, self._rows().paths):
+        if cheaper_by_key(len(hashes), PATH_LOOKUP_S, self._rows().paths, SCAN_ROW_S):
             rows = self.store.run_each("retrieval/path_by_hash", "hash", hashes)
         else:
             rows = zip(*self.store.run_columns("retrieval/paths_by_hash", {"hashes": hashes}))

@@ -7,6 +7,7 @@ import numpy as np
 from kgqa.graph.traversal import RootLevels
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.hublink.hits import HitTable
+from kgqa.vectorstores import kuzu_store
 from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
 from kgqa.vectorstores.vector_cache import HubVectorCache
 
@@ -71,12 +72,14 @@ def test_read_only_paths_and_entities_equal_fresh_reads(demo_workspace, monkeypa
     assert kept_store.paths(hashes) == fresh and list(kept_store.paths(hashes)) == list(fresh) == hashes[:-1]
     assert asked == [hashes[5:]]  # only the paths not read before, once
     # a primary-key lookup per path (large indexes) reads what the one scanning query reads (small ones)
-    by_key = KuzuHubVectorStore(store, vstore.dim)
-    monkeypatch.setattr(by_key, "_by_key", lambda *a: True)
-    assert by_key.paths(hashes) == fresh
     texts = [r[0] for r in store.run("indexing/text_hashes")][:40] + ["no-such-text"]
     scanned = vstore.text_hubs(texts, 3)
+    by_key = KuzuHubVectorStore(store, vstore.dim)
+    monkeypatch.setattr(kuzu_store, "cheaper_by_key", lambda *a: True)
+    each = _counting(monkeypatch, store, "run_each")
+    assert by_key.paths(hashes) == fresh
     assert scanned and by_key.text_hubs(texts, 3) == scanned
+    assert each == ["retrieval/path_by_hash", "retrieval/text_hubs_one"]  # the key reads ran
     facts = GraphFacts(store, vstore)
     assert facts.entities(hubs[:3] + ["no-such-entity"]).keys() == set(hubs[:3])
     runs = _counting(monkeypatch, store, "run")
