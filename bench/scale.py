@@ -73,6 +73,19 @@ def _disk_mib(path: Path) -> float:
     return sum(p.stat().st_size for p in files) / 2**20
 
 
+def _mib(value: float | None) -> str:
+    """A size for the report's tables ("–" where it was not measured)."""
+    return "–" if value is None else f"{value:.0f}"
+
+
+def _graph_mib(load: dict, db: Path, *, built: bool) -> float | None:
+    """The loaded graph's size on disk: kept with the load step, or measured now when no index has
+    been built into the database since (a load step kept from before sizes were kept with it)."""
+    if "disk_mib" in load:
+        return float(load["disk_mib"])
+    return None if built else _disk_mib(db)
+
+
 def _pg_size_mib(dsn: str) -> float:
     import psycopg
 
@@ -108,13 +121,16 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
     if not args.resume or not steps.is_dir():  # no kept step: a fresh graph and database
         shutil.rmtree(work, ignore_errors=True)
 
-    def step(name: str, *worker_args: str) -> dict:
-        """One worker's measurement; with --resume, one this size already made is read back."""
+    def step(name: str, *worker_args: str, disk: Path | None = None) -> dict:
+        """One worker's measurement; with --resume, one this size already made is read back. With
+        `disk`, the size of that database right after the step is kept with it (`disk_mib`)."""
         kept = steps / f"{name}.json"
         if args.resume and kept.is_file():
             _log(args.quiet, f"{n}: {name} kept from {kept}")
             return json.loads(kept.read_text())
         out = _worker(*worker_args)
+        if disk is not None:
+            out["disk_mib"] = _disk_mib(disk)
         steps.mkdir(parents=True, exist_ok=True)
         kept.write_text(json.dumps(out))
         return out
@@ -145,8 +161,8 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
     }
     db = work / "kuzu" / "graph.kuzu"
     _log(args.quiet, f"{n}: loading {gen_info['triples']} triples")
-    res["load"] = step("load", "load", "--db", str(db), "--graph", gen_info["graph"])
-    graph_mib = _disk_mib(db)
+    res["load"] = step("load", "load", "--db", str(db), "--graph", gen_info["graph"], disk=db)
+    graph_mib = _graph_mib(res["load"], db, built=(steps / "build-kuzu.json").is_file())
     res["graph_mib"] = graph_mib
     if not full:
         _log(args.quiet, f"{n}: dry-run build (graph phases only)")
@@ -171,8 +187,8 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
         }
         return res
     _log(args.quiet, f"{n}: building the Kùzu index")
-    b = step("build-kuzu", "build", "--db", str(db))
-    kuzu = {"build": b, "index_mib": _disk_mib(db) - graph_mib}
+    b = step("build-kuzu", "build", "--db", str(db), disk=db)
+    kuzu = {"build": b, "index_mib": None if graph_mib is None else b.get("disk_mib", _disk_mib(db)) - graph_mib}
     _log(args.quiet, f"{n}: embedding model alone on the {b['texts_embedded']} unique texts")
     kuzu["reference"] = step("reference", "reference", "--db", str(db), "--sample", str(args.reference_sample))
     _queries(kuzu, "kuzu", n, args, step, db, questions)
@@ -314,7 +330,7 @@ def table(results: list[dict]) -> str:
                     f"| {r['triples']:,} | kuzu | {b['hubs']:,} | {b['paths']:,} | {b['texts_embedded']:,} "
                     f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('verbalise'))} | {_fmt_s(t.get('embed'))} "
                     f"| {_fmt_s(t.get('write'))} | {_fmt_s(t.get('ann_index'))} | {_fmt_s(b['seconds'])}{note} "
-                    f"| {_fmt_s(ref)}{ref_note} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} | {m['index_mib']:.0f} |"
+                    f"| {_fmt_s(ref)}{ref_note} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} | {_mib(m['index_mib'])} |"
                 )
             elif m["mode"] == "build":
                 b, t = m["build"], m["build"]["timings"]
@@ -323,7 +339,7 @@ def table(results: list[dict]) -> str:
                     f"| {r['triples']:,} | pgvector | {b['hubs']:,} | {b['paths']:,} | {b['texts_embedded']:,} "
                     f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('verbalise'))} | {_fmt_s(t.get('embed'))} "
                     f"| {_fmt_s(t.get('write'))} | {_fmt_s(t.get('ann_index'))} | {_fmt_s(b['seconds'])} "
-                    f"| {_fmt_s(ref)} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} (client) | {m['index_mib']:.0f} |"
+                    f"| {_fmt_s(ref)} | {b['seconds'] / ref:.2f} | {b['peak_rss_mib']:.0f} (client) | {_mib(m['index_mib'])} |"
                 )
             else:
                 k = r["stores"]["kuzu"]["build"]
@@ -336,7 +352,7 @@ def table(results: list[dict]) -> str:
                     f"| {r['triples']:,} | pgvector (sync) | {k['hubs']:,} | {k['paths']:,} | {k['texts_embedded']:,} "
                     f"| {_fmt_s(kt.get('enumerate_paths'))} | {_fmt_s(kt.get('verbalise'))} | {_fmt_s(kt.get('embed'))} "
                     f"| {_fmt_s(s['seconds'])} (write + ANN) | – | {_fmt_s(total, True)} | {_fmt_s(ref)} "
-                    f"| {total / ref:.2f} (est.) | {s['peak_rss_mib']:.0f} (client) | {m['index_mib']:.0f} |"
+                    f"| {total / ref:.2f} (est.) | {s['peak_rss_mib']:.0f} (client) | {_mib(m['index_mib'])} |"
                 )
     lines += [
         "",
@@ -368,7 +384,7 @@ def table(results: list[dict]) -> str:
         load_rss = r["load"].get("peak_rss_mib")
         lines.append(
             f"| {r['triples']:,} | {r['papers']:,} | {r['generate_s']:.1f} | {r['load']['seconds']:.1f} "
-            f"| {'–' if load_rss is None else f'{load_rss:.0f}'} | {r['graph_mib']:.0f} |"
+            f"| {'–' if load_rss is None else f'{load_rss:.0f}'} | {_mib(r['graph_mib'])} |"
         )
     return "\n".join(lines)
 

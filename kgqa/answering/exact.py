@@ -338,6 +338,11 @@ def matching(store: GraphStore, cat: Catalog, constraints: list[Constraint]) -> 
     if not cat.in_cypher:
         hubs = cat.hubs_meeting([(c.path, c.ids) for c in constraints])
         return hubs, {"name": "catalog", "constraints": _described(constraints)}
+    if any(not c.ids for c in constraints):
+        return [], {"name": "answering/matching_hubs", "constraints": _described(constraints)}
+    if store.by_key(sum(len(c.ids) for c in constraints), HUB_LOOKUP_S, "Triple"):
+        hubs = _matching_by_key(store, cat, constraints)  # the same hubs, read per value id
+        return hubs, {"name": "answering/matching_hubs", "constraints": _described(constraints)}
     params = {
         "hub_type": cat.hub_type,
         "needed": len(constraints),
@@ -345,11 +350,6 @@ def matching(store: GraphStore, cat: Catalog, constraints: list[Constraint]) -> 
             {"k": k, "via": c.path.via, "pred": c.path.pred, "ids": c.ids} for k, c in enumerate(constraints)
         ],
     }
-    if any(not c.ids for c in constraints):
-        return [], {"name": "answering/matching_hubs", "constraints": _described(constraints)}
-    if store.by_key(sum(len(c.ids) for c in constraints), HUB_LOOKUP_S, "Triple"):
-        hubs = _matching_by_key(store, cat, constraints)  # the same hubs, read per value id
-        return hubs, {"name": "answering/matching_hubs", "constraints": _described(constraints)}
     rows = store.run("answering/matching_hubs", params)
     hubs = sorted(((h[0], h[1]) for h in ((rows[0][1] or []) if rows else [])), key=lambda kv: kv[1])
     return hubs, {"name": "answering/matching_hubs", "constraints": _described(constraints)}
@@ -359,17 +359,18 @@ def _matching_by_key(store: GraphStore, cat: Catalog, constraints: list[Constrai
     """`matching` from one primary-key read per value id, the constraints intersected here."""
     met: dict[str, str] | None = None
     for c in constraints:
-        via = c.path.via
-        name, params = (
-            ("answering/matching_hubs_one_via", {"pred": c.path.pred, "via": via, "hub_type": cat.hub_type})
-            if via
-            else ("answering/matching_hubs_one", {"pred": c.path.pred, "hub_type": cat.hub_type})
-        )
+        name, params = _one_query("answering/matching_hubs_one", c.path.via, pred=c.path.pred, hub_type=cat.hub_type)
         found = {r[0]: r[1] for r in store.run_each(name, "vid", list(dict.fromkeys(c.ids)), params)}
         met = found if met is None else {h: label for h, label in met.items() if h in found}
         if not met:
             return []
     return sorted((met or {}).items(), key=lambda kv: kv[1])
+
+
+def _one_query(name: str, via: str | None, **params: str) -> tuple[str, dict[str, str]]:
+    """The single-key query `name` and its parameters, or its `_via` form when the attribute is
+    reached through an intermediate predicate `via`."""
+    return (f"{name}_via", {**params, "via": via}) if via else (name, params)
 
 
 def _described(constraints: list[Constraint]) -> list[dict[str, str]]:
@@ -398,11 +399,7 @@ def grouped(store: GraphStore, cat: Catalog, ids: list[str], attribute: str) -> 
 
 def _grouped_by_key(store: GraphStore, ids: list[str], via: str, pred: str) -> list[tuple[str, int, list[list[str]]]]:
     """The rows of `answering/group_hubs` (key, n, hubs) from one primary-key read per hub."""
-    name, params = (
-        ("answering/group_hubs_one_via", {"via": via, "pred": pred})
-        if via
-        else ("answering/group_hubs_one", {"pred": pred})
-    )
+    name, params = _one_query("answering/group_hubs_one", via, pred=pred)
     members: dict[str, dict[str, list[str]]] = {}
     for key, hub, label in store.run_each(name, "pid", list(dict.fromkeys(ids)), params):
         members.setdefault(key, {})[hub] = [hub, label]
