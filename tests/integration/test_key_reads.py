@@ -12,6 +12,7 @@ import pytest
 
 from kgqa.config import RetrievalParams
 from kgqa.graph import store as store_mod
+from kgqa.graph.layout import layout_of
 
 DIRECT = RetrievalParams(strategy="direct")
 QUESTIONS = [
@@ -23,6 +24,8 @@ QUESTIONS = [
     "Which organisations are the authors of 'Architectural Smells as Early Indicators of Technical Debt' "
     "affiliated with?",  # two chain hops
     "rank the icsa papers by year",
+    "Who are the co-authors of Lena Hoffmeier?",  # a two-hop chain from a frontier of several papers
+    "In which years did the co-authors of Lena Hoffmeier publish papers?",
 ]
 
 
@@ -32,7 +35,7 @@ def _answer(ws: Any, question: str) -> tuple[Any, ...]:
     items = result.get("items")
     return (
         a.answer.split("[query]")[0] if result.get("operation") in (None, "lookup") else None,
-        sorted(map(str, items)) if isinstance(items, list) else items,
+        list(map(str, items)) if isinstance(items, list) else items,  # in order: the read must not reorder
         result.get("value"),
         result.get("groups"),
         sorted(t.canonical if hasattr(t, "canonical") else str(t) for t in a.triples),
@@ -73,3 +76,26 @@ def test_by_key_weighs_the_tables_size(demo_workspace, monkeypatch):
     assert store.by_key(1, 1e-9, "Triple") and not store.by_key(1, 1.0, "Triple")
     triples = store.run("graph/count_triples")[0][0]
     assert store._rows["Triple"] == triples  # counted once, kept
+
+
+def test_edge_reads_by_key_match_the_list_reads(demo_workspace, monkeypatch):
+    """`out_edges` / `in_edges` (connections, traversal, the explorer) read the same triples either way."""
+    store = demo_workspace.store
+    layout = layout_of(store)
+    ids = [r[0] for r in store.run("graph/entities_by_label", {"label": "ICSA", "limit": 5})]
+    ids += [t.subject.id for t in layout.in_edges(ids)][:20] + ["no-such-entity"]  # ICSA and its papers
+    assert len(ids) > 3
+    read: dict[float, tuple[list, list, set[str]]] = {}
+    for scan_row_s in (0.0, 1.0):  # list reads, then key reads
+        monkeypatch.setattr(store_mod, "GRAPH_SCAN_ROW_S", scan_row_s)
+        ran: set[str] = set()
+        before = store.tracer
+        store.tracer = lambda name, params, seconds, ran=ran: ran.add(name.split(" x")[0])
+        try:
+            read[scan_row_s] = (sorted(map(str, layout.out_edges(ids))), sorted(map(str, layout.in_edges(ids))), ran)
+        finally:
+            store.tracer = before
+    (out_l, in_l, ran_l), (out_k, in_k, ran_k) = read[0.0], read[1.0]
+    assert out_l and in_l and (out_l, in_l) == (out_k, in_k)
+    assert {"graph/out_edges", "graph/in_edges"} <= ran_l and not {n for n in ran_l if n.endswith("_one")}
+    assert {"graph/out_edges_one", "graph/in_edges_one"} <= ran_k

@@ -73,6 +73,10 @@ def follow_chain(
         if not here:
             break
         rows = layout.step(list(here.values()), predicate, direction, fanout)
+        # the frontier's order, whichever read the layout chose (a key read per entity comes back in
+        # frontier order, a list read in storage order): the answer's order must not depend on it
+        position = {k: n for n, k in enumerate(here)}
+        rows = sorted(rows, key=lambda r: position.get(r[0], len(position)))
         if len(rows) >= fanout:
             result.truncated = True
         strict = not revisit or i == len(steps) - 1
@@ -100,6 +104,6 @@ def follow_chain(
         last_counts = dict(counts)
     if len(frontiers) == len(steps) + 1:
         ends = frontiers[-1]
-        result.ends = sorted(ends.values(), key=lambda e: -last_counts.get(e.id, 0))  # ties: graph order
+        result.ends = sorted(ends.values(), key=lambda e: -last_counts.get(e.id, 0))  # ties: reached order
         result.support = last_counts
     return result
