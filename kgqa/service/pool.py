@@ -116,6 +116,7 @@ class WorkspacePool:
             ws.facts.predicates()
             ws.facts.hub_ids()
             ws.facts.hub_types()
+            ws.vstore.counts()  # the table sizes the direct strategy's key-or-scan choice reads (Kùzu keeps them)
         # the whole-graph catalog of exact answers (seconds at 10^5 triples): read once and shared,
         # since every workspace opens the same graph state; each workspace's chain reader
         first = self._all[0]

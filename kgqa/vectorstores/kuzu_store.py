@@ -209,11 +209,17 @@ class KuzuHubVectorStore:
         return int(self.store.scalar("indexing/gc_texts") or 0)
 
     def counts(self) -> IndexCounts:
-        """Hubs, paths, vectors, texts."""
+        """Hubs, paths, vectors, texts (counted once while the database is open read-only: nothing
+        can change them then)."""
+        if self._counts is not None and self.store.read_only:
+            return self._counts
         if not self.ready():
             return IndexCounts(0, 0, 0, 0)
         hubs, paths, vectors, texts = self.store.run("indexing/counts")[0]
-        return IndexCounts(hubs, paths, vectors, texts)
+        counts = IndexCounts(hubs, paths, vectors, texts)
+        if self.store.read_only:
+            self._counts = counts
+        return counts
 
     def hub_labels(self, hub_ids: list[str]) -> dict[str, str]:
         """Labels of indexed hubs."""

@@ -84,3 +84,7 @@ def test_read_only_paths_and_entities_equal_fresh_reads(demo_workspace, monkeypa
     assert facts.entities(hubs[:3] + ["no-such-entity"]).keys() == set(hubs[:3])
     runs = _counting(monkeypatch, store, "run")
     assert list(facts.entities(hubs[:3])) == hubs[:3] and not runs
+    counted = KuzuHubVectorStore(store, vstore.dim)  # read-only: the table sizes are counted once
+    assert counted.counts() == counted.counts() == counted._rows()
+    assert runs.count("indexing/counts") == 1
+    assert counted.counts().texts == len(store.run("indexing/text_hashes"))
