@@ -9,7 +9,8 @@ on the CPU). Each step runs in its own process (bench/scale_worker.py), so its p
 Measured per size and store: index build wall time split into phases (path enumeration,
 verbalisation, embedding, writing, ANN index), the unique texts embedded, peak RSS, the index size
 on disk, query latency p50/p95 for the direct and the traversal strategy (offline, model loaded),
-and quality (recall, Hits@10) on the generated questions. In the same run, the embedding model alone
+and quality (recall, Hits@10) on the generated questions. Last, an incremental update of the Kùzu index:
+--update-changes papers gain a keyword and as many lose one, then `index update --dirty` (time, hubs, peak RSS). In the same run, the embedding model alone
 embeds the index's unique texts (`reference`): the build is compared with that time.
 
 pgvector: up to --pg-full-build-max triples the pgvector index is built from scratch (it embeds
@@ -121,9 +122,10 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
     if not args.resume or not steps.is_dir():  # no kept step: a fresh graph and database
         shutil.rmtree(work, ignore_errors=True)
 
-    def step(name: str, *worker_args: str, disk: Path | None = None) -> dict:
+    def step(name: str, *worker_args: str, disk: Path | None = None, pg: str | None = None) -> dict:
         """One worker's measurement; with --resume, one this size already made is read back. With
-        `disk`, the size of that database right after the step is kept with it (`disk_mib`)."""
+        `disk`, the size of that database right after the step is kept with it (`disk_mib`); with `pg`,
+        that of the index in that Postgres (`pg_mib`: the server is shared by the sizes)."""
         kept = steps / f"{name}.json"
         if args.resume and kept.is_file():
             _log(args.quiet, f"{n}: {name} kept from {kept}")
@@ -131,6 +133,8 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
         out = _worker(*worker_args)
         if disk is not None:
             out["disk_mib"] = _disk_mib(disk)
+        if pg is not None:
+            out["pg_mib"] = _pg_size_mib(pg)
         steps.mkdir(parents=True, exist_ok=True)
         kept.write_text(json.dumps(out))
         return out
@@ -196,15 +200,28 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
     if dsn:
         if n <= args.pg_full_build_max:
             _log(args.quiet, f"{n}: building the pgvector index")
-            pb = step("build-pgvector", "build", "--db", str(db), "--store", "pgvector", "--pg-dsn", dsn, "--rebuild")
-            pg = {"build": pb, "mode": "build"}
+            pb = step(
+                "build-pgvector", "build", "--db", str(db), "--store", "pgvector", "--pg-dsn", dsn, "--rebuild", pg=dsn
+            )
+            pg = {"build": pb, "mode": "build", "index_mib": pb.get("pg_mib")}
         else:
             _log(args.quiet, f"{n}: copying the index to pgvector (index sync)")
-            ps = step("sync-pgvector", "sync", "--db", str(db), "--pg-dsn", dsn)
-            pg = {"sync": ps, "mode": "sync"}
-        pg["index_mib"] = _pg_size_mib(dsn)
+            ps = step("sync-pgvector", "sync", "--db", str(db), "--pg-dsn", dsn, pg=dsn)
+            pg = {"sync": ps, "mode": "sync", "index_mib": ps.get("pg_mib")}  # a step kept from before: unknown
         _queries(pg, "pgvector", n, args, step, db, questions, "--store", "pgvector", "--pg-dsn", dsn)
         res["stores"]["pgvector"] = pg
+    if args.update_changes:  # last: it changes the graph and the Kùzu index the steps above measured
+        _log(args.quiet, f"{n}: an incremental update ({args.update_changes} papers gain a keyword, as many lose one)")
+        kuzu["update"] = step(
+            "update-kuzu",
+            "update",
+            "--db",
+            str(db),
+            "--graph",
+            gen_info["graph"],
+            "--changes",
+            str(args.update_changes),
+        )
     _rates_from(res, rates)
     return res
 
@@ -373,6 +390,24 @@ def table(results: list[dict]) -> str:
                 f"| {tr['recall']:.3f} | {tr['hits_at_10']:.3f} | {d['questions']} "
                 f"| {d.get('via', 'in the measuring process')} |"
             )
+    updates = [(r, r["stores"]["kuzu"]["update"]) for r in results if "update" in r["stores"].get("kuzu", {})]
+    if updates:
+        lines += [
+            "",
+            "### Index update (`kgqa load` + `kgqa triples delete`, then `index update --dirty`; Kùzu)",
+            "",
+            "| triples | triples added / deleted | hubs marked | hubs rebuilt | texts embedded | edit s | update s "
+            "| enumerate s | write s | peak RSS MiB | new keyword answered |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for r, u in updates:
+            t = u["timings"]
+            lines.append(
+                f"| {r['triples']:,} | {u['triples_added']} / {u['triples_deleted']} | {u['hubs_marked']} | {u['hubs']} "
+                f"| {u['texts_embedded']} | {_fmt_s(u['edit_s'])} | {_fmt_s(u['seconds'])} "
+                f"| {_fmt_s(t.get('enumerate_paths'))} | {_fmt_s(t.get('write'))} | {u['peak_rss_mib']:.0f} "
+                f"| {'yes' if u['answered_from_changed_hub'] else 'no'} |"
+            )
     lines += [
         "",
         "### Graph loading",
@@ -482,6 +517,12 @@ def main() -> None:
         default="serve",
         choices=("serve", "process"),
         help="Questions through a `kgqa serve` process over HTTP (default), or in the measuring process.",
+    )
+    ap.add_argument(
+        "--update-changes",
+        type=int,
+        default=100,
+        help="Papers that gain a keyword (and as many that lose one) in the update step, after the questions (0: none).",
     )
     ap.add_argument("-q", "--quiet", action="store_true")
     args = ap.parse_args()

@@ -9,6 +9,7 @@ one JSON object on stdout. Run by bench/scale.py; usable alone:
     python bench/scale_worker.py query --db D --questions Q.csv --strategy direct [--store ...]
     python bench/scale_worker.py serve --db D --questions Q.csv [--store pgvector --pg-dsn DSN]
     python bench/scale_worker.py paths --db D --graph-in postgres --index NAME --pg-dsn DSN [--rounds 2]
+    python bench/scale_worker.py update --db D --graph G.csv [--changes 100]   # changes the graph and index
 
 With `--graph-in postgres --index NAME --pg-dsn DSN` the graph is the one in Postgres (no Kùzu file; `--db`
 then only names the workspace), and `build --workers N` is the shared build of N worker processes.
@@ -172,6 +173,64 @@ def query(args: argparse.Namespace) -> dict:
     return {**_summary(latencies, scores), "embedder": label}
 
 
+def update(args: argparse.Namespace) -> dict:
+    """An incremental update of a built index: `--changes` random papers of the graph file each gain a
+    keyword no other paper has and as many lose one of theirs (`kgqa load` / `kgqa triples delete`,
+    which mark the touched hubs), then `index update --dirty`. It changes the database for good. The
+    result says whether a question about one new keyword is answered from the paper that gained it."""
+    import csv
+
+    rng = random.Random(args.seed)
+    with open(args.graph, newline="", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["predicate"] == "keyword"]
+    papers = sorted({r["subject"] for r in rows})
+    gaining = rng.sample(papers, args.changes)
+    losing = rng.sample(sorted(set(papers) - set(gaining)), args.changes)
+    first_keyword = {}
+    for r in rows:
+        first_keyword.setdefault(r["subject"], r)
+    work = Path(args.db).parent
+    added, removed = work / "update-add.csv", work / "update-delete.csv"
+    for path, chosen in ((added, gaining), (removed, losing)):
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            out = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            out.writeheader()
+            for k, pid in enumerate(chosen):
+                row = dict(first_keyword[pid])
+                if path is added:
+                    row["object"] = f"incremental change {args.seed}-{k:04d}"
+                out.writerow(row)
+    ws = _workspace(args)
+    ws.warm_up()
+    start = time.perf_counter()
+    loaded = ws.load(added)
+    deleted = ws.delete_file(removed)
+    marked = len(ws.dirty_hubs())
+    edit_s = time.perf_counter() - start
+    start = time.perf_counter()
+    report = ws.update_index(dirty=True)
+    update_s = time.perf_counter() - start
+    keyword = f"incremental change {args.seed}-0000"
+    answer = ws.ask(f"Which papers have the keyword {keyword}?", strategy="direct")
+    ws.close()
+    return {
+        "changes": args.changes,
+        "triples_added": loaded.triples_added,
+        "triples_deleted": deleted.deleted,
+        "hubs_marked": marked,
+        "edit_s": edit_s,
+        "seconds": update_s,
+        "timings": report.timings,
+        "hubs": report.hubs_rebuilt,
+        "texts_embedded": report.texts_embedded,
+        "vectors": report.vectors_written,
+        "answered_from_changed_hub": any(
+            keyword in t and first_keyword[gaining[0]]["subject_label"] in t for t in answer.triples
+        ),
+        "embedder": _embedder_label(ws),
+    }
+
+
 def _summary(latencies: list[float], scores: list) -> dict:
     """p50, p95 and mean latency (seconds), recall and Hits@10 over the questions asked."""
     ordered = sorted(latencies)
@@ -273,7 +332,7 @@ def paths(args: argparse.Namespace) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("op", choices=("load", "build", "walk", "reference", "sync", "query", "serve", "paths"))
+    ap.add_argument("op", choices=("load", "build", "walk", "reference", "sync", "query", "serve", "paths", "update"))
     ap.add_argument("--db", required=True)
     ap.add_argument("--graph")
     ap.add_argument("--questions")
@@ -287,6 +346,8 @@ def main() -> None:
     ap.add_argument("--rebuild", action="store_true")
     ap.add_argument("--sample", type=float, default=1.0)
     ap.add_argument("--rounds", type=int, default=2, help="paths: rounds per form (the best is kept).")
+    ap.add_argument("--changes", type=int, default=100, help="update: papers gaining (and losing) a keyword.")
+    ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     ops = {
@@ -298,6 +359,7 @@ def main() -> None:
         "query": query,
         "serve": serve,
         "paths": paths,
+        "update": update,
     }
     out = ops[args.op](args)
     out["peak_rss_mib"] = _peak_rss_mib()

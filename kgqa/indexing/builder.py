@@ -262,18 +262,21 @@ class IndexBuild:
     def process_level(self, roots: list[str], depth: int) -> set[str]:
         """The roots of one level in batches of `hubs_per_batch`; the hub roots their paths end at."""
         params, dirty = self.params, self.dirty
+        size = params.hubs_per_batch
         boundary: set[str] = set()
-        for i in range(0, len(roots), params.hubs_per_batch):
-            batch = roots[i : i + params.hubs_per_batch]
-            if dirty is not None:  # indexed hubs that no change touched keep their stored paths
-                kept = [r for r in batch if r in self.known and r not in dirty]
-                batch = [r for r in batch if r not in kept]
-                self.report.hubs_unchanged += len(kept)
-                if kept and params.start_ids:
-                    boundary |= _stored_ends(self.vstore, kept)
-                self.indexed.update(kept)
-            if batch:
-                boundary |= self.build_batch(batch, depth)
+        if dirty is not None:  # indexed hubs that no change touched keep their stored paths; the others
+            # are batched together (a batch's queries scan the graph and the index whatever its size)
+            kept = [r for r in roots if r in self.known and r not in dirty]
+            roots = [r for r in roots if r not in self.known or r in dirty]
+            self.report.hubs_unchanged += len(kept)
+            for i in range(0, len(kept), size):
+                if params.start_ids:
+                    boundary |= _stored_ends(self.vstore, kept[i : i + size])
+                self.indexed.update(kept[i : i + size])
+                self.on_progress("hubs", len(self.indexed), self.total_hint)
+        for i in range(0, len(roots), size):
+            batch = roots[i : i + size]
+            boundary |= self.build_batch(batch, depth)
             self.indexed.update(batch)
             self.on_progress("hubs", len(self.indexed), self.total_hint)
         return boundary & self.ctx.root_ids

@@ -176,6 +176,8 @@ def test_bench_generate_and_the_scale_benchmark_at_a_small_size(tmp_path):
             "kuzu",
             "--questions",
             "14",
+            "--update-changes",
+            "4",
             "--work",
             str(tmp_path / "w"),
             "--out",
@@ -196,6 +198,9 @@ def test_bench_generate_and_the_scale_benchmark_at_a_small_size(tmp_path):
     assert set(kuzu["build"]["timings"]) >= {"enumerate_paths", "verbalise", "embed", "write", "ann_index"}
     assert kuzu["direct"]["questions"] == 14 and kuzu["direct"]["recall"] >= 0.8
     assert kuzu["traversal"]["hits_at_10"] >= 0.8
+    update = kuzu["update"]  # 4 papers gain a keyword and 4 lose one: exactly those 8 hubs are rebuilt
+    assert update["triples_added"] == update["triples_deleted"] == 4 and update["hubs"] == update["hubs_marked"] == 8
+    assert update["answered_from_changed_hub"] and "### Index update" in proc.stdout
     assert graph_only["stores"]["kuzu"]["build"]["dry_run"] and graph_only["stores"]["kuzu"]["estimated"]["embed"] > 0
     for name in ("scale_build.svg", "scale_latency.svg", "scale_memory.svg"):
         assert (tmp_path / "out" / name).read_text().startswith("<svg")
