@@ -147,6 +147,11 @@ class GraphStore:
         table = result.get_as_arrow(chunk_size=100_000)
         return [table.column(i).to_pylist() for i in range(table.num_columns)]
 
+    def run_arrow(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> Any:
+        """Like `run`, but the result as one Arrow table (for columns read into numpy arrays)."""
+        query = assets.cypher(name, **structural)
+        return self._raw(query.name, query.text, params).get_as_arrow(chunk_size=1_000_000)
+
     def run_each(
         self, name: str, key: str, values: list[Any], params: dict[str, Any] | None = None, **structural: int
     ) -> list[list[Any]]:

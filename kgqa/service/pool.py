@@ -116,7 +116,8 @@ class WorkspacePool:
             ws.facts.predicates()
             ws.facts.hub_ids()
             ws.facts.hub_types()
-            ws.vstore.counts()  # the table sizes the direct strategy's key-or-scan choice reads (Kùzu keeps them)
+            # the table sizes the key-or-scan choices read, each text's hubs (Kùzu keeps both; shared)
+            ws.vstore.prime(like=self._all[0].vstore if ws is not self._all[0] else None)
         # the whole-graph catalog of exact answers (seconds at 10^5 triples): read once and shared,
         # since every workspace opens the same graph state; each workspace's chain reader
         first = self._all[0]

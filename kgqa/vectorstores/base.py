@@ -207,6 +207,11 @@ class HubVectorStore(Protocol):
         first `limit` of them by id."""
         ...
 
+    def prime(self, like: HubVectorStore | None = None) -> None:
+        """Before a service's first question: read now what questions read and this store keeps while
+        nothing can change the index (or nothing); `like`: another store on the same index state."""
+        ...
+
     def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
         """Stored paths by hash."""
         ...

@@ -12,8 +12,17 @@ from kgqa.config import AnnParams
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.store import GraphStore
 from kgqa.memory import MemoryCeilingError, build_need, check_build, hnsw_fits
-from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
+from kgqa.vectorstores.base import (
+    HubRecord,
+    HubVectorStore,
+    IndexCounts,
+    PathRecord,
+    ScoredVectors,
+    decode_triples,
+    encode_triples,
+)
 from kgqa.vectorstores.raw import raw_matrix, raw_vector
+from kgqa.vectorstores.text_hub_index import MAX_VECTORS, TextHubIndex
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
 
 #: Measured costs of reading by key against scanning (bench/results/lookups.md, Kùzu 0.11.3, 2 cores):
@@ -40,6 +49,9 @@ class KuzuHubVectorStore:
         # hash -> path (None: read, and not stored); a hash not in it is not read yet
         self._records: dict[str, PathRecord | None] | None = {} if store.read_only else None
         self._counts: IndexCounts | None = None  # table sizes, for cheaper_by_key (forgotten on every write)
+        # read-only, after prime(): each text's hubs in memory, found by the node offsets ANN hits carry
+        self.text_hub_index: TextHubIndex | None = None
+        self._text_offsets: dict[str, int] = {}
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -253,7 +265,30 @@ class KuzuHubVectorStore:
         rows = self.store.run(
             "retrieval/ann_texts", {"query": query.astype(np.float32).tolist(), "k": k, "efs": self.ann.search_width(k)}
         )
+        if self.text_hub_index is not None:  # where text_hubs finds these texts' hubs
+            if len(self._text_offsets) > 1_000_000:
+                self._text_offsets.clear()
+            self._text_offsets.update((r[0], int(r[3])) for r in rows)
         return [(r[0], r[1], 1.0 - float(r[2])) for r in rows]
+
+    def prime(self, like: HubVectorStore | None = None) -> None:
+        """Read now what questions read from the index and a read-only store keeps: the table sizes,
+        and each text's hubs as arrays (kgqa/vectorstores/text_hub_index.py; up to MAX_VECTORS
+        HubVectors). `like`: a store open read-only on the same database, whose arrays are shared."""
+        counts = self.counts()
+        if not self.store.read_only or not self.ready() or counts.vectors > MAX_VECTORS:
+            return
+        if isinstance(like, KuzuHubVectorStore) and like.text_hub_index is not None:
+            self.text_hub_index = like.text_hub_index
+            return
+        paths = self.store.run_arrow("retrieval/path_hubs_all")
+        embeds = self.store.run_arrow("retrieval/embeds_all")
+        self.text_hub_index = TextHubIndex.build(
+            paths.column(0).to_numpy(),
+            paths.column(1).to_pylist(),
+            embeds.column(0).to_numpy(),
+            embeds.column(1).to_numpy(),
+        )
 
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id; counted
@@ -262,12 +297,22 @@ class KuzuHubVectorStore:
         if not text_hashes:
             return {}
         wanted = list(dict.fromkeys(text_hashes))
+        found: dict[str, tuple[int, list[str]]] = {}
+        if self.text_hub_index is not None:  # primed, read-only: in memory for the texts ANN returned
+            index, offsets = self.text_hub_index, self._text_offsets
+            for t in [t for t in wanted if t in offsets]:
+                if (hubs := index.hubs(offsets[t], limit)) is not None:
+                    found[t] = hubs
+            wanted = [t for t in wanted if t not in offsets]
+            if not wanted:
+                return found
         rows: Iterable[Any]
         if cheaper_by_key(len(wanted), TEXT_LOOKUP_S, self._rows().texts, SCAN_ROW_S):
             rows = self.store.run_each("retrieval/text_hubs_one", "hash", wanted, {"limit": limit})
         else:
             rows = zip(*self.store.run_columns("retrieval/text_hubs", {"hashes": wanted, "limit": limit}))
-        return {t: (int(n), list(h)) for t, n, h in rows}
+        found.update((t, (int(n), list(h))) for t, n, h in rows)
+        return found
 
     def _rows(self) -> IndexCounts:
         """The index's table sizes, counted once and again after each write."""

@@ -21,6 +21,7 @@ from kgqa.postgres.indexes import check_name, schema_of
 from kgqa.types import Triple
 from kgqa.vectorstores.base import (
     HubRecord,
+    HubVectorStore,
     IndexCounts,
     PathRecord,
     ScoredVectors,
@@ -245,6 +246,9 @@ class PgVectorHubStore:
         if not self.ready():
             return IndexCounts(0, 0, 0, 0)
         return IndexCounts(*(int(v) for v in self.db.run("counts")[0]))
+
+    def prime(self, like: HubVectorStore | None = None) -> None:
+        """Nothing to read ahead: a text's hubs and a hub's vectors are B-tree lookups here."""
 
     def hub_labels(self, hub_ids: list[str]) -> dict[str, str]:
         """Labels of indexed hubs."""

@@ -1,6 +1,6 @@
 """A service pool reads what answers read from the whole graph when it starts (the catalog of exact
-answers, once for all its workspaces; the chain reader's schema), so the first question does not pay
-for it (issue 30: 9 s at 10^5 triples on a loaded machine)."""
+answers, once for all its workspaces; the chain reader's schema; each text's hubs), so the first question
+does not pay for it (issue 30: 9 s at 10^5 triples on a loaded machine)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ def test_prime_reads_one_catalog_shared_by_every_workspace(tmp_path, embedder, m
         cat = pool.primary.facts.catalogs.get(pool.primary.store, "Paper")
         assert isinstance(cat, Catalog) and cat.linker is not None and len(cat.hubs) >= 10
         assert all(ws.facts.chains is not None and ws.facts.chains._reader is not None for ws in pool._all)
+        # each text's hubs in memory (the direct strategy's expansion), one copy for every workspace
+        arrays = {id(ws.vstore.text_hub_index) for ws in pool._all}
+        assert len(arrays) == 1 and pool.primary.vstore.text_hub_index is not None
         answers = [
             pool.with_workspace(lambda ws: ws.ask("How many papers did Priya Raghunathan publish?")) for _ in range(2)
         ]

@@ -88,3 +88,35 @@ def test_read_only_paths_and_entities_equal_fresh_reads(demo_workspace, monkeypa
     assert counted.counts() == counted.counts() == counted._rows()
     assert runs.count("indexing/counts") == 1
     assert counted.counts().texts == len(store.run("indexing/text_hashes"))
+
+
+def test_primed_text_hubs_from_memory_equal_the_queries(demo_workspace, monkeypatch):
+    """A read-only store's text -> hub arrays (`prime`) give every text the ANN search returned the
+    fan-out and first hubs by id the queries give, without a query; other texts are still read."""
+    store, vstore = demo_workspace.store, demo_workspace.vstore
+    monkeypatch.setattr(store, "read_only", True)
+    primed = KuzuHubVectorStore(store, vstore.dim)
+    primed.prime()
+    assert primed.text_hub_index is not None and primed.text_hub_index.nbytes > 0
+    other = KuzuHubVectorStore(store, vstore.dim)
+    other.prime(like=primed)  # a second workspace of a service shares the arrays
+    assert other.text_hub_index is primed.text_hub_index
+    texts: list[str] = []
+    for question in (
+        "Which papers were published at ICSA in 2019?",
+        "Who wrote papers on microservices?",
+        "case study",
+    ):
+        texts += [h for h, _, _ in primed.nearest_texts(demo_workspace.embedder.embed([question])[0], 40)]
+    texts = list(dict.fromkeys(texts))
+    for limit in (1, 3, 100):
+        expected = vstore.text_hubs(texts, limit)  # not primed: read with queries
+        ran = _counting(monkeypatch, store, "run") + _counting(monkeypatch, store, "run_each")
+        ran += _counting(monkeypatch, store, "run_columns")
+        assert primed.text_hubs(texts, limit) == expected and not ran
+        monkeypatch.undo()
+        monkeypatch.setattr(store, "read_only", True)
+    assert any(n > 3 and len(hubs) == 3 for n, hubs in vstore.text_hubs(texts, 3).values())  # shared texts cut
+    assert len(expected) == len(texts) > 60
+    unseen = [r[0] for r in store.run("indexing/text_hashes") if r[0] not in set(texts)][:5]
+    assert primed.text_hubs(unseen + texts[:3], 3) == vstore.text_hubs(unseen + texts[:3], 3)

@@ -1,0 +1,62 @@
+"""Which hubs embed a text, held in memory by a read-only Kùzu index store.
+
+The direct strategy expands every ANN hit text to its hubs (kgqa/retrieval/fanout.py). In Kùzu each
+text costs a primary-key lookup, its `Embeds` edges and a masked scan of the paths' `hub_id` column:
+3-5 ms a text at 10^6 triples, about 120 texts a question. While the database is open read-only its
+node offsets cannot change, so the whole text -> path -> hub relation fits in three integer arrays
+(4 bytes per HubVector, read in about 3 s at 10^6) and a text's hubs are a slice of them. Texts are
+found by their node offset, which the ANN search returns with each hit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Past this many HubVectors the arrays are not built (about 4 bytes each, plus the reading's peak).
+MAX_VECTORS = 30_000_000
+
+
+@dataclass(frozen=True)
+class TextHubIndex:
+    """text node offset -> its paths (`starts`, `paths`), path node offset -> hub number, hub number
+    -> hub id. Hub numbers follow the ids' sorted order, so the smallest numbers are the first ids."""
+
+    starts: np.ndarray  # (texts + 1,) int64: text offset t's paths are paths[starts[t]:starts[t + 1]]
+    paths: np.ndarray  # (HubVectors,) int32 path offsets, grouped by text offset
+    path_hub: np.ndarray  # (paths,) int32 hub number of each path offset
+    hub_ids: tuple[str, ...]
+
+    @classmethod
+    def build(
+        cls, path_offsets: Sequence[int], path_hub_ids: Sequence[str], text_of: np.ndarray, path_of: np.ndarray
+    ) -> TextHubIndex:
+        """From the paths (node offset, hub id) and the HubVectors (text offset, path offset)."""
+        hub_ids = tuple(sorted(set(path_hub_ids)))
+        number = {h: i for i, h in enumerate(hub_ids)}
+        path_hub = np.full(int(max(path_offsets, default=-1)) + 1, -1, dtype=np.int32)
+        path_hub[np.asarray(path_offsets, dtype=np.int64)] = [number[h] for h in path_hub_ids]
+        text_of = np.asarray(text_of, dtype=np.int64)
+        order = np.argsort(text_of, kind="stable")
+        counts = np.bincount(text_of, minlength=int(text_of.max(initial=-1)) + 1)
+        starts = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        paths = np.asarray(path_of, dtype=np.int32)[order]
+        return cls(starts, paths, path_hub, hub_ids)
+
+    def hubs(self, text_offset: int, limit: int) -> tuple[int, list[str]] | None:
+        """How many hubs embed the text, and the first `limit` of them by id; None when no path does."""
+        if not 0 <= text_offset < len(self.starts) - 1:
+            return None
+        lo, hi = self.starts[text_offset], self.starts[text_offset + 1]
+        if lo == hi:
+            return None
+        numbers = np.unique(self.path_hub[self.paths[lo:hi]])
+        return len(numbers), [self.hub_ids[i] for i in numbers[:limit].tolist()]
+
+    @property
+    def nbytes(self) -> int:
+        """The arrays' size (the hub ids not counted)."""
+        return self.starts.nbytes + self.paths.nbytes + self.path_hub.nbytes
