@@ -6,6 +6,7 @@ says yes or no and why. `result.paths` holds each path as its triples."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection, Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,11 +18,14 @@ from kgqa.graph.layout import GraphLayout, TripleLayout, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.linking import Links
+from kgqa.question.meaning import asks_relationship
 from kgqa.types import Entity, Triple
 
 MAX_PATHS = 50  # paths read per question
 MAX_MIDDLES = 2_000  # neighbours whose edges are read for two-step paths (off the Cypher route)
 SHOWN = 5  # two-step paths written out
+MIN_LABEL = 4  # shortest entity label a question's names are matched by without the catalog
+MAX_LABELS = 200  # labels read per question there (longest first)
 _YESNO = re.compile(r"^\s*(is|was|were|are|did|does|do|has|have|had|can)\b", re.I)
 
 
@@ -103,11 +107,11 @@ def _ids(path: list[Triple]) -> tuple[str, ...]:
     return tuple(f"{t.subject.id}|{t.predicate}|{t.object.id}" for t in path)
 
 
-def _name(e: Entity, hubs: dict[str, str]) -> str:
+def _name(e: Entity, hubs: Container[str]) -> str:
     return f"'{e.label}'" if e.id in hubs else e.label
 
 
-def statement(t: Triple, hubs: dict[str, str]) -> str:
+def statement(t: Triple, hubs: Container[str]) -> str:
     """One triple as a clause from its labels: "'A' cites 'B'", "the author of 'A' is Lena Hoffmeier"."""
     s, o = _name(t.subject, hubs), _name(t.object, hubs)
     if verbal(t.predicate):
@@ -115,7 +119,7 @@ def statement(t: Triple, hubs: dict[str, str]) -> str:
     return f"the {attribute_noun(t.predicate)} of {s} is {o}"
 
 
-def _path_text(path: list[Triple], hubs: dict[str, str]) -> str:
+def _path_text(path: list[Triple], hubs: Container[str]) -> str:
     return " and ".join(statement(t, hubs) for t in path)
 
 
@@ -135,8 +139,54 @@ def connection(question: str, links: Links, cat: Catalog, store: GraphStore) -> 
     ends = ends_of(links, cat)
     if len(ends) < 2:
         return None
-    a, b = ends[0], ends[1]
+    return link_answer(question, ends[0], ends[1], store, lambda e: e.id in cat.hubs)
+
+
+def connection_by_labels(question: str, store: GraphStore, hub_types: Collection[str]) -> Exact | None:
+    """A link question answered without the catalog (a graph past its ceiling, or with several hub
+    types): the two longest entity labels the question writes as whole words (`labels_in_text`, one
+    pass over the labels), linked as `connection` links them. None when the question asks for no link,
+    or names fewer than two entities, or a name that several entities share (which one is meant is
+    the catalog linker's question)."""
+    if not asks_relationship(question):
+        return None
+    text = question.lower()
+    named: dict[str, list[Entity]] = {}
+    for entity in layout_of(store).labels_in_text(text, MIN_LABEL, MAX_LABELS):
+        if not entity.is_literal:
+            named.setdefault(entity.label.lower(), []).append(entity)
+    types = set(hub_types)
+    ends: list[End] = []
+    spans: list[tuple[int, int]] = []
+    for label, entities in sorted(named.items(), key=lambda kv: (-len(kv[0]), kv[0])):
+        m = re.search(rf"(?<!\w){re.escape(label)}(?!\w)", text)
+        if m is None or any(m.start() < end and start < m.end() for start, end in spans):
+            continue
+        if len(entities) > 1:
+            return None
+        spans.append(m.span())
+        ends.append(End(m.start(), entities[0].id, entities[0].label, bool(types & set(entities[0].types))))
+        if len(ends) == 2:
+            break
+    if len(ends) < 2:
+        return None
+    masked = text
+    for start, end in sorted(spans, reverse=True):
+        masked = masked[:start] + "x" + masked[end:]
+    if not asks_relationship(masked):  # the link word was part of a name ("Linked Data Quality")
+        return None
+    ends.sort(key=lambda e: e.start)
+    exact = link_answer(question, ends[0], ends[1], store, lambda e: bool(types & set(e.types)))
+    exact.labels = [e.label for e in ends]
+    return exact
+
+
+def link_answer(question: str, a: End, b: End, store: GraphStore, is_hub: Callable[[Entity], bool]) -> Exact:
+    """The answer to a link question between entities `a` and `b`: the paths of one or two triples
+    between them, or yes / no and why; `is_hub` tells which entities on the paths are hubs (quoted)."""
     paths = paths_between(store, a.id, b.id)
+    hubs = {e.id for p in paths for t in p for e in (t.subject, t.object) if is_hub(e)}
+    hubs |= {e.id for e in (a, b) if e.is_hub}
     sources = [(e.id, e.label) for e in (a, b) if e.is_hub]
     cite = "".join(f"[{i}]" for i in range(1, len(sources) + 1)) or QUERY
     query = {"name": "answering/link_paths", "between": [a.label, b.label]}
@@ -144,13 +194,13 @@ def connection(question: str, links: Links, cat: Catalog, store: GraphStore) -> 
     triples = list(dict.fromkeys(t.canonical for p in paths[: SHOWN + 5] for t in p))
     an, bn = (f"'{e.label}'" if e.is_hub else e.label for e in (a, b))
     if _YESNO.match(question):
-        return _yes_no(question, a, b, an, bn, paths, cat, sources, triples, query, structured, cite)
+        return _yes_no(question, a, b, an, bn, paths, hubs, sources, triples, query, structured, cite)
     if not paths:
         text = f"The graph states no link of one or two steps between {an} and {bn} {QUERY}."
         return Exact(text, _result("relationship", None, [], query=query, paths=[]), sources)
     direct = [p for p in paths if len(p) == 1]
     shown = direct or paths[:SHOWN]
-    clauses = [_path_text(p, cat.hubs) for p in shown]
+    clauses = [_path_text(p, hubs) for p in shown]
     how = "directly" if direct else "through one other entity"
     text = f"{an} and {bn} are linked {how} {cite}: " + "; ".join(clauses)
     if not direct and len(paths) > SHOWN:
@@ -167,7 +217,7 @@ def _yes_no(
     an: str,
     bn: str,
     paths: list[list[Triple]],
-    cat: Catalog,
+    hubs: Container[str],
     sources: list[tuple[str, str]],
     triples: list[str],
     query: dict,
@@ -186,15 +236,15 @@ def _yes_no(
         return Exact(text, _result("relationship", value, [why], query=query, paths=structured), sources, triples)
 
     if forward:
-        return answer(True, statement(forward[0], cat.hubs))
+        return answer(True, statement(forward[0], hubs))
     if named:
-        return answer(False, f"the graph states only the reverse, {statement(named[0], cat.hubs)}")
+        return answer(False, f"the graph states only the reverse, {statement(named[0], hubs)}")
     if direct and not _asks_predicate(question, a, b):
-        return answer(True, statement(direct[0], cat.hubs))
+        return answer(True, statement(direct[0], hubs))
     if direct:
-        return answer(False, f"the graph links them only as {join_items([statement(t, cat.hubs) for t in direct])}")
+        return answer(False, f"the graph links them only as {join_items([statement(t, hubs) for t in direct])}")
     if paths and not _asks_predicate(question, a, b):
-        return answer(True, f"they are linked through one other entity: {_path_text(paths[0], cat.hubs)}")
+        return answer(True, f"they are linked through one other entity: {_path_text(paths[0], hubs)}")
     return answer(False, f"the graph states no direct link between {an} and {bn}")
 
 

@@ -9,10 +9,12 @@ from typing import Any
 
 from kgqa import deadline
 from kgqa.answering.catalog import Catalog, CatalogCache
+from kgqa.answering.connections import connection_by_labels
 from kgqa.answering.exact import refine
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker
+from kgqa.question.meaning import asks_relationship
 from kgqa.types import Answer, Source
 
 
@@ -46,10 +48,14 @@ def with_exact(
     `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
     it grows with the result)."""
     cat = prepared(store, meta, cache)
-    if cat is None:
+    if cat is not None:
+        deadline.check("the exact answer")
+        exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]
+    elif asks_relationship(answer.question):  # no catalog (past its ceiling, several hub types): a link
+        deadline.check("the exact answer")  # question is linked by the labels it writes
+        exact = connection_by_labels(answer.question, store, cache.types or ())
+    else:
         return answer
-    deadline.check("the exact answer")
-    exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]
     if exact is None:
         return answer
     if _agrees(answer.result, exact.result) and all(label in answer.answer for label in exact.labels):

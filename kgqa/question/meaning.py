@@ -166,6 +166,11 @@ def semantic_attribute(
     return names[best] if float(sims[best]) >= MIN_ATTRIBUTE_SIMILARITY else None
 
 
+def asks_relationship(text: str) -> bool:
+    """Whether `text` asks how two things are related ("how is X connected to Y"), and compares nothing."""
+    return bool(_RELATION.search(text)) and not _COMPARE.search(text)
+
+
 def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, names: tuple[str, ...] = ()) -> Reading:
     """The reading of a question (`masked`: the question with its linked names replaced by "X";
     `names`: those names, which never name the asked attribute)."""

@@ -1,11 +1,13 @@
 """The exact answers' catalog has a ceiling (`MAX_FACTS`, docs/answers.md): a graph past it gets no
 catalog, and the Kùzu layout finds that out from a count, without reading the facts' rows (at 10^6
-triples the rows took seconds to read and were then thrown away). Real Kùzu, the demo graph."""
+triples the rows took seconds to read and were then thrown away), and link questions are still answered
+from the graph there. Real Kùzu, the demo graph."""
 
 from __future__ import annotations
 
 from kgqa.answering import catalog as catalog_mod
-from kgqa.answering.catalog import read_catalog
+from kgqa.answering.catalog import CatalogCache, read_catalog
+from kgqa.answering.connections import connection_by_labels
 
 
 def _traced(store) -> list[str]:
@@ -33,3 +35,35 @@ def test_a_graph_past_the_ceiling_is_not_read(demo_workspace, monkeypatch):
         assert names == ["answering/hub_fact_count", "answering/hub_facts"]
     finally:
         store.tracer = before
+
+
+def _coauthors(store) -> tuple[str, str, str]:
+    """A paper of the demo graph and two of its authors (labels), read from the graph."""
+    rows = store.query(
+        "MATCH (a:Entity)<-[:Triple {predicate: 'author'}]-(p:Entity)-[:Triple {predicate: 'author'}]->(b:Entity) "
+        "WHERE a.id < b.id RETURN p.label, a.label, b.label ORDER BY p.id, a.id, b.id LIMIT 1"
+    )[1]
+    return rows[0][0], rows[0][1], rows[0][2]
+
+
+def test_past_the_ceiling_a_link_question_is_linked_by_the_labels_it_writes(demo_workspace, monkeypatch):
+    """Without a catalog (the graph past its ceiling) "how is A connected to B" is still answered from
+    the graph: the names are found among the entity labels the question writes, and the answer is the
+    one the catalog's linker gives (same sentence, same paths)."""
+    ws = demo_workspace
+    title, first, second = _coauthors(ws.store)
+    question = f"How is {first} connected to {second}?"
+    with_catalog = ws.ask(question)
+    assert with_catalog.result and with_catalog.result["operation"] == "relationship"
+    monkeypatch.setattr(catalog_mod, "MAX_FACTS", 1)
+    monkeypatch.setattr(ws.facts, "catalogs", CatalogCache())  # a workspace that has read no catalog yet
+    without = ws.ask(question)
+    assert ws.facts.catalogs.get(ws.store, "Paper") is None  # no catalog: past the ceiling
+    assert without.answer == with_catalog.answer and without.result == with_catalog.result
+    assert f"'{title}'" in without.answer and "through one other entity" in without.answer
+    assert [[title, "author", first], [title, "author", second]] in without.result["paths"]
+    typed = ws.ask(f"how is {first.lower()} related to {second.lower()}")  # typed as people type
+    assert typed.result and typed.result["paths"] == without.result["paths"]
+    # no link asked, or only one name written: the retrieved facts' answer, as before
+    assert connection_by_labels(f"Which papers did {first} write?", ws.store, ["Paper"]) is None
+    assert connection_by_labels(f"How is {first} connected to nobody at all?", ws.store, ["Paper"]) is None
