@@ -281,6 +281,13 @@ def _seconds(name: str, value: float, maximum: float) -> None:
         raise ConfigError(f"{name} must be a number of seconds > 0 and <= {maximum:g}, got {value!r}")
 
 
+#: Hub roots per path-enumeration query of a build or update (at least `hubs_per_batch`). Each query
+#: pays about a second for its recursive join at 10^6 triples whatever its size: 200 roots took 9-11 ms
+#: a root there, 1,000 roots 6 ms, 2,000 roots 4 ms (docs/scale.md). Changed hubs are still written
+#: `hubs_per_batch` at a time.
+ENUMERATED_ROOTS = 1_000
+
+
 @dataclass(frozen=True)
 class IndexParams:
     """Parameters of HubLink indexing (thesis §4.4–4.5). Thesis defaults."""
@@ -293,7 +300,7 @@ class IndexParams:
     max_indexing_depth: int = 10  # hub levels followed from the start entities
     uniform_hop_count: bool = False
     boundary_triples: bool = True  # keep the triple that reaches another hub root as a path end
-    hubs_per_batch: int = 200  # roots per bulk path-enumeration query and per transaction
+    hubs_per_batch: int = 200  # hubs per write transaction (and at least this many roots per enumeration query)
     max_paths_per_hub: int = 5_000  # a super-node is indexed in part (docs/index-maintenance.md#super-nodes)
 
     #: Kùzu bounds variable-length patterns; "unlimited" path length means this bound.

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from kgqa_procedures.udfs import UdfContext, register_udfs
 
-from kgqa.config import IndexParams
+from kgqa.config import ENUMERATED_ROOTS, IndexParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfirmationRequired, EntityNotFoundError, IndexMismatchError, InputError
 from kgqa.graph.layout import layout_of
@@ -274,19 +274,27 @@ class IndexBuild:
                     boundary |= _stored_ends(self.vstore, kept[i : i + size])
                 self.indexed.update(kept[i : i + size])
                 self.on_progress("hubs", len(self.indexed), self.total_hint)
-        for i in range(0, len(roots), size):
-            batch = roots[i : i + size]
+        step = max(size, ENUMERATED_ROOTS)  # roots per enumeration query; written `size` hubs at a time
+        for i in range(0, len(roots), step):
+            batch = roots[i : i + step]
             boundary |= self.build_batch(batch, depth)
             self.indexed.update(batch)
             self.on_progress("hubs", len(self.indexed), self.total_hint)
         return boundary & self.ctx.root_ids
 
     def build_batch(self, roots: list[str], depth: int) -> set[str]:
-        """Enumerate, compare, verbalise, embed and write one batch of hub roots; the boundary
-        entities their paths end at."""
+        """Enumerate and compare a batch of hub roots (one query), then verbalise, embed and write its
+        changed hubs `hubs_per_batch` at a time (a transaction each); the boundary entities their
+        paths end at."""
         changed, texts, boundary = self.changed_hubs(roots, depth)
-        if not changed:
-            return boundary
+        size = self.params.hubs_per_batch
+        for i in range(0, len(changed), size):
+            self.rebuild_hubs(changed[i : i + size], texts)
+        return boundary
+
+    def rebuild_hubs(self, changed: list[HubRecord], texts: dict[str, str]) -> None:
+        """Verbalise, embed and write these changed hubs in one transaction (the embedding queued on
+        the embedding thread while the hubs before are written)."""
         changed = self.verbalise(changed, texts)
         needed = list(dict.fromkeys(th for h in changed for p in h.paths for _, th in p.vectors))
         with _Timer(self.report.timings, "write"):
@@ -294,15 +302,14 @@ class IndexBuild:
         todo = [th for th in needed if th not in have and th not in self._in_flight]
         self._count_rebuilt(changed, len(todo), len(needed) - len(todo))
         if self.dry_run:  # with an LLM verbaliser a dry run's path texts are still the template ones
-            return boundary
+            return
         if self._embedding is None:
             self.write(changed, self.embed(todo, texts))
-            return boundary
+            return
         embedded = self._embedding.submit(self.embed, todo, texts)  # queued behind the batch before's
         self.flush()
         self._pending = (changed, embedded, todo)
         self._in_flight.update(todo)
-        return boundary
 
     def flush(self) -> None:
         """Write the batch whose texts are being embedded, once they are."""

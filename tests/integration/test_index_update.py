@@ -9,7 +9,7 @@ import pytest
 from index_checks import assert_consistent, snapshot
 
 from kgqa.api import Workspace
-from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.config import ENUMERATED_ROOTS, IndexParams, RetrievalParams, Settings
 from kgqa.demo import demo_graph_path
 from kgqa.graph.edits import triple_record
 from kgqa.types import synthetic_literal_id
@@ -205,3 +205,18 @@ def test_dirty_update_of_a_pgvector_index(pg_database, tmp_path, embedder):
     with Workspace(Settings(db_path=db), embedder=embedder) as kz:  # the Kùzu store of the same (changed) graph
         kz.build_index(IndexParams(hub_types=("Paper",)))
         assert kz.vstore.signatures() == pg_signatures and kz.index_status().counts == after
+
+
+def test_a_build_enumerates_many_roots_per_query_and_writes_hubs_per_batch(tmp_path, embedder):
+    """Paths are enumerated for up to ENUMERATED_ROOTS roots per query (each query pays a fixed cost that
+    grows with the graph), while the hubs are written `hubs_per_batch` per transaction as before."""
+    ws = Workspace.init(Settings(db_path=tmp_path / "b.kuzu"), embedder=embedder)
+    ws.load(demo_graph_path())
+    queries: list[str] = []
+    ws.store.tracer = lambda name, params, seconds: queries.append(name)
+    report = ws.build_index(IndexParams(hub_types=("Paper",), hubs_per_batch=4))
+    ws.store.tracer = None
+    assert report.hubs_rebuilt < ENUMERATED_ROOTS and queries.count("indexing/enumerate_hub_paths") == 1
+    assert queries.count("indexing/insert_hubs") == -(-report.hubs_rebuilt // 4) > 1
+    assert_consistent(ws)
+    ws.close()

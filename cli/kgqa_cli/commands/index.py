@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import click
 
-from kgqa.config import IndexParams
+from kgqa.config import ENUMERATED_ROOTS, IndexParams
 from kgqa.indexing.builder import BuildReport
 from kgqa.indexing.label_index import label_index_counts, label_index_status
 from kgqa.indexing.parts import HUB_INDEX
@@ -39,7 +39,8 @@ hubs_per_batch_option = click.option(
     type=int,
     default=None,
     metavar="N",
-    help="Hub roots per path-enumeration query and per write transaction (default 200).",
+    help=f"Hubs written per transaction (default 200); paths are enumerated for at least {ENUMERATED_ROOTS:,} roots "
+    "per query.",
 )
 
 
