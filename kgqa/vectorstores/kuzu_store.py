@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -12,18 +12,13 @@ from kgqa.config import AnnParams
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.store import GraphStore
 from kgqa.memory import MemoryCeilingError, build_need, check_build, hnsw_fits
-from kgqa.vectorstores.base import (
-    HubRecord,
-    HubVectorStore,
-    IndexCounts,
-    PathRecord,
-    ScoredVectors,
-    decode_triples,
-    encode_triples,
-)
+from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
 from kgqa.vectorstores.raw import raw_matrix, raw_vector
 from kgqa.vectorstores.text_hub_index import MAX_VECTORS, TextHubIndex
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
+
+if TYPE_CHECKING:
+    from kgqa.vectorstores.base import HubVectorStore
 
 #: Measured costs of reading by key against scanning (bench/results/lookups.md, Kùzu 0.11.3, 2 cores):
 #: one primary-key lookup query per text (with its fan-out) or per path, and one stored row scanned.
