@@ -120,3 +120,7 @@ def test_primed_text_hubs_from_memory_equal_the_queries(demo_workspace, monkeypa
     assert len(expected) == len(texts) > 60
     unseen = [r[0] for r in store.run("indexing/text_hashes") if r[0] not in set(texts)][:5]
     assert primed.text_hubs(unseen + texts[:3], 3) == vstore.text_hubs(unseen + texts[:3], 3)
+    monkeypatch.setattr(kuzu_store, "MAX_VECTORS", vstore.counts().vectors - 1)  # too many HubVectors to hold
+    capped = KuzuHubVectorStore(store, vstore.dim)
+    capped.prime()
+    assert capped.text_hub_index is None and capped.text_hubs(texts, 3) == vstore.text_hubs(texts, 3)
