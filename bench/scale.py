@@ -9,9 +9,10 @@ on the CPU). Each step runs in its own process (bench/scale_worker.py), so its p
 Measured per size and store: index build wall time split into phases (path enumeration,
 verbalisation, embedding, writing, ANN index), the unique texts embedded, peak RSS, the index size
 on disk, query latency p50/p95 for the direct and the traversal strategy (offline, model loaded),
-and quality (recall, Hits@10) on the generated questions. Last, an incremental update of the Kùzu index:
---update-changes papers gain a keyword and as many lose one, then `index update --dirty` (time, hubs, peak RSS). In the same run, the embedding model alone
-embeds the index's unique texts (`reference`): the build is compared with that time.
+and quality (recall, Hits@10) on the generated questions. In the same run, the embedding model alone
+embeds the index's unique texts (`reference`): the build is compared with that time. Last, an
+incremental update of the Kùzu index: --update-changes papers gain a keyword and as many lose one,
+then `index update --dirty` (time, hubs rebuilt, peak RSS).
 
 pgvector: up to --pg-full-build-max triples the pgvector index is built from scratch (it embeds
 again); above it, the Kùzu index is copied with `index sync` (no re-embedding), which measures

@@ -142,9 +142,7 @@ class GraphStore:
 
     def run_columns(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> list[list[Any]]:
         """Like `run`, but column by column (read through Arrow: much faster for many rows)."""
-        query = assets.cypher(name, **structural)
-        result = self._raw(query.name, query.text, params)
-        table = result.get_as_arrow(chunk_size=100_000)
+        table = self.run_arrow(name, params, **structural)
         return [table.column(i).to_pylist() for i in range(table.num_columns)]
 
     def run_arrow(self, name: str, params: dict[str, Any] | None = None, **structural: int) -> Any:

@@ -260,7 +260,8 @@ class IndexBuild:
             depth += 1
 
     def process_level(self, roots: list[str], depth: int) -> set[str]:
-        """The roots of one level in batches of `hubs_per_batch`; the hub roots their paths end at."""
+        """The roots of one level, their paths enumerated ENUMERATED_ROOTS (at least `hubs_per_batch`) at a
+        time and the changed hubs written `hubs_per_batch` at a time; the hub roots their paths end at."""
         params, dirty = self.params, self.dirty
         size = params.hubs_per_batch
         boundary: set[str] = set()

@@ -269,12 +269,14 @@ class KuzuHubVectorStore:
     def prime(self, like: HubVectorStore | None = None) -> None:
         """Read now what questions read from the index and a read-only store keeps: the table sizes,
         and each text's hubs as arrays (kgqa/vectorstores/text_hub_index.py; up to MAX_VECTORS
-        HubVectors). `like`: a store open read-only on the same database, whose arrays are shared."""
+        HubVectors). `like`: a primed store open read-only on the same database, whose counts and arrays
+        are shared (read once for all of a service's workspaces)."""
+        shared = isinstance(like, KuzuHubVectorStore) and like._counts is not None and like.store.read_only
+        if shared and self.store.read_only:
+            self._counts, self.text_hub_index = like._counts, like.text_hub_index  # type: ignore[union-attr]
+            return
         counts = self.counts()
         if not self.store.read_only or not self.ready() or counts.vectors > MAX_VECTORS:
-            return
-        if isinstance(like, KuzuHubVectorStore) and like.text_hub_index is not None:
-            self.text_hub_index = like.text_hub_index
             return
         paths = self.store.run_arrow("retrieval/path_hubs_all")
         embeds = self.store.run_arrow("retrieval/embeds_all")

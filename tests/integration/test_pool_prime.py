@@ -34,6 +34,7 @@ def test_prime_reads_one_catalog_shared_by_every_workspace(tmp_path, embedder, m
         # each text's hubs in memory (the direct strategy's expansion), one copy for every workspace
         arrays = {id(ws.vstore.text_hub_index) for ws in pool._all}
         assert len(arrays) == 1 and pool.primary.vstore.text_hub_index is not None
+        assert len({id(ws.vstore._counts) for ws in pool._all}) == 1  # the table sizes counted once, too
         answers = [
             pool.with_workspace(lambda ws: ws.ask("How many papers did Priya Raghunathan publish?")) for _ in range(2)
         ]
