@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -85,13 +85,14 @@ class ScoredVectors:
         path_hashes: list[str],
         levels: list[str],
         texts: list[str],
-        text_hashes: list[str],
-        embedded: dict[str, int],
+        text_keys: Sequence[Hashable],
+        embedded: Mapping[Any, int],
         matrix: np.ndarray,
         queries: np.ndarray,
     ) -> ScoredVectors:
-        """Rows as a store reads them, with each distinct text's embedding at `matrix[embedded[hash]]`."""
-        rows = np.fromiter((embedded[th] for th in text_hashes), dtype=np.int64, count=len(text_hashes))
+        """Rows as a store reads them, with each distinct text's embedding at `matrix[embedded[key]]`
+        (a text's key: its hash, or anything else that names one text within the read)."""
+        rows = np.fromiter((embedded[k] for k in text_keys), dtype=np.int64, count=len(text_keys))
         sims = matrix.astype(np.float32) @ np.asarray(queries, dtype=np.float32).T  # unit vectors: cosine
         return cls(list(hub_ids), list(path_hashes), list(levels), list(texts), rows, sims)
 

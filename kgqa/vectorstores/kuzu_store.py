@@ -47,6 +47,7 @@ class KuzuHubVectorStore:
         # read-only, after prime(): each text's hubs in memory, found by the node offsets ANN hits carry
         self.text_hub_index: TextHubIndex | None = None
         self._text_offsets: dict[str, int] = {}
+        self._hub_offsets: dict[str, int] = {}  # read-only, after prime(): hub id -> node offset
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -241,17 +242,21 @@ class KuzuHubVectorStore:
             return ScoredVectors.empty(len(queries))
         if self._cache is not None:
             return self._cache.score(hub_ids, queries)
-        hubs, paths, levels, texts, text_hashes, raws = self._read_hub_vectors(hub_ids)
-        if not text_hashes:
+        hubs, paths, levels, texts, text_keys, raws = self._read_hub_vectors(hub_ids)
+        if not text_keys:
             return ScoredVectors.empty(len(queries))
-        first: dict[str, int] = {}
-        for i, h in enumerate(text_hashes):
-            first.setdefault(h, i)
+        first: dict[int, int] = {}
+        for i, k in enumerate(text_keys):
+            first.setdefault(k, i)
         matrix = raw_matrix([raws[i] for i in first.values()])
-        embedded = {h: j for j, h in enumerate(first)}
-        return ScoredVectors.from_columns(hubs, paths, levels, texts, text_hashes, embedded, matrix, queries)
+        embedded = {k: j for j, k in enumerate(first)}
+        return ScoredVectors.from_columns(hubs, paths, levels, texts, text_keys, embedded, matrix, queries)
 
     def _read_hub_vectors(self, hub_ids: list[str]) -> Columns:
+        """Every HubVector of the hubs (`Columns`), found by node offset once primed."""
+        offsets = [self._hub_offsets.get(h) for h in hub_ids] if self._hub_offsets else None
+        if offsets is not None and None not in offsets:
+            return tuple(self.store.run_columns("retrieval/hub_vectors_at", {"offsets": offsets}))  # type: ignore[return-value]
         return tuple(self.store.run_columns("retrieval/hub_vectors", {"hubs": hub_ids}))  # type: ignore[return-value]
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
@@ -274,9 +279,13 @@ class KuzuHubVectorStore:
         shared = isinstance(like, KuzuHubVectorStore) and like._counts is not None and like.store.read_only
         if shared and self.store.read_only:
             self._counts, self.text_hub_index = like._counts, like.text_hub_index  # type: ignore[union-attr]
+            self._hub_offsets = like._hub_offsets  # type: ignore[union-attr]
             return
         counts = self.counts()
-        if not self.store.read_only or not self.ready() or counts.vectors > MAX_VECTORS:
+        if not self.store.read_only or not self.ready():
+            return
+        self._hub_offsets = dict(self.store.run("retrieval/hub_offsets_all"))
+        if counts.vectors > MAX_VECTORS:
             return
         paths = self.store.run_arrow("retrieval/path_hubs_all")
         embeds = self.store.run_arrow("retrieval/embeds_all")

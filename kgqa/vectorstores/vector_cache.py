@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,7 +14,7 @@ import numpy as np
 from kgqa.vectorstores.base import ScoredVectors
 from kgqa.vectorstores.raw import raw_matrix
 
-#: Columns of `retrieval/hub_vectors`: hub, path_hash, level, text, text_hash, raw float32 bytes.
+#: Columns of `retrieval/hub_vectors`: hub, path_hash, level, text, text key (its node offset), raw bytes.
 Columns = tuple[list, list, list, list, list, list]
 
 
@@ -49,7 +49,7 @@ class HubVectorCache:
     def _clear(self) -> None:
         self._hubs: dict[str, _HubRows] = {}
         self._layouts: dict[tuple[str, ...], _Layout] = {}
-        self._text_id: dict[str, int] = {}
+        self._text_id: dict[Hashable, int] = {}  # text key -> row of the matrix
         self._matrix: np.ndarray | None = None  # rows [0, len(_text_id)) hold the texts' vectors; the rest is room
         self._rows = 0
 
@@ -93,12 +93,12 @@ class HubVectorCache:
         return layout
 
     def _add(self, hub_ids: list[str], *, may_clear: bool) -> None:
-        hubs, paths, levels, texts, text_hashes, raws = self._read(hub_ids)
+        hubs, paths, levels, texts, text_keys, raws = self._read(hub_ids)
         if may_clear and self._rows + len(hubs) > self._limit:
             self._clear()
         new_raws = []
         ids = []
-        for th, raw in zip(text_hashes, raws):
+        for th, raw in zip(text_keys, raws):
             i = self._text_id.get(th)
             if i is None:
                 i = self._text_id[th] = len(self._text_id)

@@ -124,3 +124,29 @@ def test_primed_text_hubs_from_memory_equal_the_queries(demo_workspace, monkeypa
     capped = KuzuHubVectorStore(store, vstore.dim)
     capped.prime()
     assert capped.text_hub_index is None and capped.text_hubs(texts, 3) == vstore.text_hubs(texts, 3)
+
+
+def test_primed_hub_vectors_by_node_offset_equal_the_read_by_id(demo_workspace, monkeypatch):
+    """A primed read-only store finds the hubs to score by node offset (`retrieval/hub_vectors_at`),
+    and scores exactly what the read by hub id scores; an id it does not know falls back to the ids."""
+    store, vstore = demo_workspace.store, demo_workspace.vstore
+    hubs = sorted(vstore.signatures())
+    queries = demo_workspace.embedder.embed(["Which papers were published at ICSA in 2019?", "ICSA"])
+    fresh = HitTable.from_scored(vstore.score_hubs(hubs, queries), {1: "ICSA"})
+    monkeypatch.setattr(store, "read_only", True)
+    primed = KuzuHubVectorStore(store, vstore.dim)
+    primed.prime()
+    assert len(primed._hub_offsets) == len(hubs)
+    for asked in (hubs, hubs[:3] + ["no-such-hub"]):
+        expected = fresh if asked == hubs else HitTable.from_scored(vstore.score_hubs(asked, queries), {1: "ICSA"})
+        names = _counting(monkeypatch, store, "run_columns")
+        kept = HitTable.from_scored(primed.score_hubs(asked, queries), {1: "ICSA"})
+        assert _by_path(kept) == _by_path(expected) and len(kept.best_hit) > 3
+        assert dict(kept.sims) == dict(expected.sims)
+        assert names == ["retrieval/hub_vectors_at" if asked == hubs else "retrieval/hub_vectors"]
+        monkeypatch.undo()
+        monkeypatch.setattr(store, "read_only", True)
+    monkeypatch.setattr(kuzu_store, "MAX_VECTORS", vstore.counts().vectors - 1)  # no arrays: offsets still read
+    capped = KuzuHubVectorStore(store, vstore.dim)
+    capped.prime()
+    assert capped.text_hub_index is None and capped._hub_offsets == primed._hub_offsets
