@@ -213,8 +213,9 @@ class HubVectorStore(Protocol):
         nothing can change the index (or nothing); `like`: another store on the same index state."""
         ...
 
-    def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
-        """Stored paths by hash."""
+    def paths(self, hashes: list[str], hubs: list[str] | None = None) -> dict[str, PathRecord]:
+        """Stored paths by hash. `hubs`: the hubs these are every path of, which a store may read the
+        paths through instead of one by one (the result is the same)."""
         ...
 
     def hub_records(self, hub_ids: list[str]) -> list[HubRecord]:

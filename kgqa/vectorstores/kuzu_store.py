@@ -326,26 +326,39 @@ class KuzuHubVectorStore:
             self._counts = self.counts()
         return self._counts
 
-    def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
+    def paths(self, hashes: list[str], hubs: list[str] | None = None) -> dict[str, PathRecord]:
         """Stored paths by hash, in the order asked; kept while read-only (the same paths are read
-        question after question)."""
+        question after question). With `hubs` (the hashes are every path of those hubs) and more paths
+        to read than hubs, they are read through the hubs' edges (`retrieval/hub_paths`)."""
         if not hashes:
             return {}
         wanted = list(dict.fromkeys(hashes))
         if self._records is None:
-            return self._read_paths(wanted)
+            found = self._read_paths(wanted, hubs)
+            return {h: rec for h in wanted if (rec := found.get(h)) is not None}
         known = {h: self._records[h] for h in wanted if h in self._records}
         missing = [h for h in wanted if h not in known]
         if missing:
             if len(self._records) > 1_000_000:
                 self._records.clear()
-            found = self._read_paths(missing)
-            self._records.update((h, found.get(h)) for h in missing)
+            found = self._read_paths(missing, hubs)
+            self._records.update(found)
+            self._records.update((h, None) for h in missing if h not in found)
             known.update(found)
         return {h: rec for h in wanted if (rec := known.get(h)) is not None}
 
-    def _read_paths(self, hashes: list[str]) -> dict[str, PathRecord]:
+    def _read_paths(self, hashes: list[str], hubs: list[str] | None = None) -> dict[str, PathRecord]:
+        """The paths asked for (and, when read through `hubs`, every other path of those hubs)."""
         rows: Iterable[Any]
+        if hubs and len(hashes) > len(hubs):
+            offsets = [self._hub_offsets.get(h) for h in hubs] if self._hub_offsets else None
+            if offsets is not None and None not in offsets:
+                rows = zip(*self.store.run_columns("retrieval/hub_paths_at", {"offsets": offsets}))
+            else:
+                rows = zip(*self.store.run_columns("retrieval/hub_paths", {"hubs": list(dict.fromkeys(hubs))}))
+            found = {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in rows}
+            rest = [h for h in hashes if h not in found]  # not a path of those hubs: read by hash
+            return {**found, **self._read_paths(rest)} if rest else found
         if cheaper_by_key(len(hashes), PATH_LOOKUP_S, self._rows().paths, SCAN_ROW_S):
             rows = self.store.run_each("retrieval/path_by_hash", "hash", hashes)
         else:

@@ -282,8 +282,8 @@ class PgVectorHubStore:
         rows = self.db.run("text_hubs", {"hashes": text_hashes, "limit": limit})
         return {r[0]: (int(r[1]), list(r[2])) for r in rows}
 
-    def paths(self, hashes: list[str]) -> dict[str, PathRecord]:
-        """Stored paths by hash."""
+    def paths(self, hashes: list[str], hubs: list[str] | None = None) -> dict[str, PathRecord]:
+        """Stored paths by hash (read by their index whether or not `hubs` is given)."""
         if not hashes:
             return {}
         rows = self.db.run("paths_by_hash", {"hashes": list(dict.fromkeys(hashes))})

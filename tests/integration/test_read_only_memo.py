@@ -68,7 +68,7 @@ def test_read_only_paths_and_entities_equal_fresh_reads(demo_workspace, monkeypa
     assert list(kept_store.paths(hashes[:5])) == list(fresh)[:5]
     asked: list[list[str]] = []
     read = kept_store._read_paths
-    monkeypatch.setattr(kept_store, "_read_paths", lambda hs: asked.append(hs) or read(hs))
+    monkeypatch.setattr(kept_store, "_read_paths", lambda hs, hubs=None: asked.append(hs) or read(hs, hubs))
     assert kept_store.paths(hashes) == fresh and list(kept_store.paths(hashes)) == list(fresh) == hashes[:-1]
     assert asked == [hashes[5:]]  # only the paths not read before, once
     # a primary-key lookup per path (large indexes) reads what the one scanning query reads (small ones)
@@ -150,3 +150,30 @@ def test_primed_hub_vectors_by_node_offset_equal_the_read_by_id(demo_workspace, 
     capped = KuzuHubVectorStore(store, vstore.dim)
     capped.prime()
     assert capped.text_hub_index is None and capped._hub_offsets == primed._hub_offsets
+
+
+def test_paths_read_through_their_hubs_equal_the_reads_by_hash(demo_workspace, monkeypatch):
+    """Every path of some hubs, asked with those hubs, is read through the hubs' edges (by node offset
+    once primed) and equals the reads by hash, in the order asked; a hash of another hub is still read."""
+    store, vstore = demo_workspace.store, demo_workspace.vstore
+    hubs = sorted(vstore.signatures())[:4]
+    scored = vstore.score_hubs(hubs, np.ones((1, 384), np.float32))
+    hashes = list(dict.fromkeys(scored.path_hashes))[::-1]
+    other = list(
+        dict.fromkeys(vstore.score_hubs(sorted(vstore.signatures())[4:5], np.ones((1, 384), np.float32)).path_hashes)
+    )
+    expected = vstore.paths(hashes + other[:1])
+    assert len(hashes) > len(hubs) and len(expected) == len(hashes) + 1
+    monkeypatch.setattr(store, "read_only", True)
+    for prime, query in ((False, "retrieval/hub_paths"), (True, "retrieval/hub_paths_at")):
+        kept = KuzuHubVectorStore(store, vstore.dim)
+        if prime:
+            kept.prime()
+        columns, each = _counting(monkeypatch, store, "run_columns"), _counting(monkeypatch, store, "run_each")
+        found = kept.paths(hashes + other[:1], hubs=hubs)
+        assert found == expected and list(found) == list(expected)
+        assert columns[0] == query and len(each) + len(columns) == 2  # then the other hub's path by hash
+        assert kept.paths(hashes[:3], hubs=hubs) == {h: expected[h] for h in hashes[:3]}
+        assert len(each) + len(columns) == 2  # kept: nothing read again
+        monkeypatch.undo()
+        monkeypatch.setattr(store, "read_only", True)

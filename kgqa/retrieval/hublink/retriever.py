@@ -266,7 +266,8 @@ class HubLinkRetriever(BaseRetriever):
         each hub's paths (best level per path, diversity ranking, top `paths_per_hub` plus the best
         path per component)."""
         assert scored.path_hashes is not None
-        records = self.vstore.paths([ph for h in hubs for ph in scored.path_hashes.get(h.root.id, ())])
+        kept = [h.root.id for h in hubs]
+        records = self.vstore.paths([ph for hub in kept for ph in scored.path_hashes.get(hub, ())], hubs=kept)
         scored.full = {h.root.id: [] for h in hubs}
         for rec in deadline.checked(records.values(), "reading the kept hubs' paths"):
             if rec.hub_id in scored.full:
