@@ -254,10 +254,15 @@ class KuzuHubVectorStore:
 
     def _read_hub_vectors(self, hub_ids: list[str]) -> Columns:
         """Every HubVector of the hubs (`Columns`), found by node offset once primed."""
+        return tuple(self._columns_of_hubs("retrieval/hub_vectors", hub_ids))  # type: ignore[return-value]
+
+    def _columns_of_hubs(self, name: str, hub_ids: list[str]) -> list[list[Any]]:
+        """Run the query `name` on the hubs by id, or its `name`_at form by node offset when a primed
+        store knows every hub's offset (`h.id IN $list` costs ~50 ms at 10^6, hub_vectors_at.cypher)."""
         offsets = [self._hub_offsets.get(h) for h in hub_ids] if self._hub_offsets else None
         if offsets is not None and None not in offsets:
-            return tuple(self.store.run_columns("retrieval/hub_vectors_at", {"offsets": offsets}))  # type: ignore[return-value]
-        return tuple(self.store.run_columns("retrieval/hub_vectors", {"hubs": hub_ids}))  # type: ignore[return-value]
+            return self.store.run_columns(f"{name}_at", {"offsets": offsets})
+        return self.store.run_columns(name, {"hubs": list(dict.fromkeys(hub_ids))})
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """HNSW search; similarity = 1 - cosine distance."""
@@ -351,11 +356,7 @@ class KuzuHubVectorStore:
         """The paths asked for (and, when read through `hubs`, every other path of those hubs)."""
         rows: Iterable[Any]
         if hubs and len(hashes) > len(hubs):
-            offsets = [self._hub_offsets.get(h) for h in hubs] if self._hub_offsets else None
-            if offsets is not None and None not in offsets:
-                rows = zip(*self.store.run_columns("retrieval/hub_paths_at", {"offsets": offsets}))
-            else:
-                rows = zip(*self.store.run_columns("retrieval/hub_paths", {"hubs": list(dict.fromkeys(hubs))}))
+            rows = zip(*self._columns_of_hubs("retrieval/hub_paths", hubs))
             found = {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in rows}
             rest = [h for h in hashes if h not in found]  # not a path of those hubs: read by hash
             return {**found, **self._read_paths(rest)} if rest else found
