@@ -35,6 +35,14 @@ TEXTS_PER_TRIPLE = 2.0
 #: The HNSW upper layer samples this share of the vectors (Kùzu's `pu` default).
 UPPER_SHARE = 0.05
 
+#: Kùzu 0.11.3 checkpoints after every commit that takes its write-ahead log past this (its default).
+KUZU_CHECKPOINT_BYTES = 16 * MIB
+#: A build checkpoints at most this rarely: at 10^6 triples each checkpoint rewrites ~4 s of pages, so
+#: one per 200-hub batch was half the write time (docs/scale.md); committed changes not yet
+#: checkpointed are held in memory, so it is also kept to a share of the page cache.
+BUILD_CHECKPOINT_CAP = 256 * MIB
+BUILD_CHECKPOINT_SHARE = 8
+
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 _UNIT = {"": MIB, "k": 2**10, "m": MIB, "g": GIB, "t": 2**40}
 
@@ -131,3 +139,9 @@ def check_build(ceiling: MemoryCeiling, pool: int, triples: int, dim: int, ml: i
         f"process and the model; set --memory / KGQA_MEMORY to at least {need // MIB:,} MiB "
         "(nothing was written)"
     )
+
+
+def build_checkpoint_bytes(pool: int) -> int:
+    """The write-ahead log a build lets grow between checkpoints with a page cache of `pool` bytes:
+    an eighth of the cache, at most BUILD_CHECKPOINT_CAP, never under Kùzu's default."""
+    return max(KUZU_CHECKPOINT_BYTES, min(BUILD_CHECKPOINT_CAP, pool // BUILD_CHECKPOINT_SHARE // MIB * MIB))

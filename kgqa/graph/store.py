@@ -8,7 +8,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from kgqa.errors import NotInitialisedError, SchemaError, StorageFullError, Stor
 from kgqa.graph.buffer_pool import buffer_pool_bytes
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.own_prefix import upgrade_prefix
-from kgqa.memory import MemoryCeiling
+from kgqa.memory import KUZU_CHECKPOINT_BYTES, MemoryCeiling
 
 Tracer = Callable[[str, dict[str, Any] | None, float], None]
 
@@ -352,6 +352,28 @@ class GraphStore:
         return prepared
 
     # -- transactions ------------------------------------------------------------------------
+    @contextmanager
+    def checkpoints_every(self, nbytes: int) -> Iterator[None]:
+        """While the block runs, let the write-ahead log grow to `nbytes` between checkpoints (a
+        build's many write transactions: each checkpoint rewrites pages whatever it carries), then
+        checkpoint and go back to Kùzu's default. Not on a read-only store, nor on a database this
+        store did not open (its owner's settings stay)."""
+        if self.read_only or not self._owns_db:
+            yield
+            return
+        self.run("meta/checkpoint_threshold", bytes=nbytes)
+        try:
+            yield
+        except BaseException:
+            with suppress(StoreError):  # the block's own error is the one to report
+                self.run("meta/checkpoint_threshold", bytes=KUZU_CHECKPOINT_BYTES)
+            raise
+        self.run("meta/checkpoint_threshold", bytes=KUZU_CHECKPOINT_BYTES)
+        # what was held back leaves memory before the next step; Kùzu refuses while another connection
+        # holds a transaction (after a 5 s wait), and then checkpoints at a later commit instead
+        with suppress(StoreError):
+            self.run("meta/checkpoint")
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All statements inside commit together or not at all. Nested use joins the outer one."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,8 +237,9 @@ class IndexBuild:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgqa-embed") as pool:
             self._embedding = pool
             try:
-                self._walk()
-                self.flush()
+                with self.vstore.bulk_writes() if not self.dry_run else nullcontext():
+                    self._walk()
+                    self.flush()
             finally:
                 self._embedding = None
 

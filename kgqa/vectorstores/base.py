@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Hashable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -157,6 +158,10 @@ class HubVectorStore(Protocol):
 
     def ensure_ann_index(self) -> bool:
         """Create the ANN index if missing; True if it was created now."""
+        ...
+
+    def bulk_writes(self) -> AbstractContextManager[None]:
+        """A context for a build's many write transactions (the store may write them more cheaply)."""
         ...
 
     def signatures(self) -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -221,6 +222,10 @@ class PgVectorHubStore:
                 "embeddings": [np.asarray(v, dtype=np.float32) for _, v in texts.values()],
             },
         )
+
+    def bulk_writes(self) -> AbstractContextManager[None]:
+        """Nothing to change: each batch is one Postgres transaction."""
+        return nullcontext()
 
     def remove_hubs(self, hub_ids: list[str]) -> None:
         """Delete hubs with their paths and vectors, atomically."""

@@ -76,3 +76,32 @@ def test_one_hub_batches_embed_each_text_once_on_the_embedding_thread(tmp_path, 
     finally:
         ws.close()
         whole.close()
+
+
+def test_the_batches_are_written_between_rare_checkpoints(tmp_path, embedder, monkeypatch):
+    """While a build writes its batches Kùzu checkpoints only once the log holds an eighth of the page
+    cache (each checkpoint rewrites pages whatever it carries); afterwards its default is back."""
+    from kgqa.memory import KUZU_CHECKPOINT_BYTES, build_checkpoint_bytes
+    from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
+
+    def threshold(store) -> int:
+        return int(store.query("CALL current_setting('checkpoint_threshold') RETURN *")[1][0][0])
+
+    seen: list[int] = []
+    write = KuzuHubVectorStore.replace_hubs
+
+    def noting(self, *args, **kwargs):
+        seen.append(threshold(self.store))
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(KuzuHubVectorStore, "replace_hubs", noting)
+    ws, report = _build(tmp_path, "rare", embedder, hubs_per_batch=1)
+    try:
+        wanted = build_checkpoint_bytes(ws.store.pool_bytes)
+        assert wanted > KUZU_CHECKPOINT_BYTES
+        assert seen == [wanted] * 3  # every batch
+        assert threshold(ws.store) == KUZU_CHECKPOINT_BYTES
+        assert report.counts.hubs == 3
+        assert_consistent(ws)
+    finally:
+        ws.close()

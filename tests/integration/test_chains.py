@@ -152,3 +152,18 @@ def test_generated_film_questions_of_every_hop_count_are_answered(tmp_path, embe
         ws.close()
     for hops, values in scores.items():
         assert sum(values) / len(values) >= 0.9, (hops, values)
+
+
+def test_a_chains_order_does_not_depend_on_the_order_its_rows_are_read(demo_workspace, monkeypatch):
+    """Kùzu returns one entity's edges in no fixed order (a parallel scan); the answer must not follow it."""
+    from kgqa.graph.layout import TripleLayout
+
+    params = RetrievalParams(topic_entity="A01")
+    before = demo_workspace.ask(COAUTHORS_Q, params)
+    read = TripleLayout.step
+    monkeypatch.setattr(TripleLayout, "step", lambda self, *a: list(reversed(read(self, *a))))
+    after = demo_workspace.ask(COAUTHORS_Q, params)
+    assert before.strategy == after.strategy == "chain"
+    assert len(before.result["items"]) >= 3
+    assert after.result["items"] == before.result["items"]
+    assert after.triples == before.triples and after.answer == before.answer

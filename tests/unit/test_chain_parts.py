@@ -201,3 +201,37 @@ def test_a_rel_read_backwards_is_written_with_its_verb():
     assert _chain_sentence((("directed_by", 1),), "Golden Mirror", "Ulla Berg [1]", 1) == (
         "'Golden Mirror' directed by Ulla Berg [1]."
     )
+
+
+_EVIDENCE = """
+import json
+from kgqa.retrieval.chains.follow import ChainResult
+from kgqa.types import Entity, Triple
+
+topic = Entity("T", "topic")
+mids = [Entity(f"M{i}", f"middle {i}") for i in range(9)]
+end = Entity("E", "end")
+first = {m.id: [Triple(topic, "p", m)] for m in mids}
+last = {"E": [Triple(m, "q", end) for m in mids]}
+result = ChainResult((("p", 1), ("q", 1)), [topic], [end], reached_by=[first, last])
+print(json.dumps([t.canonical for t in result.evidence("E")]))
+"""
+
+
+def test_a_chains_evidence_is_the_same_in_every_process():
+    """Which of an end's many paths are cited must not follow Python's per-process string hashing."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", _EVIDENCE],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert len(outputs) == 1, outputs

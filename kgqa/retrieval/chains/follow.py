@@ -35,15 +35,15 @@ class ChainResult:
     def evidence(self, end_id: str, limit: int = 12) -> list[Triple]:
         """The triples of a few paths from the topic to `end_id`, topic side first."""
         out: list[Triple] = []
-        wanted = {end_id}
+        wanted = [end_id]
         for hop in range(len(self.reached_by) - 1, -1, -1):
-            prev: set[str] = set()
+            prev: dict[str, None] = {}  # in the order reached: the same triples in every process
             for eid in wanted:
                 for t in self.reached_by[hop].get(eid, [])[:TRACE_WIDTH]:
                     out.append(t)
                     direction = self.steps[hop][1]
-                    prev.add(t.subject.id if direction > 0 else t.object.id)
-            wanted = set(list(prev)[: TRACE_WIDTH * 2])
+                    prev[t.subject.id if direction > 0 else t.object.id] = None
+            wanted = list(prev)[: TRACE_WIDTH * 2]
         ordered = list(reversed(out))
         return ordered[-limit:]  # over the limit, the end side stays (the answer's own triple last)
 
@@ -74,9 +74,10 @@ def follow_chain(
             break
         rows = layout.step(list(here.values()), predicate, direction, fanout)
         # the frontier's order, whichever read the layout chose (a key read per entity comes back in
-        # frontier order, a list read in storage order): the answer's order must not depend on it
+        # frontier order, a list read in storage order or, scanned in parallel, in no fixed order), and
+        # one entity's neighbours by label: the answer's order and evidence must not depend on the read
         position = {k: n for n, k in enumerate(here)}
-        rows = sorted(rows, key=lambda r: position.get(r[0], len(position)))
+        rows = sorted(rows, key=lambda r: (position.get(r[0], len(position)), (r[2] or "").casefold(), str(r[1])))
         if len(rows) >= fanout:
             result.truncated = True
         strict = not revisit or i == len(steps) - 1
@@ -104,6 +105,6 @@ def follow_chain(
         last_counts = dict(counts)
     if len(frontiers) == len(steps) + 1:
         ends = frontiers[-1]
-        result.ends = sorted(ends.values(), key=lambda e: -last_counts.get(e.id, 0))  # ties: reached order
+        result.ends = sorted(ends.values(), key=lambda e: -last_counts.get(e.id, 0))  # ties: reached order (above)
         result.support = last_counts
     return result
