@@ -12,9 +12,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kgqa.api import Workspace
+from kgqa.graph.store import GraphStore
 from kgqa.indexing.paths import vector_texts
 from kgqa.types import text_hash
 from kgqa.vectorstores.base import decode_triples
+
+
+def checkpoint_threshold(store: GraphStore) -> int:
+    """Kùzu's checkpoint threshold (bytes of write-ahead log) on the store's database now."""
+    return int(store.query("CALL current_setting('checkpoint_threshold') RETURN *")[1][0][0])
 
 
 def snapshot(ws: Workspace) -> dict:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
-from index_checks import assert_consistent, snapshot
+from index_checks import assert_consistent, checkpoint_threshold, snapshot
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
@@ -84,14 +84,11 @@ def test_the_batches_are_written_between_rare_checkpoints(tmp_path, embedder, mo
     from kgqa.memory import KUZU_CHECKPOINT_BYTES, build_checkpoint_bytes
     from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore
 
-    def threshold(store) -> int:
-        return int(store.query("CALL current_setting('checkpoint_threshold') RETURN *")[1][0][0])
-
     seen: list[int] = []
     write = KuzuHubVectorStore.replace_hubs
 
     def noting(self, *args, **kwargs):
-        seen.append(threshold(self.store))
+        seen.append(checkpoint_threshold(self.store))
         return write(self, *args, **kwargs)
 
     monkeypatch.setattr(KuzuHubVectorStore, "replace_hubs", noting)
@@ -100,7 +97,7 @@ def test_the_batches_are_written_between_rare_checkpoints(tmp_path, embedder, mo
         wanted = build_checkpoint_bytes(ws.store.pool_bytes)
         assert wanted > KUZU_CHECKPOINT_BYTES
         assert seen == [wanted] * 3  # every batch
-        assert threshold(ws.store) == KUZU_CHECKPOINT_BYTES
+        assert checkpoint_threshold(ws.store) == KUZU_CHECKPOINT_BYTES
         assert report.counts.hubs == 3
         assert_consistent(ws)
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from index_checks import checkpoint_threshold
 
 from kgqa import assets
 from kgqa.api import Workspace
@@ -110,26 +111,22 @@ def test_resolve_entity_by_id_and_label(workspace, tmp_path):
         resolve_entity(workspace.store, "nothing like this")
 
 
-def _checkpoint_threshold(store: GraphStore) -> int:
-    return int(store.query("CALL current_setting('checkpoint_threshold') RETURN *")[1][0][0])
-
-
 def test_a_build_block_checkpoints_rarely_and_then_goes_back(tmp_path):
     """`checkpoints_every` raises Kùzu's checkpoint threshold for the block only, also when the block
     fails, and leaves a read-only store or a database another owner opened as they were."""
     from kgqa.memory import KUZU_CHECKPOINT_BYTES
 
     store = GraphStore(tmp_path / "db.kuzu", create=True)
-    assert _checkpoint_threshold(store) == KUZU_CHECKPOINT_BYTES
+    assert checkpoint_threshold(store) == KUZU_CHECKPOINT_BYTES
     with store.checkpoints_every(64 * 2**20):
-        assert _checkpoint_threshold(store) == 64 * 2**20
-    assert _checkpoint_threshold(store) == KUZU_CHECKPOINT_BYTES
+        assert checkpoint_threshold(store) == 64 * 2**20
+    assert checkpoint_threshold(store) == KUZU_CHECKPOINT_BYTES
     with pytest.raises(InputError), store.checkpoints_every(32 * 2**20):
         raise InputError("the block's own error")
-    assert _checkpoint_threshold(store) == KUZU_CHECKPOINT_BYTES
+    assert checkpoint_threshold(store) == KUZU_CHECKPOINT_BYTES
 
     attached = GraphStore.attach(store._db)
     with attached.checkpoints_every(64 * 2**20):
-        assert _checkpoint_threshold(store) == KUZU_CHECKPOINT_BYTES
+        assert checkpoint_threshold(store) == KUZU_CHECKPOINT_BYTES
     attached.close()
     store.close()
