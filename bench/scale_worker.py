@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import statistics
 import sys
 import time
@@ -34,10 +33,11 @@ from kgqa.config import IndexParams, Settings
 from kgqa.embeddings import embedder_for_index
 from kgqa.evaluation.dataset import read_questions
 from kgqa.evaluation.metrics import score_question
+from kgqa.memory import peak_rss_bytes
 
 
 def _peak_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+    return peak_rss_bytes() / 2**20
 
 
 def _workspace(args: argparse.Namespace, **kw) -> Workspace:

@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import platform
-import resource
 import shutil
 import subprocess
 import sys
@@ -32,7 +31,7 @@ import pyarrow as pa
 
 from kgqa import assets
 from kgqa.graph.store import GraphStore
-from kgqa.memory import MIB
+from kgqa.memory import MIB, peak_rss_bytes
 from kgqa.vectorstores.kuzu_store import KuzuHubVectorStore, text_table
 
 #: The 10^6 run's index (docs/scale.md) and one build batch of it (200 hubs of its averages).
@@ -202,7 +201,7 @@ def write_batches(path: Path, threshold_mib: int, batches: int, scale: float) ->
         "per_batch_s": round((sum(batch) + steps["final checkpoint"][0]) / batches, 3),
         "steps_s": {k: round(sum(v), 2) for k, v in steps.items()},
         "checkpointing_commits": sum(1 for s in steps["commit"] if s > 1.0),
-        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+        "peak_rss_mib": peak_rss_bytes() // MIB,
     }
 
 
@@ -213,17 +212,25 @@ def main() -> None:
     ap.add_argument("--thresholds", default="16,128,256", help="checkpoint thresholds in MiB (16: Kùzu's default)")
     ap.add_argument("--batches", type=int, default=10)
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)  # internal: one threshold, this process
+    ap.add_argument("--fill-only", action="store_true", help=argparse.SUPPRESS)  # internal: the fill, this process
     args = ap.parse_args()
     filled = args.work / "filled.kuzu"
     if args.one is not None:
         print(json.dumps(write_batches(args.work / "copy.kuzu", args.one, args.batches, args.scale)))
+        return
+    if args.fill_only:
+        print(json.dumps({**fill(filled, args.scale), "scale": args.scale}))
         return
     args.work.mkdir(parents=True, exist_ok=True)
     sizes = json.loads((args.work / "filled.json").read_text()) if (args.work / "filled.json").exists() else None
     if sizes is None or sizes.get("scale") != args.scale:
         for old in (filled, filled.with_name(filled.name + ".wal")):
             old.unlink(missing_ok=True)
-        sizes = {**fill(filled, args.scale), "scale": args.scale}
+        # in a process of its own: on Linux a child's peak RSS starts from its parent's at the fork, so
+        # a fill in this process would show as every threshold's peak
+        cmd = [sys.executable, __file__, "--work", str(args.work), "--scale", str(args.scale), "--fill-only"]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        sizes = json.loads(out.strip().splitlines()[-1])
         (args.work / "filled.json").write_text(json.dumps(sizes))
     print(
         f"# index: {sizes['hubs']:,} hubs, {sizes['paths']:,} paths, {sizes['texts']:,} texts, {sizes['vectors']:,} "

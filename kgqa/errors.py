@@ -68,6 +68,10 @@ class StorageFullError(StoreError):
     exit_code = 12
 
 
+class PageCacheFullError(StoreError):
+    """Kùzu's page cache (buffer pool) was too small for a query; nothing it wrote was kept."""
+
+
 class StoreUnavailableError(StoreError):
     """The database server cannot be reached now (down or restarting); retrying later may work.
     The HTTP service maps it to 503."""

@@ -3,16 +3,20 @@
 The ceiling is split in two: a reserve for Python, the embedding model and one batch's texts and
 vectors, and the rest for Kùzu's page cache (buffer pool), which also holds Kùzu's query intermediates
 and, at the end of a first build, the HNSW index under construction. Kùzu 0.11.3 builds that index in
-its page cache: its graph (`ml` neighbours of 8 bytes per vector, plus the sampled upper layer) and, when
-`cache_embeddings` is on, every vector (dim × 4 bytes); with it off the vectors are read from their pages.
-`hnsw_fits` picks the variant that fits, and `check_build` refuses a build whose HNSW step cannot fit,
-before anything is written.
+its page cache (`hnsw_bytes`, read from its vector extension and checked in bench/results/hnsw_step.md):
+its graph, when `cache_embeddings` is on every vector, and at the end each thread's node group of edges;
+with `cache_embeddings` off the vectors are read from their pages. `hnsw_fits` picks the variant that
+fits, and `check_build` refuses a build whose HNSW step cannot fit, before anything is written. By the
+HNSW step the batches are written and the model is idle, so that step may take most of the reserve too
+(`MemoryCeiling.hnsw_pool_bytes`).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import sys
 from dataclasses import dataclass
 
 from kgqa.errors import ConfigError
@@ -25,15 +29,30 @@ DEFAULT_CAP = 3 * GIB
 #: Python, the embedding model (ONNX or torch) and one batch of texts and vectors: outside the page cache
 #: (a 10^4-triple build peaked at 856 MiB with its cache mostly empty, bench/results/scale.md).
 PROCESS_RESERVE = 768 * MIB
+#: What the process keeps outside the page cache during a build's HNSW step, when every batch is written
+#: and the embedding model (still loaded) is idle: 240 MiB measured in a process that had loaded and used
+#: the int8 model (bench/results/hnsw_step.md), plus room for what a long build leaves behind.
+HNSW_RESERVE = 320 * MIB
 #: The smallest page cache a build or a question is run with (Kùzu cannot do much with less).
 MIN_POOL = 256 * MIB
-#: Page-cache room a build's writes need besides the HNSW step (a batch's rows and a commit).
-WRITE_ROOM = 128 * MIB
 #: Unique embedded texts per triple in an index (1.60 at 10^5, 1.53 at 10^6, bench/results/scale.md);
 #: rounded up, for the estimate made before a build starts.
 TEXTS_PER_TRIPLE = 2.0
 #: The HNSW upper layer samples this share of the vectors (Kùzu's `pu` default).
 UPPER_SHARE = 0.05
+#: Kùzu 0.11.3's HNSW graph in memory (extension/vector/src/index/hnsw_graph.cpp): a vector has
+#: ceil(1.25 × degree) neighbour slots of 4 bytes (under 2^32 vectors) and a 2-byte length.
+SLOT_RATIO = 1.25
+SLOT_BYTES = 4
+LENGTH_BYTES = 2
+#: A vector held with `cache_embeddings`: its float32 values plus its list entry in the column chunk.
+LIST_ENTRY_BYTES = 16
+#: At the end of the step each of Kùzu's threads writes a node group (131,072 vectors) of edges into the
+#: page cache, 16 bytes an edge (the neighbour's offset and the edge's id), up to `ml` edges a vector.
+NODE_GROUP = 131_072
+EDGE_BYTES = 16
+#: Page-cache room the HNSW step needs beyond `hnsw_bytes` (the pages it reads the vectors through).
+HNSW_ROOM = 32 * MIB
 
 #: Kùzu 0.11.3 checkpoints after every commit that takes its write-ahead log past this (its default).
 KUZU_CHECKPOINT_BYTES = 16 * MIB
@@ -73,6 +92,32 @@ def total_memory() -> int:
         return 4 * GIB
 
 
+def proc_bytes(path: str, field: str) -> int | None:
+    """A size Linux gives in kB in a /proc file (`MemAvailable` in /proc/meminfo), in bytes; None where
+    it cannot be read."""
+    try:
+        with open(path, encoding="ascii") as lines:
+            for line in lines:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def peak_rss_bytes() -> int:
+    """This process's peak resident memory: Linux's VmHWM, which a new program starts afresh
+    (`getrusage`'s ru_maxrss starts from the parent's at the fork, so a child of a large process
+    reports at least the parent's size); ru_maxrss where /proc cannot be read."""
+    peak = proc_bytes("/proc/self/status", "VmHWM")
+    if peak is not None:
+        return peak
+    import resource
+
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
+
+
 @dataclass(frozen=True)
 class MemoryCeiling:
     """A process's memory ceiling in bytes, and where it came from (named in every refusal)."""
@@ -99,35 +144,59 @@ class MemoryCeiling:
         return max(MIN_POOL, self.bytes - PROCESS_RESERVE) // MIB * MIB
 
     @property
+    def hnsw_pool_bytes(self) -> int:
+        """The most Kùzu's page cache may take during a build's HNSW step under this ceiling."""
+        return max(self.pool_bytes, (self.bytes - HNSW_RESERVE) // MIB * MIB)
+
+    @property
     def mib(self) -> int:
         return self.bytes // MIB
 
 
-def hnsw_bytes(vectors: int, dim: int, ml: int, mu: int, *, cached: bool) -> int:
+def hnsw_bytes(vectors: int, dim: int, ml: int, mu: int, *, cached: bool, threads: int | None = None) -> int:
     """The page cache Kùzu 0.11.3's CREATE_VECTOR_INDEX takes for `vectors` vectors: the lower graph
-    (`ml` neighbour offsets each), the upper graph, and with `cached` every vector as float32."""
-    graph = vectors * ml * 8 + int(vectors * UPPER_SHARE) * mu * 8
-    return graph + (vectors * dim * 4 if cached else 0)
+    (`ml`) and the upper one (`mu`, a sample of the vectors), the node groups of edges its `threads`
+    (Kùzu's default: one per core) write at the end, and with `cached` every vector."""
+    lower = vectors * (math.ceil(SLOT_RATIO * ml) * SLOT_BYTES + LENGTH_BYTES)
+    upper = int(vectors * UPPER_SHARE) * (math.ceil(SLOT_RATIO * mu) * SLOT_BYTES + LENGTH_BYTES)
+    writing = min(vectors, NODE_GROUP * (threads or os.cpu_count() or 1)) * ml * EDGE_BYTES
+    return lower + upper + writing + (vectors * (dim * 4 + LIST_ENTRY_BYTES) if cached else 0)
 
 
-def hnsw_fits(pool: int, vectors: int, dim: int, ml: int, mu: int) -> bool | None:
+def hnsw_fits(pool: int, vectors: int, dim: int, ml: int, mu: int, threads: int | None = None) -> bool | None:
     """Whether the HNSW step over `vectors` fits in a page cache of `pool` bytes with the vectors cached
     (True), only with them read from their pages (False), or not at all (None)."""
     for cached in (True, False):
-        if hnsw_bytes(vectors, dim, ml, mu, cached=cached) + WRITE_ROOM <= pool:
+        if hnsw_bytes(vectors, dim, ml, mu, cached=cached, threads=threads) + HNSW_ROOM <= pool:
             return cached
     return None
 
 
+def hnsw_plan(
+    pool: int, wider: int, vectors: int, dim: int, ml: int, mu: int, threads: int | None = None
+) -> tuple[int, bool | None]:
+    """The page cache and variant (`hnsw_fits`) for the HNSW step over `vectors`: the cache the build has
+    (`pool`) when the vectors fit there cached, else the `wider` one the ceiling allows that step
+    (`MemoryCeiling.hnsw_pool_bytes`) when the step fits there at all."""
+    cached = hnsw_fits(pool, vectors, dim, ml, mu, threads)
+    if cached is not True and wider > pool:
+        fits = hnsw_fits(wider, vectors, dim, ml, mu, threads)
+        if fits is not None:
+            return wider, fits
+    return pool, cached
+
+
 def build_need(vectors: int, dim: int, ml: int, mu: int) -> int:
-    """The smallest ceiling a build whose HNSW step covers `vectors` vectors fits in (whole MiB)."""
-    need = PROCESS_RESERVE + max(MIN_POOL, hnsw_bytes(vectors, dim, ml, mu, cached=False) + WRITE_ROOM)
+    """The smallest ceiling a build whose HNSW step covers `vectors` vectors fits in (whole MiB): room for
+    the batches beside the smallest page cache, and for that step beside HNSW_RESERVE."""
+    step = HNSW_RESERVE + hnsw_bytes(vectors, dim, ml, mu, cached=False) + HNSW_ROOM
+    need = max(PROCESS_RESERVE + MIN_POOL, step)
     return -(-need // MIB) * MIB
 
 
 def check_build(ceiling: MemoryCeiling, pool: int, triples: int, dim: int, ml: int, mu: int) -> None:
-    """Refuse, before a build starts, one whose HNSW step cannot fit in the page cache `pool` allowed by
-    `ceiling` (its texts estimated from the graph's `triples`)."""
+    """Refuse, before a build starts, one whose HNSW step cannot fit in the page cache `pool` that
+    `ceiling` allows that step (its texts estimated from the graph's `triples`)."""
     texts = int(triples * TEXTS_PER_TRIPLE)
     if hnsw_fits(pool, texts, dim, ml, mu) is not None:
         return
@@ -135,7 +204,7 @@ def check_build(ceiling: MemoryCeiling, pool: int, triples: int, dim: int, ml: i
     raise MemoryCeilingError(
         f"the memory ceiling ({ceiling.source}: {ceiling.mib:,} MiB) is too small to index this graph: "
         f"{triples:,} triples make about {texts:,} texts, whose HNSW index needs about "
-        f"{(need - PROCESS_RESERVE) // MIB:,} MiB of Kùzu's page cache besides {PROCESS_RESERVE // MIB} MiB for the "
+        f"{(need - HNSW_RESERVE) // MIB:,} MiB of Kùzu's page cache besides {HNSW_RESERVE // MIB} MiB for the "
         f"process and the model; set --memory / KGQA_MEMORY to at least {need // MIB:,} MiB "
         "(nothing was written)"
     )

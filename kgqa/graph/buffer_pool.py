@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from kgqa.memory import proc_bytes
+
 MIB = 2**20
 #: The cache is this many times the database's size on disk (its pages, plus room to evict).
 DB_FACTOR = 2
@@ -41,13 +43,9 @@ def database_bytes(path: str | Path) -> int:
 
 def available_bytes() -> int:
     """The memory available to new allocations now (Linux MemAvailable; else physical memory)."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
+    available = proc_bytes("/proc/meminfo", "MemAvailable")
+    if available is not None:
+        return available
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):

@@ -15,7 +15,14 @@ from typing import Any
 import kuzu
 
 from kgqa import assets
-from kgqa.errors import NotInitialisedError, SchemaError, StorageFullError, StoreBusyError, StoreError
+from kgqa.errors import (
+    NotInitialisedError,
+    PageCacheFullError,
+    SchemaError,
+    StorageFullError,
+    StoreBusyError,
+    StoreError,
+)
 from kgqa.graph.buffer_pool import buffer_pool_bytes
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.own_prefix import upgrade_prefix
@@ -53,7 +60,9 @@ def _query_error(name: str, exc: RuntimeError) -> StoreError:
         if "buffer pool is full" in str(exc)
         else ""
     )
-    return StoreError(f"query {name} failed: {exc}{hint}")
+    if hint:
+        return PageCacheFullError(f"query {name} failed: {exc}{hint}")
+    return StoreError(f"query {name} failed: {exc}")
 
 
 def stderr_tracer(name: str, params: dict[str, Any] | None, seconds: float) -> None:
@@ -286,6 +295,12 @@ class GraphStore:
             self.path, read_only=self.read_only, override_mib=self._pool_override, cap=self.memory.pool_bytes
         )
 
+    @property
+    def resizable(self) -> bool:
+        """Whether this store may reopen its database with another page cache: it opened the database
+        for writing, the cache's size was not set (KGQA_BUFFER_POOL_MIB), and no transaction is open."""
+        return self._owns_db and not self.read_only and not self._pool_override and not self._in_tx
+
     def grow_buffer_pool(self) -> bool:
         """Reopen the database with the page cache sized for its size now, when that is larger than
         the cache it was opened with: an index build grows the database from its size at open, and
@@ -298,11 +313,41 @@ class GraphStore:
         wanted = self._pool_size()
         if wanted <= self.pool_bytes * GROWTH_TO_REOPEN:
             return False
+        self._reopen(wanted)
+        return True
+
+    @contextmanager
+    def page_cache(self, nbytes: int) -> Iterator[None]:
+        """While the block runs, the database is open with a page cache of `nbytes` (a build's HNSW
+        step, which may take the room the embedding model and the write batches had); then with the
+        cache sized as at open again, which also gives the block's cache back to the system. Nothing
+        changes when the store is not `resizable` or the cache is that size already."""
+        if not self.resizable or nbytes == self.pool_bytes:
+            yield
+            return
+        self._reopen(nbytes)
+        try:
+            yield
+        finally:
+            if not self._in_tx:
+                self._reopen(self._pool_size())
+
+    def reopen(self) -> bool:
+        """Close the database and open it again with the same page cache (Kùzu 0.11.3 keeps some state
+        of a failed CREATE_VECTOR_INDEX on the open table); False, doing nothing, on a database this
+        store did not open or inside a transaction."""
+        if not self._owns_db or self._in_tx:
+            return False
+        self._reopen(self.pool_bytes)
+        return True
+
+    def _reopen(self, pool_bytes: int) -> None:
+        """Close the database and open it again with a page cache of `pool_bytes` (the write-ahead log
+        is checkpointed on close); UDFs and extensions are registered again on their next use."""
         self._conn.close()
         self._db.close()
-        self._open(wanted)
+        self._open(pool_bytes)
         self._extensions, self._udfs, self._prepared = set(), set(), {}
-        return True
 
     def sibling(self) -> GraphStore:
         """Another connection to this open database, with its own UDFs and transactions: a UDF that

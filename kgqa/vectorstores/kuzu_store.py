@@ -10,9 +10,10 @@ import numpy as np
 import pyarrow as pa
 
 from kgqa.config import AnnParams
+from kgqa.errors import PageCacheFullError
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.store import GraphStore
-from kgqa.memory import MemoryCeilingError, build_checkpoint_bytes, build_need, check_build, hnsw_fits
+from kgqa.memory import MemoryCeilingError, build_checkpoint_bytes, build_need, check_build, hnsw_plan
 from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
 from kgqa.vectorstores.raw import raw_matrix, raw_vector
 from kgqa.vectorstores.text_hub_index import MAX_VECTORS, TextHubIndex
@@ -160,7 +161,7 @@ class KuzuHubVectorStore:
         if self.store.pool_fixed or (not rebuild and self.ready() and self._has_ann_index_loaded()):
             return
         memory = self.store.memory
-        check_build(memory, memory.pool_bytes, triples, dim, 2 * self.ann.m, self.ann.m)
+        check_build(memory, memory.hnsw_pool_bytes, triples, dim, 2 * self.ann.m, self.ann.m)
 
     def _has_ann_index_loaded(self) -> bool:
         self.store.load_extension("vector")
@@ -169,26 +170,44 @@ class KuzuHubVectorStore:
     def ensure_ann_index(self) -> bool:
         """Create the HNSW index if it is missing (after the first bulk load); True if created. The
         vectors are held in the page cache while it is built when they fit there, else read from their
-        pages (kgqa/memory.py); MemoryCeilingError, naming the setting, when even that cannot fit."""
+        pages (kgqa/memory.py); MemoryCeilingError, naming the setting, when even that cannot fit. When
+        the step fits better in the page cache the ceiling allows it (its batches are written by then),
+        the database is reopened with that cache for the step alone."""
         self.store.load_extension("vector")
         if self.has_ann_index():
             return False
-        mu, ml = self.ann.m, 2 * self.ann.m
+        mu, ml, dim = self.ann.m, 2 * self.ann.m, self._dim()
         if self.store.grow_buffer_pool():  # the database grew during the build: a cache sized for it now
             self.store.load_extension("vector")  # (a new connection)
-        vectors = self._rows().texts
-        cached = hnsw_fits(self.store.pool_bytes, vectors, self._dim(), ml, mu)
+        vectors, pool = self._rows().texts, self.store.pool_bytes
+        wider = self.store.memory.hnsw_pool_bytes if self.store.resizable else pool
+        pool, cached = hnsw_plan(pool, wider, vectors, dim, ml, mu)
         if cached is None and not self.store.pool_fixed:
             memory = self.store.memory
             raise MemoryCeilingError(
                 f"the memory ceiling ({memory.source}: {memory.mib:,} MiB) is too small for the HNSW index over "
                 f"{vectors:,} texts; set --memory / KGQA_MEMORY to at least "
-                f"{build_need(vectors, self._dim(), ml, mu) // 2**20:,} MiB and run the build again "
+                f"{build_need(vectors, dim, ml, mu) // 2**20:,} MiB and run the build again "
                 "(it resumes: the hubs written are kept)"
             )
-        name = "indexing/create_vector_index" if cached else "indexing/create_vector_index_streamed"
-        self.store.run(name, mu=mu, ml=ml, efc=self.ann.ef_construction)
+        if cached:
+            try:
+                with self.store.page_cache(pool):
+                    self.store.load_extension("vector")
+                    self._create_hnsw("indexing/create_vector_index")
+                return True
+            except PageCacheFullError:
+                # the estimate fell short: the streamed variant needs far less, but Kùzu 0.11.3 keeps the
+                # failed index's name on the open table ("already exists") until the database is reopened
+                if not self.store.reopen():
+                    raise
+        with self.store.page_cache(pool):
+            self.store.load_extension("vector")
+            self._create_hnsw("indexing/create_vector_index_streamed")
         return True
+
+    def _create_hnsw(self, name: str) -> None:
+        self.store.run(name, mu=self.ann.m, ml=2 * self.ann.m, efc=self.ann.ef_construction)
 
     def bulk_writes(self) -> AbstractContextManager[None]:
         """A build's batches checkpoint once the log holds an eighth of the page cache (at most 256 MiB)

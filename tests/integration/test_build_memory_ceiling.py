@@ -16,12 +16,13 @@ from kgqa.memory import MIB
 
 #: Runs the CLI and prints its own peak RSS (bytes) as the last stderr line.
 _MEASURED = (
-    "import json, resource, sys\n"
+    "import json, sys\n"
+    "from kgqa.memory import peak_rss_bytes\n"
     "from kgqa_cli.main import main\n"
     "try:\n"
     "    main()\n"
     "finally:\n"
-    "    sys.stderr.write('\\n' + json.dumps({'peak': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))\n"
+    "    sys.stderr.write('\\n' + json.dumps({'peak': peak_rss_bytes()}))\n"
 )
 
 
@@ -90,4 +91,29 @@ def test_the_page_cache_grows_before_the_hnsw_step(tmp_path, embedder, monkeypat
     assert report.hubs_rebuilt == 35 and ws.vstore.has_ann_index()  # type: ignore[attr-defined]
     answer = ws.ask("Who are the authors of the paper on fault localisation?", strategy="direct")
     assert answer.hubs
+    ws.close()
+
+
+def test_the_hnsw_step_takes_the_room_the_batches_had(tmp_path, embedder, monkeypatch):
+    """When the vectors do not fit the build's page cache but fit the larger one the ceiling allows the
+    HNSW step (`MemoryCeiling.hnsw_pool_bytes`), the step runs with that cache and its vectors cached,
+    and the database is open with the build's cache again afterwards."""
+    import kgqa.graph.store as store_module
+    from kgqa.config import IndexParams
+    from kgqa.memory import MemoryCeiling
+
+    ceiling = MemoryCeiling.from_setting("1G")
+    small = 30 * MIB  # the build's cache: too small for the step (hnsw_fits: None), the wider one holds it
+    monkeypatch.setattr(store_module, "buffer_pool_bytes", lambda *a, **k: small)
+    ws = Workspace.init(Settings(db_path=tmp_path / "g.kuzu", memory=ceiling), embedder=embedder)
+    ws.load(demo_graph_path())
+    seen: list[tuple[str, int]] = []
+    ws.store.tracer = lambda name, _params, _s: seen.append((name, ws.store.pool_bytes))
+    report = ws.build_index(IndexParams())
+    steps = [s for s in seen if s[0].startswith("indexing/create_vector_index")]
+    assert steps == [("indexing/create_vector_index", ceiling.hnsw_pool_bytes)]
+    assert ceiling.hnsw_pool_bytes > ceiling.pool_bytes
+    assert ws.store.pool_bytes == small  # the build's cache again
+    assert report.hubs_rebuilt == 35 and ws.vstore.has_ann_index()  # type: ignore[attr-defined]
+    assert ws.ask("Who are the authors of the paper on fault localisation?", strategy="direct").hubs
     ws.close()

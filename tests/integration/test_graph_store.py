@@ -8,6 +8,7 @@ from index_checks import checkpoint_threshold
 from kgqa import assets
 from kgqa.api import Workspace
 from kgqa.config import Settings
+from kgqa.demo import demo_graph_path
 from kgqa.errors import AmbiguousEntityError, EntityNotFoundError, InputError, NotInitialisedError
 from kgqa.graph.reader import resolve_entity
 from kgqa.graph.store import GraphStore
@@ -130,3 +131,31 @@ def test_a_build_block_checkpoints_rarely_and_then_goes_back(tmp_path):
         assert checkpoint_threshold(store) == KUZU_CHECKPOINT_BYTES
     attached.close()
     store.close()
+
+
+def test_a_page_cache_for_one_step_then_the_one_sized_at_open(tmp_path):
+    """`page_cache` reopens the database with another page cache for the block and with the one sized
+    as at open afterwards, the data intact; a read-only store, a fixed cache and an open transaction
+    are left as they are."""
+    mib = 2**20
+    db = tmp_path / "db.kuzu"
+    ws = Workspace(Settings.from_env(db), create=True)
+    ws.load(demo_graph_path())
+    ws.close()
+    store = GraphStore(db)
+    opened, entities = store.pool_bytes, store.query("MATCH (e:Entity) RETURN count(e)")[1][0][0]
+    assert store.resizable and entities > 0
+    with store.page_cache(opened + 64 * mib):
+        assert store.pool_bytes == opened + 64 * mib
+        assert store.query("MATCH (e:Entity) RETURN count(e)")[1][0][0] == entities
+    assert store.pool_bytes == opened and store.query("MATCH (e:Entity) RETURN count(e)")[1][0][0] == entities
+    with store.transaction():
+        assert not store.resizable
+        with store.page_cache(opened + 64 * mib):
+            assert store.pool_bytes == opened
+    store.close()
+    for other in (GraphStore(db, read_only=True), GraphStore(db, buffer_pool_mib=300)):
+        before = other.pool_bytes
+        with other.page_cache(before + 64 * mib):
+            assert other.pool_bytes == before
+        other.close()
