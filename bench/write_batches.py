@@ -52,7 +52,7 @@ def _unit_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
     return m / np.linalg.norm(m, axis=1, keepdims=True)
 
 
-def _schema(path: Path) -> None:
+def new_index(path: Path) -> None:
     """A new database with HubLink's graph and index tables, made the way a build makes them."""
     store = GraphStore(path, create=True)
     KuzuHubVectorStore(store).ensure_schema(DIM)
@@ -63,7 +63,7 @@ def fill(path: Path, scale: float) -> dict:
     """An index of the 10^6 run's table sizes times `scale`, written by COPY (random vectors)."""
     sizes = {k: int(v * scale) for k, v in SIZES.items()}
     start = time.perf_counter()
-    _schema(path)
+    new_index(path)
     db = kuzu.Database(str(path), buffer_pool_size=POOL)
     conn = kuzu.Connection(db)
     rng = np.random.default_rng(7)

@@ -10,10 +10,9 @@ KGQA_MEMORY, kgqa/memory.py). `KGQA_BUFFER_POOL_MIB` (Settings.buffer_pool_mib) 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from kgqa.memory import proc_bytes
+from kgqa.memory import proc_bytes, total_memory
 
 MIB = 2**20
 #: The cache is this many times the database's size on disk (its pages, plus room to evict).
@@ -44,12 +43,7 @@ def database_bytes(path: str | Path) -> int:
 def available_bytes() -> int:
     """The memory available to new allocations now (Linux MemAvailable; else physical memory)."""
     available = proc_bytes("/proc/meminfo", "MemAvailable")
-    if available is not None:
-        return available
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return 4096 * MIB
+    return total_memory() if available is None else available
 
 
 def buffer_pool_bytes(

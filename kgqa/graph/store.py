@@ -296,10 +296,15 @@ class GraphStore:
         )
 
     @property
+    def _reopenable(self) -> bool:
+        """This store opened the database (a user's own is theirs) and no transaction is open."""
+        return self._owns_db and not self._in_tx
+
+    @property
     def resizable(self) -> bool:
         """Whether this store may reopen its database with another page cache: it opened the database
         for writing, the cache's size was not set (KGQA_BUFFER_POOL_MIB), and no transaction is open."""
-        return self._owns_db and not self.read_only and not self._pool_override and not self._in_tx
+        return self._reopenable and not self.read_only and not self._pool_override
 
     def grow_buffer_pool(self) -> bool:
         """Reopen the database with the page cache sized for its size now, when that is larger than
@@ -308,7 +313,7 @@ class GraphStore:
         there with the cache sized for the empty index). Not when the size was set
         (KGQA_BUFFER_POOL_MIB), inside a transaction, or on a database this store did not open.
         True when it reopened; UDFs and extensions are registered again on their next use."""
-        if not self._owns_db or self._pool_override or self._in_tx:
+        if not self._reopenable or self._pool_override:
             return False
         wanted = self._pool_size()
         if wanted <= self.pool_bytes * GROWTH_TO_REOPEN:
@@ -336,7 +341,7 @@ class GraphStore:
         """Close the database and open it again with the same page cache (Kùzu 0.11.3 keeps some state
         of a failed CREATE_VECTOR_INDEX on the open table); False, doing nothing, on a database this
         store did not open or inside a transaction."""
-        if not self._owns_db or self._in_tx:
+        if not self._reopenable:
             return False
         self._reopen(self.pool_bytes)
         return True

@@ -192,22 +192,21 @@ class KuzuHubVectorStore:
             )
         if cached:
             try:
-                with self.store.page_cache(pool):
-                    self.store.load_extension("vector")
-                    self._create_hnsw("indexing/create_vector_index")
+                self._create_hnsw("indexing/create_vector_index", pool, mu, ml)
                 return True
             except PageCacheFullError:
                 # the estimate fell short: the streamed variant needs far less, but Kùzu 0.11.3 keeps the
                 # failed index's name on the open table ("already exists") until the database is reopened
                 if not self.store.reopen():
                     raise
-        with self.store.page_cache(pool):
-            self.store.load_extension("vector")
-            self._create_hnsw("indexing/create_vector_index_streamed")
+        self._create_hnsw("indexing/create_vector_index_streamed", pool, mu, ml)
         return True
 
-    def _create_hnsw(self, name: str) -> None:
-        self.store.run(name, mu=self.ann.m, ml=2 * self.ann.m, efc=self.ann.ef_construction)
+    def _create_hnsw(self, name: str, pool: int, mu: int, ml: int) -> None:
+        """Run the HNSW query `name` with the database open with a page cache of `pool` bytes."""
+        with self.store.page_cache(pool):
+            self.store.load_extension("vector")
+            self.store.run(name, mu=mu, ml=ml, efc=self.ann.ef_construction)
 
     def bulk_writes(self) -> AbstractContextManager[None]:
         """A build's batches checkpoint once the log holds an eighth of the page cache (at most 256 MiB)
