@@ -7,6 +7,10 @@ own process (so its peak RSS is its own). Prints seconds per batch by query and 
 
     python bench/write_batches.py --work /tmp/wb --scale 1 --thresholds 16,128,256 --batches 10
 
+With `--scale 0 --pool MIB` it writes batches into an empty index in a page cache of that size, which shows
+where the batches stop fitting (kgqa/memory.py `write_bytes`): a batch whose COMMIT finds Kùzu's page
+cache full is reported with the texts written before it.
+
 Kùzu checkpoints after a commit that takes its write-ahead log past the threshold (16 MiB by default,
 so after every batch of a build); `kgqa index build` raises it while it writes (kgqa/memory.py).
 """
@@ -79,7 +83,8 @@ def fill(path: Path, scale: float) -> dict:
             "built_at": pa.array([0] * n, pa.timestamp("us")),
         }
     )
-    conn.execute("COPY kgqa_Hub FROM hubs")
+    if n:
+        conn.execute("COPY kgqa_Hub FROM hubs")
     owner = np.sort(rng.integers(0, n, sizes["paths"]))
     text = "'A paper title of some length' has author 'Some Author', which has affiliation 'An Institute' {}"
     for lo in range(0, sizes["paths"], CHUNK):
@@ -128,7 +133,8 @@ def _batch_tables(rng: np.random.Generator, serial: int, texts: int) -> dict:
     new = {
         _hash("nt" + tag, i): (f"text {tag} {i} " * 8, v) for i, v in enumerate(_unit_vectors(rng, BATCH["new_texts"]))
     }
-    needed = list(new) + [_hash("t", i) for i in rng.integers(0, texts, BATCH["old_texts"])]
+    old = rng.integers(0, texts, BATCH["old_texts"]) if texts else []  # an empty index: every text is new
+    needed = list(new) + [_hash("t", i) for i in old]
     targets = [needed[i] for i in rng.integers(0, len(needed), BATCH["vectors"])]
     targets[: len(new)] = list(new)  # every new text is embedded by some path
     n = BATCH["hubs"]
@@ -167,9 +173,10 @@ def _run_rows(conn: kuzu.Connection, name: str, kgqa_rows: pa.Table, **tokens: i
     conn.execute(assets.cypher(name, **tokens).text)  # reads kgqa_rows from this frame
 
 
-def write_batches(path: Path, threshold_mib: int, batches: int, scale: float) -> dict:
-    """`batches` build batches written into the index at `path` with Kùzu's checkpoint threshold set."""
-    db = kuzu.Database(str(path), buffer_pool_size=POOL)
+def write_batches(path: Path, threshold_mib: int, batches: int, scale: float, pool: int = POOL) -> dict:
+    """`batches` build batches written into the index at `path` with Kùzu's checkpoint threshold set, in a
+    page cache of `pool` bytes; the first batch whose COMMIT finds the cache full ends the run."""
+    db = kuzu.Database(str(path), buffer_pool_size=pool)
     conn = kuzu.Connection(db)
     conn.execute(assets.cypher("meta/checkpoint_threshold", bytes=threshold_mib * MIB).text)
     rng = np.random.default_rng(11)
@@ -182,21 +189,32 @@ def write_batches(path: Path, threshold_mib: int, batches: int, scale: float) ->
         steps.setdefault(step, []).append(time.perf_counter() - t0)
 
     existing = assets.cypher("indexing/existing_texts").text
+    written, failed = 0, None
     for serial in range(batches):
         t = _batch_tables(rng, serial, texts)
         timed("existing_texts", conn.execute, existing, {"hashes": t["needed"]})
-        conn.execute("BEGIN TRANSACTION")
-        timed("insert_texts", _run_rows, conn, "indexing/insert_texts", t["texts"], dim=DIM)
-        timed("insert_hubs", _run_rows, conn, "indexing/insert_hubs", t["hubs"])
-        timed("insert_paths", _run_rows, conn, "indexing/insert_paths", t["paths"])
-        timed("insert_vectors", _run_rows, conn, "indexing/insert_vectors", t["vectors"])
-        timed("commit", conn.execute, "COMMIT")
-    timed("final checkpoint", conn.execute, assets.cypher("meta/checkpoint").text)
+        try:
+            conn.execute("BEGIN TRANSACTION")
+            timed("insert_texts", _run_rows, conn, "indexing/insert_texts", t["texts"], dim=DIM)
+            timed("insert_hubs", _run_rows, conn, "indexing/insert_hubs", t["hubs"])
+            timed("insert_paths", _run_rows, conn, "indexing/insert_paths", t["paths"])
+            timed("insert_vectors", _run_rows, conn, "indexing/insert_vectors", t["vectors"])
+            timed("commit", conn.execute, "COMMIT")
+        except RuntimeError as exc:
+            failed = {"batch": serial + 1, "texts_before": texts + written, "error": str(exc)}
+            break
+        written += BATCH["new_texts"]
+    if failed is None:
+        timed("final checkpoint", conn.execute, assets.cypher("meta/checkpoint").text)
     conn.close()
     db.close()
+    if failed is not None:
+        return {"threshold_mib": threshold_mib, "pool_mib": pool // MIB, "failed": failed}
     batch = [sum(v[i] for k, v in steps.items() if k != "final checkpoint") for i in range(batches)]
     return {
         "threshold_mib": threshold_mib,
+        "pool_mib": pool // MIB,
+        "texts_after": texts + written,
         "batches": batches,
         "per_batch_s": round((sum(batch) + steps["final checkpoint"][0]) / batches, 3),
         "steps_s": {k: round(sum(v), 2) for k, v in steps.items()},
@@ -211,12 +229,18 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=1.0, help="table sizes as a share of the 10^6 run's")
     ap.add_argument("--thresholds", default="16,128,256", help="checkpoint thresholds in MiB (16: Kùzu's default)")
     ap.add_argument("--batches", type=int, default=10)
+    ap.add_argument(
+        "--pool",
+        type=int,
+        default=POOL // MIB,
+        help="the page cache in MiB (default: a build's under the default ceiling)",
+    )
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)  # internal: one threshold, this process
     ap.add_argument("--fill-only", action="store_true", help=argparse.SUPPRESS)  # internal: the fill, this process
     args = ap.parse_args()
     filled = args.work / "filled.kuzu"
     if args.one is not None:
-        print(json.dumps(write_batches(args.work / "copy.kuzu", args.one, args.batches, args.scale)))
+        print(json.dumps(write_batches(args.work / "copy.kuzu", args.one, args.batches, args.scale, args.pool * MIB)))
         return
     if args.fill_only:
         print(json.dumps({**fill(filled, args.scale), "scale": args.scale}))
@@ -235,7 +259,7 @@ def main() -> None:
     print(
         f"# index: {sizes['hubs']:,} hubs, {sizes['paths']:,} paths, {sizes['texts']:,} texts, {sizes['vectors']:,} "
         f"HubVectors (filled by COPY in {sizes['fill_s']} s); batches of {BATCH['hubs']} hubs, "
-        f"{BATCH['new_texts']:,} new texts, {BATCH['vectors']:,} HubVectors; page cache {POOL // MIB} MiB; "
+        f"{BATCH['new_texts']:,} new texts, {BATCH['vectors']:,} HubVectors; page cache {args.pool:,} MiB; "
         f"{platform.node()}, {os.cpu_count()} cores, Kùzu {kuzu.__version__}"
     )
     print(
@@ -258,19 +282,28 @@ def main() -> None:
                 str(args.batches),
                 "--one",
                 str(mib),
+                "--pool",
+                str(args.pool),
             ],
             capture_output=True,
             text=True,
             check=True,
         )
         r = json.loads(out.stdout.strip().splitlines()[-1])
+        copy.unlink()
+        if "failed" in r:
+            f = r["failed"]
+            print(
+                f"| {mib} MiB | batch {f['batch']} failed, {f['texts_before']:,} texts before it: {f['error']} |",
+                flush=True,
+            )
+            continue
         s, n = r["steps_s"], r["batches"]
         print(
             f"| {mib} MiB | {r['per_batch_s']:.2f} | {s['insert_texts'] / n:.2f} | {s['insert_vectors'] / n:.2f} | "
             f"{s['commit'] / n:.2f} | {r['checkpointing_commits']} of {n} | {s['final checkpoint']:.2f} | {r['peak_rss_mib']:,} |",
             flush=True,
         )
-        copy.unlink()
 
 
 if __name__ == "__main__":

@@ -9,6 +9,11 @@ with `cache_embeddings` off the vectors are read from their pages. `hnsw_fits` p
 fits, and `check_build` refuses a build whose HNSW step cannot fit, before anything is written. By the
 HNSW step the batches are written and the model is idle, so that step may take most of the reserve too
 (`MemoryCeiling.hnsw_pool_bytes`).
+
+The batches before it need the page cache too (`write_bytes`): each checkpoint that adds rows to a text
+table's last node group rewrites that group's vector column whole, so what they need grows with that
+group (up to 131,072 rows), not with the batch; `check_build` refuses a build whose batches cannot fit
+either.
 """
 
 from __future__ import annotations
@@ -53,6 +58,18 @@ NODE_GROUP = 131_072
 EDGE_BYTES = 16
 #: Page-cache room the HNSW step needs beyond `hnsw_bytes` (the pages it reads the vectors through).
 HNSW_ROOM = 32 * MIB
+
+#: Page-cache room a build's write batches need beyond `write_bytes`'s column rewrite and held rows (the
+#: primary-key indexes, the other columns' pages, the transaction's own rows).
+WRITE_ROOM = 48 * MIB
+#: One hub of a build batch writes about this many new texts, paths and HubVectors (the 10^6 run's
+#: averages, bench/write_batches.py), and these bytes for each beyond a text's two vector columns.
+TEXTS_PER_HUB = 31
+PATHS_PER_HUB = 17
+VECTORS_PER_HUB = 150
+TEXT_ROW_BYTES = 200
+PATH_ROW_BYTES = 600
+VECTOR_ROW_BYTES = 64
 
 #: Kùzu 0.11.3 checkpoints after every commit that takes its write-ahead log past this (its default).
 KUZU_CHECKPOINT_BYTES = 16 * MIB
@@ -186,26 +203,102 @@ def hnsw_plan(
     return pool, cached
 
 
-def build_need(vectors: int, dim: int, ml: int, mu: int) -> int:
-    """The smallest ceiling a build whose HNSW step covers `vectors` vectors fits in (whole MiB): room for
-    the batches beside the smallest page cache, and for that step beside HNSW_RESERVE."""
+def batch_bytes(hubs: int, dim: int) -> int:
+    """About what one write batch of `hubs` hubs adds to Kùzu's write-ahead log (and holds in memory)."""
+    text = 6 * dim + TEXT_ROW_BYTES  # the float32 vector column and its float16 copy
+    return hubs * (TEXTS_PER_HUB * text + PATHS_PER_HUB * PATH_ROW_BYTES + VECTORS_PER_HUB * VECTOR_ROW_BYTES)
+
+
+def write_bytes(rows: int, dim: int, checkpoint: int, batch: int) -> int:
+    """The page cache Kùzu 0.11.3 takes for a build's write batches when a text table's last node group
+    grows to `rows` rows (at most NODE_GROUP). A checkpoint that adds rows there rewrites the group's
+    FLOAT[dim] column whole: read into a buffer rounded up to a power of two and, once the rows outgrow
+    it, copied into a new one beside it (storage/table/column.cpp, list_chunk_data.cpp): at most twice
+    the power of two below the column's size. The rows committed since the last checkpoint (`checkpoint`
+    bytes of log and the `batch` that passes it) are held in memory, and copied once more while the
+    checkpoint merges them. Checked: 6,400-row commits fail in a 256 MiB cache at the one that takes the
+    table past 87,381 rows (128 MiB of vectors), and pass in 336 MiB up to 140,000 rows."""
+    column = 4 * dim * min(rows, NODE_GROUP)
+    below = 1 << (column.bit_length() - 1) if column else 0
+    return 2 * below + 2 * (checkpoint + batch) + WRITE_ROOM
+
+
+def write_fits(pool: int, rows: int, dim: int, batch: int) -> bool:
+    """Whether a build's write batches fit in a page cache of `pool` bytes (with the checkpoint interval
+    a build uses there, `build_checkpoint_bytes`)."""
+    return write_bytes(rows, dim, build_checkpoint_bytes(pool), batch) <= pool
+
+
+def write_pool_need(rows: int, dim: int, batch: int) -> int:
+    """The smallest page cache (whole MiB, at least MIN_POOL) a build's write batches fit in."""
+    low, high = MIN_POOL // MIB, 1 << 20  # in MiB: fitting only grows with the cache (a quarter as fast)
+    while low < high:
+        mid = (low + high) // 2
+        if write_fits(mid * MIB, rows, dim, batch):
+            high = mid
+        else:
+            low = mid + 1
+    return low * MIB
+
+
+def build_need(vectors: int, dim: int, ml: int, mu: int, *, rows: int = 0, batch: int = 0) -> int:
+    """The smallest ceiling a build fits in (whole MiB): its write batches (a text table's last node group
+    growing to `rows` rows, `batch` bytes a batch) beside PROCESS_RESERVE, and its HNSW step over `vectors`
+    vectors beside HNSW_RESERVE."""
     step = HNSW_RESERVE + hnsw_bytes(vectors, dim, ml, mu, cached=False) + HNSW_ROOM
-    need = max(PROCESS_RESERVE + MIN_POOL, step)
+    need = max(PROCESS_RESERVE + write_pool_need(rows, dim, batch), step)
     return -(-need // MIB) * MIB
 
 
-def check_build(ceiling: MemoryCeiling, pool: int, triples: int, dim: int, ml: int, mu: int) -> None:
-    """Refuse, before a build starts, one whose HNSW step cannot fit in the page cache `pool` that
-    `ceiling` allows that step (its texts estimated from the graph's `triples`)."""
+def check_build(
+    ceiling: MemoryCeiling,
+    pool: int,
+    triples: int,
+    dim: int,
+    ml: int,
+    mu: int,
+    *,
+    write_pool: int | None = None,
+    batch: int = 0,
+) -> None:
+    """Refuse, before a build starts, one whose write batches cannot fit in the page cache `write_pool`
+    they get (default: the ceiling's; `batch`: a batch's bytes) or whose HNSW step cannot fit in the page
+    cache `pool` that `ceiling` allows that step. Its texts are estimated from the graph's `triples`."""
     texts = int(triples * TEXTS_PER_TRIPLE)
-    if hnsw_fits(pool, texts, dim, ml, mu) is not None:
-        return
-    need = build_need(texts, dim, ml, mu)
-    raise MemoryCeilingError(
-        f"the memory ceiling ({ceiling.source}: {ceiling.mib:,} MiB) is too small to index this graph: "
-        f"{triples:,} triples make about {texts:,} texts, whose HNSW index needs about "
-        f"{(need - HNSW_RESERVE) // MIB:,} MiB of Kùzu's page cache besides {HNSW_RESERVE // MIB} MiB for the "
-        f"process and the model; set --memory / KGQA_MEMORY to at least {need // MIB:,} MiB "
+    rows = min(texts, NODE_GROUP)
+    write_pool = ceiling.pool_bytes if write_pool is None else write_pool
+    need = build_need(texts, dim, ml, mu, rows=rows, batch=batch)
+    graph = f"{triples:,} triples make about {texts:,} texts"
+    if not write_fits(write_pool, rows, dim, batch):
+        raise _too_small(ceiling, "index this graph", graph, _writes_need(write_pool, rows, dim, batch), need)
+    if hnsw_fits(pool, texts, dim, ml, mu) is None:
+        step = hnsw_bytes(texts, dim, ml, mu, cached=False) + HNSW_ROOM
+        what = f"its HNSW index needs about {step // MIB:,} MiB of Kùzu's page cache besides {HNSW_RESERVE // MIB} MiB"
+        raise _too_small(ceiling, "index this graph", graph, what, need)
+
+
+def check_writes(ceiling: MemoryCeiling, pool: int, stored: int, dim: int, batch: int, batch_texts: int) -> None:
+    """Refuse, before an update starts, one whose write batches cannot fit in the page cache `pool`: they
+    add texts (`batch_texts` a batch) to a text table of `stored` texts, so to its last node group."""
+    rows = min(stored % NODE_GROUP + batch_texts, NODE_GROUP)
+    if not write_fits(pool, rows, dim, batch):
+        need = -(-(PROCESS_RESERVE + write_pool_need(rows, dim, batch)) // MIB) * MIB
+        graph = f"the index holds {stored:,} texts"
+        raise _too_small(ceiling, "update this index", graph, _writes_need(pool, rows, dim, batch), need)
+
+
+def _writes_need(pool: int, rows: int, dim: int, batch: int) -> str:
+    return (
+        f"its write batches need about {write_pool_need(rows, dim, batch) // MIB:,} MiB of Kùzu's page cache "
+        f"(it has {pool // MIB:,}; each checkpoint rewrites the vectors of up to {NODE_GROUP:,} texts) besides "
+        f"{PROCESS_RESERVE // MIB} MiB"
+    )
+
+
+def _too_small(ceiling: MemoryCeiling, task: str, graph: str, what: str, need: int) -> MemoryCeilingError:
+    return MemoryCeilingError(
+        f"the memory ceiling ({ceiling.source}: {ceiling.mib:,} MiB) is too small to {task}: {graph}; "
+        f"{what} for the process and the model; set --memory / KGQA_MEMORY to at least {need // MIB:,} MiB "
         "(nothing was written)"
     )
 

@@ -195,7 +195,8 @@ class IndexBuild:
             self.dim = info.dim if info is not None and not self.rebuild else embedder.dim
             check_memory = getattr(vstore, "check_build_memory", None)  # Kùzu: its HNSW step under the ceiling
             if check_memory is not None:
-                check_memory(layout_of(self.store).stats(1).triples, self.dim, rebuild=self.rebuild)
+                triples = layout_of(self.store).stats(1).triples
+                check_memory(triples, self.dim, rebuild=self.rebuild, hubs_per_batch=params.hubs_per_batch)
             if self.rebuild:
                 vstore.drop()
             vstore.ensure_schema(self.dim)

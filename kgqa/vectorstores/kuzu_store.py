@@ -13,7 +13,16 @@ from kgqa.config import AnnParams
 from kgqa.errors import PageCacheFullError
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.store import GraphStore
-from kgqa.memory import MemoryCeilingError, build_checkpoint_bytes, build_need, check_build, hnsw_plan
+from kgqa.memory import (
+    TEXTS_PER_HUB,
+    MemoryCeilingError,
+    batch_bytes,
+    build_checkpoint_bytes,
+    build_need,
+    check_build,
+    check_writes,
+    hnsw_plan,
+)
 from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
 from kgqa.vectorstores.raw import raw_matrix, raw_vector
 from kgqa.vectorstores.text_hub_index import MAX_VECTORS, TextHubIndex
@@ -154,14 +163,20 @@ class KuzuHubVectorStore:
         """Whether the HNSW index over the embedded texts exists."""
         return bool(self.store.run("indexing/show_indexes"))
 
-    def check_build_memory(self, triples: int, dim: int, *, rebuild: bool = False) -> None:
-        """Before a build writes anything: MemoryCeilingError when the HNSW index it will create (none
-        exists yet, or `rebuild`) cannot fit in the page cache the memory ceiling allows (kgqa/memory.py;
-        its texts estimated from the graph's `triples`)."""
-        if self.store.pool_fixed or (not rebuild and self.ready() and self._has_ann_index_loaded()):
+    def check_build_memory(self, triples: int, dim: int, *, rebuild: bool = False, hubs_per_batch: int = 200) -> None:
+        """Before a build writes anything: MemoryCeilingError when its write batches (`hubs_per_batch`
+        hubs each) or the HNSW index it will create (none exists yet, or `rebuild`) cannot fit in the page
+        cache the memory ceiling allows (kgqa/memory.py; its texts estimated from the graph's `triples`).
+        An update of an index that has its HNSW index is checked for its batches only."""
+        if self.store.pool_fixed:
             return
-        memory = self.store.memory
-        check_build(memory, memory.hnsw_pool_bytes, triples, dim, 2 * self.ann.m, self.ann.m)
+        memory, batch = self.store.memory, batch_bytes(hubs_per_batch, dim)
+        if not rebuild and self.ready() and self._has_ann_index_loaded():
+            texts = self.counts().texts
+            check_writes(memory, memory.pool_bytes, texts, dim, batch, TEXTS_PER_HUB * hubs_per_batch)
+            return
+        m = self.ann.m
+        check_build(memory, memory.hnsw_pool_bytes, triples, dim, 2 * m, m, batch=batch)
 
     def _has_ann_index_loaded(self) -> bool:
         self.store.load_extension("vector")

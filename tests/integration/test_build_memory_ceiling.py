@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import kuzu
+import pyarrow as pa
+
 from kgqa.api import Workspace
 from kgqa.config import Settings
 from kgqa.demo import demo_graph_path
+from kgqa.graph.layout import layout_of
 from kgqa.memory import MIB
 
 #: Runs the CLI and prints its own peak RSS (bytes) as the last stderr line.
@@ -58,6 +63,53 @@ def test_a_too_small_ceiling_refuses_before_starting(tmp_path):
         assert named in proc.stderr and "traceback" not in proc.stderr.lower()
     ws = Workspace(Settings.from_env(db), read_only=True)
     assert not ws.vstore.ready()  # nothing was written
+    ws.close()
+
+
+def _own_graph(path: Path, papers: int) -> None:
+    """A user's own Kùzu property graph (their tables, filled by COPY, no HubLink loader): papers with a
+    title, a year and two of `papers // 3` authors each."""
+    db = kuzu.Database(str(path))
+    conn = kuzu.Connection(db)
+    conn.execute("CREATE NODE TABLE Paper(id STRING PRIMARY KEY, title STRING, year INT64)")
+    conn.execute("CREATE NODE TABLE Author(id STRING PRIMARY KEY, name STRING)")
+    conn.execute("CREATE REL TABLE WROTE(FROM Author TO Paper)")
+    authors = papers // 3
+    paper_rows = pa.table(  # noqa: F841 - read by Kùzu's scan replacement
+        {
+            "id": [f"p{i}" for i in range(papers)],
+            "title": [f"A study of topic {i % 997} in setting {i}" for i in range(papers)],
+            "year": pa.array([2000 + i % 25 for i in range(papers)], pa.int64()),
+        }
+    )
+    author_rows = pa.table({"id": [f"a{i}" for i in range(authors)], "name": [f"Author {i}" for i in range(authors)]})  # noqa: F841
+    wrote_rows = pa.table(  # noqa: F841
+        {
+            "from": [f"a{(i * k) % authors}" for i in range(papers) for k in (1, 7)],
+            "to": [f"p{i}" for i in range(papers) for _ in (1, 7)],
+        }
+    )
+    conn.execute("COPY Paper FROM paper_rows")
+    conn.execute("COPY Author FROM author_rows")
+    conn.execute("COPY WROTE FROM wrote_rows")
+    conn.close()
+    db.close()
+
+
+def test_a_graph_whose_write_batches_cannot_fit_is_refused_before_starting(tmp_path):
+    """Kùzu rewrites the vectors of a text table's last node group (up to 131,072 texts) at each
+    checkpoint: a graph of that many texts does not fit the 256 MiB page cache of a 1 GiB ceiling
+    (kgqa/memory.py `write_bytes`), so its build is refused before it starts, with the ceiling it needs."""
+    db = tmp_path / "own.kuzu"
+    _own_graph(db, 15_000)
+    proc, _ = _kgqa(db, "--memory", "1G", "index", "build", "--hub-type", "Paper")
+    assert proc.returncode == 2, proc.stderr
+    assert "--memory=1G" in proc.stderr and "write batches" in proc.stderr, proc.stderr
+    assert "traceback" not in proc.stderr.lower()
+    asked = int(re.search(r"at least ([\d,]+) MiB", proc.stderr).group(1).replace(",", ""))
+    ws = Workspace(Settings.from_env(db, memory=f"{asked}M"))
+    assert not ws.vstore.ready()  # nothing was written
+    ws.vstore.check_build_memory(layout_of(ws.store).stats(1).triples, 384)  # what it asks for is enough
     ws.close()
 
 

@@ -1,10 +1,11 @@
 """The memory ceiling's arithmetic (kgqa/memory.py): parsing, the default, the page cache's share, and
-the estimate that refuses a build whose HNSW step cannot fit."""
+the estimates that refuse a build whose write batches or HNSW step cannot fit."""
 
 from __future__ import annotations
 
 import functools
 import os
+import re
 
 import pytest
 
@@ -15,15 +16,22 @@ from kgqa.memory import (
     GIB,
     HNSW_RESERVE,
     MIB,
+    MIN_POOL,
+    NODE_GROUP,
     PROCESS_RESERVE,
     MemoryCeiling,
     MemoryCeilingError,
+    batch_bytes,
     build_need,
     check_build,
+    check_writes,
     hnsw_bytes,
     hnsw_fits,
     hnsw_plan,
     parse_size,
+    write_bytes,
+    write_fits,
+    write_pool_need,
 )
 
 
@@ -69,16 +77,55 @@ def test_the_hnsw_step_keeps_its_vectors_in_the_cache_only_when_they_fit():
     assert hnsw_fits(256 * MIB, 1_530_000, dim, ml, mu) is None
 
 
+def _asked(error: pytest.ExceptionInfo) -> MemoryCeiling:
+    """The ceiling a refusal asks for."""
+    mib = re.search(r"at least ([\d,]+) MiB", str(error.value)).group(1)
+    return MemoryCeiling(int(mib.replace(",", "")) * MIB, "KGQA_MEMORY")
+
+
 def test_a_build_that_cannot_fit_is_refused_naming_the_setting():
     small = MemoryCeiling(1024 * MIB, "KGQA_MEMORY=1G")
-    with pytest.raises(MemoryCeilingError, match=r"KGQA_MEMORY=1G.*at least [\d,]+ MiB.*nothing was written"):
-        check_build(small, small.hnsw_pool_bytes, 2_000_000, 384, 32, 16)
+    batch = batch_bytes(200, 384)
+    with pytest.raises(MemoryCeilingError, match=r"KGQA_MEMORY=1G.*at least [\d,]+ MiB.*nothing was written") as err:
+        check_build(small, small.hnsw_pool_bytes, 2_000_000, 384, 32, 16, batch=batch)
+    enough = _asked(err)
+    check_build(enough, enough.hnsw_pool_bytes, 2_000_000, 384, 32, 16, batch=batch)  # what it asks for is enough
+    assert enough.bytes >= PROCESS_RESERVE + MIN_POOL  # and leaves the batches their smallest page cache
     default = MemoryCeiling(3 * GIB, "the default")
-    check_build(default, default.hnsw_pool_bytes, 1_000_000, 384, 32, 16)  # 10^6 triples fit the default
-    need = build_need(2_000_000, 384, 32, 16)
-    enough = MemoryCeiling(need, "KGQA_MEMORY")
-    check_build(enough, enough.hnsw_pool_bytes, 1_000_000, 384, 32, 16)  # what the refusal asks for is enough
-    assert need >= PROCESS_RESERVE + 256 * MIB  # and leaves the batches their smallest page cache
+    check_build(default, default.hnsw_pool_bytes, 1_000_000, 384, 32, 16, batch=batch)  # 10^6 triples fit it
+    # the HNSW step alone: a page cache that holds the batches but not the step
+    with pytest.raises(MemoryCeilingError, match="HNSW index needs") as err:
+        check_build(small, small.pool_bytes, 2_000_000, 384, 32, 16, write_pool=GIB)
+    assert build_need(4_000_000, 384, 32, 16) > build_need(1_000, 384, 32, 16)
+
+
+def test_the_write_batches_need_what_kuzus_checkpoint_rewrites():
+    """`write_bytes` against Kùzu 0.11.3 (bench/write_batches.py --scale 0, 200-hub batches of 6,200 new
+    texts): in the 256 MiB page cache of a 1 GiB ceiling the batch that takes the texts past 87,381
+    (128 MiB of float32 vectors in the table's last node group) fails; in 454 MiB 26 batches pass."""
+    batch = batch_bytes(200, 384)
+    assert 15 * MIB < batch < 25 * MIB  # about what the log holds of one batch
+    assert not write_fits(256 * MIB, 86_800 + 6_200, 384, batch)
+    assert write_fits(454 * MIB, NODE_GROUP, 384, batch)
+    assert write_fits(256 * MIB, 40_000, 384, batch)  # with 64 MiB of vectors there the smallest cache does
+    # what a table's last node group holds is bounded, so the need stops growing
+    assert write_pool_need(10**7, 384, batch) == write_pool_need(NODE_GROUP, 384, batch) <= 454 * MIB
+    assert write_pool_need(1_000, 384, batch) == MIN_POOL
+    # the one-table check (6,400-row commits, checkpoint at every commit): fails past 87,381 rows in
+    # 256 MiB, passes to 140,000 in 336 MiB
+    assert write_bytes(89_600, 384, MIB, 15 * MIB) > 256 * MIB
+    assert write_bytes(NODE_GROUP, 384, MIB, 15 * MIB) <= 336 * MIB
+    assert write_pool_need(NODE_GROUP, 768, batch) > write_pool_need(NODE_GROUP, 384, batch)  # wider vectors
+
+
+def test_an_update_is_checked_against_the_last_node_group_it_grows():
+    small = MemoryCeiling(1024 * MIB, "KGQA_MEMORY=1G")
+    batch = batch_bytes(200, 384)
+    check_writes(small, small.pool_bytes, 159_858, 384, batch, 6_200)  # 10^5: 28,786 texts in the last group
+    with pytest.raises(MemoryCeilingError, match=r"update this index.*1,533,755 texts.*at least [\d,]+ MiB") as err:
+        check_writes(small, small.pool_bytes, 1_533_755, 384, batch, 6_200)  # 10^6: 91,963 there
+    enough = _asked(err)
+    check_writes(enough, enough.pool_bytes, 1_533_755, 384, batch, 6_200)
 
 
 def test_the_hnsw_step_may_take_the_room_the_batches_had():
