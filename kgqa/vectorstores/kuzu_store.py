@@ -163,7 +163,7 @@ class KuzuHubVectorStore:
         """Whether the HNSW index over the embedded texts exists."""
         return bool(self.store.run("indexing/show_indexes"))
 
-    def check_build_memory(self, triples: int, dim: int, *, rebuild: bool = False, hubs_per_batch: int = 200) -> None:
+    def check_build_memory(self, triples: int, dim: int, *, hubs_per_batch: int, rebuild: bool = False) -> None:
         """Before a build writes anything: MemoryCeilingError when its write batches (`hubs_per_batch`
         hubs each) or the HNSW index it will create (none exists yet, or `rebuild`) cannot fit in the page
         cache the memory ceiling allows (kgqa/memory.py; its texts estimated from the graph's `triples`).

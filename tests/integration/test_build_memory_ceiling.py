@@ -14,7 +14,7 @@ import kuzu
 import pyarrow as pa
 
 from kgqa.api import Workspace
-from kgqa.config import Settings
+from kgqa.config import IndexParams, Settings
 from kgqa.demo import demo_graph_path
 from kgqa.graph.layout import layout_of
 from kgqa.memory import MIB
@@ -109,7 +109,8 @@ def test_a_graph_whose_write_batches_cannot_fit_is_refused_before_starting(tmp_p
     asked = int(re.search(r"at least ([\d,]+) MiB", proc.stderr).group(1).replace(",", ""))
     ws = Workspace(Settings.from_env(db, memory=f"{asked}M"))
     assert not ws.vstore.ready()  # nothing was written
-    ws.vstore.check_build_memory(layout_of(ws.store).stats(1).triples, 384)  # what it asks for is enough
+    triples = layout_of(ws.store).stats(1).triples
+    ws.vstore.check_build_memory(triples, 384, hubs_per_batch=IndexParams().hubs_per_batch)  # what it asks: enough
     ws.close()
 
 
@@ -132,7 +133,6 @@ def test_the_page_cache_grows_before_the_hnsw_step(tmp_path, embedder, monkeypat
     """The build reopens the database with a larger cache before the HNSW step (its database grew) and
     the HNSW index is made on the new connection."""
     import kgqa.graph.store as store_module
-    from kgqa.config import IndexParams
 
     ws = Workspace.init(Settings(db_path=tmp_path / "g.kuzu"), embedder=embedder)
     ws.load(demo_graph_path())
@@ -151,7 +151,6 @@ def test_the_hnsw_step_takes_the_room_the_batches_had(tmp_path, embedder, monkey
     HNSW step (`MemoryCeiling.hnsw_pool_bytes`), the step runs with that cache and its vectors cached,
     and the database is open with the build's cache again afterwards."""
     import kgqa.graph.store as store_module
-    from kgqa.config import IndexParams
     from kgqa.memory import MemoryCeiling
 
     ceiling = MemoryCeiling.from_setting("1G")
