@@ -95,6 +95,7 @@ def build(args: argparse.Namespace) -> dict:
         "paths": report.paths_written,
         "texts_embedded": report.texts_embedded,
         "vectors": report.vectors_written,
+        "released_mib_before_ann": report.memory_released / 2**20,
         "dry_run": args.dry_run,
         "workers": args.workers,
         "embedder": None if args.dry_run else _embedder_label(ws),

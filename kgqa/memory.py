@@ -18,6 +18,9 @@ either.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
 import math
 import os
 import re
@@ -58,6 +61,10 @@ NODE_GROUP = 131_072
 EDGE_BYTES = 16
 #: Page-cache room the HNSW step needs beyond `hnsw_bytes` (the pages it reads the vectors through).
 HNSW_ROOM = 32 * MIB
+#: When the step holds its vectors in a larger cache than the build's, it gets what that needs (`hnsw_bytes`
+#: and HNSW_ROOM) and this much more, not all the ceiling allows: Kùzu fills whatever cache it has with pages, and at
+#: 10^6 a build holds ~1.35 GiB outside the cache by then (docs/scale.md).
+HNSW_SLACK = 32 * MIB
 
 #: Page-cache room a build's write batches need beyond `write_bytes`'s column rewrite and held rows (the
 #: primary-key indexes, the other columns' pages, the transaction's own rows).
@@ -120,6 +127,28 @@ def proc_bytes(path: str, field: str) -> int | None:
     except (OSError, ValueError, IndexError):
         pass
     return None
+
+
+def release_unused_memory() -> int:
+    """Give back to the system what this process's allocators hold but no longer use (before a build's
+    HNSW step, when its batches are written): Python's unreachable objects, pyarrow's pool, and glibc's
+    free pages (`malloc_trim`). Returns how many bytes the resident size fell by (0 where unknown)."""
+    before = proc_bytes("/proc/self/status", "VmRSS")
+    gc.collect()
+    try:
+        import pyarrow
+
+        pyarrow.default_memory_pool().release_unused()
+    except (ImportError, AttributeError):
+        pass
+    libc = ctypes.util.find_library("c") if sys.platform.startswith("linux") else None
+    if libc:
+        try:
+            ctypes.CDLL(libc).malloc_trim(0)
+        except (OSError, AttributeError):
+            pass  # not glibc
+    after = proc_bytes("/proc/self/status", "VmRSS")
+    return max(0, before - after) if before is not None and after is not None else 0
 
 
 def peak_rss_bytes() -> int:
@@ -198,7 +227,10 @@ def hnsw_plan(
     cached = hnsw_fits(pool, vectors, dim, ml, mu, threads)
     if cached is not True and wider > pool:
         fits = hnsw_fits(wider, vectors, dim, ml, mu, threads)
-        if fits is not None:
+        if fits:  # the vectors held: what that needs, not all the ceiling allows
+            need = hnsw_bytes(vectors, dim, ml, mu, cached=True, threads=threads) + HNSW_ROOM + HNSW_SLACK
+            return max(pool, min(wider, -(-need // MIB) * MIB)), fits
+        if fits is not None:  # read from their pages: a larger cache reads them faster
             return wider, fits
     return pool, cached
 

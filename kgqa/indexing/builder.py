@@ -24,6 +24,7 @@ from kgqa.graph.traversal import HubRootSearch, both_directions
 from kgqa.indexing.metadata import IndexInfo, check_compatible, embedder_labels, read_info, write_info
 from kgqa.indexing.paths import enumerate_paths, signature, with_path_texts
 from kgqa.indexing.verbalise import PathVerbaliser
+from kgqa.memory import release_unused_memory
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.types import Direction, EntityWithDirection
 from kgqa.vectorstores.base import HubRecord, HubVectorStore, IndexCounts, PathRecord
@@ -57,6 +58,7 @@ class BuildReport:
     rebuilt_ids: list[str] = field(default_factory=list)
     removed_ids: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    memory_released: int = 0  # bytes the process gave back before the HNSW step (`release_unused_memory`)
 
     @property
     def nothing_to_do(self) -> bool:
@@ -395,6 +397,7 @@ class IndexBuild:
             vstore.remove_hubs(stale)
             vstore.collect_garbage()
         with _Timer(report.timings, "ann_index"):
+            report.memory_released = release_unused_memory()  # the batches' leftovers, before the HNSW step
             vstore.ensure_ann_index()
         report.hubs_added = sum(1 for h in report.rebuilt_ids if h not in self.known)
         self._done()
