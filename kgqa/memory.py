@@ -61,10 +61,6 @@ NODE_GROUP = 131_072
 EDGE_BYTES = 16
 #: Page-cache room the HNSW step needs beyond `hnsw_bytes` (the pages it reads the vectors through).
 HNSW_ROOM = 32 * MIB
-#: When the step holds its vectors in a larger cache than the build's, it gets what that needs (`hnsw_bytes`
-#: and HNSW_ROOM) and this much more, not all the ceiling allows: Kùzu fills whatever cache it has with pages, and at
-#: 10^6 a build holds ~1.35 GiB outside the cache by then (docs/scale.md).
-HNSW_SLACK = 32 * MIB
 
 #: Page-cache room a build's write batches need beyond `write_bytes`'s column rewrite and held rows (the
 #: primary-key indexes, the other columns' pages, the transaction's own rows).
@@ -227,10 +223,7 @@ def hnsw_plan(
     cached = hnsw_fits(pool, vectors, dim, ml, mu, threads)
     if cached is not True and wider > pool:
         fits = hnsw_fits(wider, vectors, dim, ml, mu, threads)
-        if fits:  # the vectors held: what that needs, not all the ceiling allows
-            need = hnsw_bytes(vectors, dim, ml, mu, cached=True, threads=threads) + HNSW_ROOM + HNSW_SLACK
-            return max(pool, min(wider, -(-need // MIB) * MIB)), fits
-        if fits is not None:  # read from their pages: a larger cache reads them faster
+        if fits is not None:
             return wider, fits
     return pool, cached
 

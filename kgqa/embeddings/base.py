@@ -39,3 +39,7 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """An array of shape (len(texts), dim), rows L2-normalised, dtype float32."""
         ...
+
+    def forget(self) -> None:
+        """Drop the vectors this embedder keeps of texts it embedded (a build's last batch is written)."""
+        ...

@@ -27,3 +27,7 @@ class TextMemo:
             for t, v in zip(missing, self._compute(missing).astype(np.float32, copy=False)):
                 self._vectors[t] = v
         return np.stack([self._vectors[t] for t in texts])
+
+    def clear(self) -> None:
+        """Forget every text."""
+        self._vectors = {}

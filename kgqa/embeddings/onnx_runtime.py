@@ -82,6 +82,10 @@ class OnnxEmbedder:
         """Embed texts (normalised); repeated texts in this process are served from memory."""
         return self._memo.embed(texts, lambda: self.dim)
 
+    def forget(self) -> None:
+        """Drop the vectors kept of texts embedded before."""
+        self._memo.clear()
+
     def _compute(self, texts: list[str]) -> np.ndarray:
         session = self._session(1 if len(texts) <= SMALL_BATCH else self.threads)
         encodings = self._tokenizer.encode_batch(texts)

@@ -57,6 +57,10 @@ class SentenceTransformerEmbedder:
         """Embed texts (normalised); repeated texts in this process are served from memory."""
         return self._memo.embed(texts, lambda: self.dim)
 
+    def forget(self) -> None:
+        """Drop the vectors kept of texts embedded before."""
+        self._memo.clear()
+
     def _compute(self, texts: list[str]) -> np.ndarray:
         with _threads_for(len(texts)):
             return self._load().encode(

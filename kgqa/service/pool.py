@@ -54,6 +54,11 @@ class LockedEmbedder:
         with self._lock:
             return self.inner.embed(texts)
 
+    def forget(self) -> None:
+        """The inner embedder forgets its texts."""
+        with self._lock:
+            self.inner.forget()
+
 
 class WorkspacePool:
     """`workers` read-only workspaces on one database, and a bounded queue in front of them."""

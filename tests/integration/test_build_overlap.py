@@ -50,6 +50,9 @@ class _Watched:
         self.calls.append((threading.current_thread().name, list(texts)))
         return self.inner.embed(texts)
 
+    def forget(self) -> None:
+        self.inner.forget()
+
 
 def _build(tmp_path, name: str, embedder, hubs_per_batch: int):
     (tmp_path / "g.csv").write_text(GRAPH, encoding="utf-8")
