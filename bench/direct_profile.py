@@ -84,7 +84,8 @@ def main() -> None:
     ap.add_argument(
         "--prime",
         action="store_true",
-        help="Read what `kgqa serve` reads before it listens (the index store's prime(): its text -> hub arrays).",
+        help="Read what `kgqa serve` reads before it listens (the index store's prime(): its text -> hub arrays "
+        "and, where the memory ceiling has room, its hub vector table).",
     )
     ap.add_argument("--limit", type=int, default=0, help="At most this many questions (0: all).")
     ap.add_argument("--slowest", type=int, default=0, help="Also list the K slowest questions and their stages.")
@@ -93,6 +94,7 @@ def main() -> None:
     ws.warm_up()
     if args.prime:
         start = time.perf_counter()
+        ws.index_status()  # as a service does first: the index's dimension, for the hub vector table
         ws.vstore.prime()
         print(f"primed the index store in {time.perf_counter() - start:.1f} s", flush=True)
     questions = read_questions(args.questions)

@@ -346,6 +346,47 @@ class GraphStore:
         self._reopen(self.pool_bytes)
         return True
 
+    @contextmanager
+    def side_reader(self, pool_bytes: int) -> Iterator[Callable[[str, dict[str, Any] | None], Any]]:
+        """For a long read-only scan: a second read-only handle on this database with a page cache of
+        its own (`pool_bytes`), yielding `read(name, params)` -> Arrow table; closed after the block, which
+        gives back all it held. Only on a database opened read-only (a writer locks it)."""
+        if not self.read_only:
+            raise StoreError(f"a side reader needs {self.path} opened read-only")
+        db = kuzu.Database(str(self.path), read_only=True, buffer_pool_size=pool_bytes)
+        conn = kuzu.Connection(db)
+
+        def read(name: str, params: dict[str, Any] | None = None) -> Any:
+            query = assets.cypher(name)
+            try:
+                result = conn.execute(query.text, params or {})
+            except RuntimeError as exc:
+                raise _query_error(query.name, exc) from exc
+            if isinstance(result, list):
+                raise StoreError(f"query {query.name} is several statements; a side reader runs one")
+            return result.get_as_arrow(chunk_size=1_000_000)
+
+        try:
+            yield read
+        finally:
+            conn.close()
+            db.close()
+
+    def resize_page_cache(self, nbytes: int) -> bool:
+        """Reopen the database with a page cache of `nbytes` (a read-only service that holds the index's
+        vectors in memory gives them part of the cache's share of the memory ceiling). False, doing
+        nothing, where the cache is `page_cache_fixed` or that size already."""
+        if self.page_cache_fixed or nbytes == self.pool_bytes:
+            return False
+        self._reopen(nbytes)
+        return True
+
+    @property
+    def page_cache_fixed(self) -> bool:
+        """Whether the store must keep its page cache's size: a database it did not open (a user's own
+        handle), a size set with KGQA_BUFFER_POOL_MIB, or an open transaction."""
+        return not self._reopenable or bool(self._pool_override)
+
     def _reopen(self, pool_bytes: int) -> None:
         """Close the database and open it again with a page cache of `pool_bytes` (the write-ahead log
         is checkpointed on close); UDFs and extensions are registered again on their next use."""

@@ -397,8 +397,8 @@ class IndexBuild:
             vstore.remove_hubs(stale)
             vstore.collect_garbage()
         with _Timer(report.timings, "ann_index"):
-            self.embedder.forget()  # every text is written: the model's memo of them and the batches' leftovers
-            report.memory_released = release_unused_memory()  # go back before the HNSW step
+            self.embedder.forget()  # every text is written: the model's memo of them is not needed
+            report.memory_released = release_unused_memory()  # nor what the batches left: given back before the step
             vstore.ensure_ann_index()
         report.hubs_added = sum(1 for h in report.rebuilt_ids if h not in self.known)
         self._done()

@@ -14,6 +14,8 @@ from kgqa.errors import PageCacheFullError
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.store import GraphStore
 from kgqa.memory import (
+    MIB,
+    MIN_POOL,
     TEXTS_PER_HUB,
     MemoryCeilingError,
     batch_bytes,
@@ -22,8 +24,10 @@ from kgqa.memory import (
     check_build,
     check_writes,
     hnsw_plan,
+    release_unused_memory,
 )
 from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
+from kgqa.vectorstores.hub_vector_table import HubRows, HubVectorTable, table_bytes
 from kgqa.vectorstores.raw import raw_matrix, raw_vector
 from kgqa.vectorstores.text_hub_index import MAX_VECTORS, TextHubIndex
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
@@ -59,6 +63,8 @@ class KuzuHubVectorStore:
         self.text_hub_index: TextHubIndex | None = None
         self._text_offsets: dict[str, int] = {}
         self._hub_offsets: dict[str, int] = {}  # read-only, after prime(): hub id -> node offset
+        # read-only, after prime() where the memory ceiling has room: every HubVector in memory, by hub
+        self.hub_table: HubVectorTable | None = None
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -279,6 +285,8 @@ class KuzuHubVectorStore:
         while the database is open read-only), one matrix product."""
         if not hub_ids:
             return ScoredVectors.empty(len(queries))
+        if self.hub_table is not None:
+            return self.hub_table.score(hub_ids, queries)
         if self._cache is not None:
             return self._cache.score(hub_ids, queries)
         hubs, paths, levels, texts, text_keys, raws = self._read_hub_vectors(hub_ids)
@@ -317,13 +325,17 @@ class KuzuHubVectorStore:
 
     def prime(self, like: HubVectorStore | None = None) -> None:
         """Read now what questions read from the index and a read-only store keeps: the table sizes,
-        and each text's hubs as arrays (kgqa/vectorstores/text_hub_index.py; up to MAX_VECTORS
-        HubVectors). `like`: a primed store open read-only on the same database, whose counts and arrays
-        are shared (read once for all of a service's workspaces)."""
+        each text's hubs as arrays (kgqa/vectorstores/text_hub_index.py; up to MAX_VECTORS HubVectors)
+        and, where the memory ceiling leaves the page cache at least MIN_POOL beside it, every HubVector
+        (kgqa/vectorstores/hub_vector_table.py; the page cache gives up the room). `like`: a primed store
+        open read-only on the same database, whose counts and arrays are shared (read once for all of a
+        service's workspaces)."""
         shared = isinstance(like, KuzuHubVectorStore) and like._counts is not None and like.store.read_only
         if shared and self.store.read_only:
             self._counts, self.text_hub_index = like._counts, like.text_hub_index  # type: ignore[union-attr]
-            self._hub_offsets = like._hub_offsets  # type: ignore[union-attr]
+            self._hub_offsets, self.hub_table = like._hub_offsets, like.hub_table  # type: ignore[union-attr]
+            if self.hub_table is not None:
+                self._make_room(self.hub_table.nbytes)
             return
         counts = self.counts()
         if not self.store.read_only or not self.ready():
@@ -331,14 +343,43 @@ class KuzuHubVectorStore:
         self._hub_offsets = dict(self.store.run("retrieval/hub_offsets_all"))
         if counts.vectors > MAX_VECTORS:
             return
+        pool = self.store.pool_bytes if not self.store.page_cache_fixed else 0
+        table = self.dim is not None and self._make_room(table_bytes(counts, self.dim))
         paths = self.store.run_arrow("retrieval/path_hubs_all")
-        embeds = self.store.run_arrow("retrieval/embeds_all")
+        embeds = self.store.run_arrow("retrieval/hub_vectors_all" if table else "retrieval/embeds_all")
         self.text_hub_index = TextHubIndex.build(
             paths.column(0).to_numpy(),
             paths.column(1).to_pylist(),
             embeds.column(0).to_numpy(),
             embeds.column(1).to_numpy(),
         )
+        rows = HubRows.of(self._hub_offsets, paths, embeds) if table else None
+        del paths, embeds
+        release_unused_memory()  # the columns read: before the texts and their vectors are
+        if rows is not None:
+            self.hub_table = HubVectorTable.read(self._read_aside, rows, self._dim())
+            if self.hub_table is None:  # float32 copies: scored from Kùzu, with the page cache it had
+                self.store.resize_page_cache(pool)
+            else:  # room for what it holds, where the estimate was short
+                self._make_room(self.hub_table.nbytes)
+
+    def _read_aside(self, name: str, params: dict[str, Any] | None) -> pa.Table:
+        """One query of the table's scan of every text, on a handle of its own with the smallest page
+        cache, closed after it: the texts' pages do not push what questions read out of the store's."""
+        with self.store.side_reader(MIN_POOL) as read:
+            return read(name, params)
+
+    def _make_room(self, nbytes: int) -> bool:
+        """Shrink the page cache so that it and `nbytes` held beside it fit its share of the memory
+        ceiling; False where that would leave it under MIN_POOL or its size is fixed (then nothing
+        is held: the store reads its vectors from Kùzu)."""
+        if self.store.page_cache_fixed:
+            return False
+        room = min(self.store.pool_bytes, self.store.memory.pool_bytes - nbytes) // MIB * MIB
+        if room < MIN_POOL:
+            return False
+        self.store.resize_page_cache(room)
+        return True
 
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id; counted

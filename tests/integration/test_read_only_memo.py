@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kgqa.graph.traversal import RootLevels
+from kgqa.memory import GIB, MemoryCeiling
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.hublink.hits import HitTable
 from kgqa.vectorstores import kuzu_store
@@ -15,6 +16,13 @@ from kgqa.vectorstores.vector_cache import HubVectorCache
 def _by_path(table: HitTable) -> dict:
     """Order-free view of a hit table: per path its best hit and best similarities."""
     return {h.path_hash: (h, table.path_best[i].tolist()) for i, h in enumerate(table.best_hit)}
+
+
+def _read_only(monkeypatch, store) -> None:
+    """What a workspace opened read-only has, with a memory ceiling whose page-cache share leaves room
+    for the hub vector table beside the cache the session's database has (priming never reopens it)."""
+    monkeypatch.setattr(store, "read_only", True)
+    monkeypatch.setattr(store, "memory", MemoryCeiling(64 * GIB, "test"))
 
 
 def _counting(monkeypatch, store, method: str) -> list[str]:
@@ -94,7 +102,7 @@ def test_primed_text_hubs_from_memory_equal_the_queries(demo_workspace, monkeypa
     """A read-only store's text -> hub arrays (`prime`) give every text the ANN search returned the
     fan-out and first hubs by id the queries give, without a query; other texts are still read."""
     store, vstore = demo_workspace.store, demo_workspace.vstore
-    monkeypatch.setattr(store, "read_only", True)
+    _read_only(monkeypatch, store)
     primed = KuzuHubVectorStore(store, vstore.dim)
     primed.prime()
     assert primed.text_hub_index is not None and primed.text_hub_index.nbytes > 0
@@ -115,7 +123,7 @@ def test_primed_text_hubs_from_memory_equal_the_queries(demo_workspace, monkeypa
         ran += _counting(monkeypatch, store, "run_columns")
         assert primed.text_hubs(texts, limit) == expected and not ran
         monkeypatch.undo()
-        monkeypatch.setattr(store, "read_only", True)
+        _read_only(monkeypatch, store)
     assert any(n > 3 and len(hubs) == 3 for n, hubs in vstore.text_hubs(texts, 3).values())  # shared texts cut
     assert len(expected) == len(texts) > 60
     unseen = [r[0] for r in store.run("indexing/text_hashes") if r[0] not in set(texts)][:5]
@@ -133,10 +141,12 @@ def test_primed_hub_vectors_by_node_offset_equal_the_read_by_id(demo_workspace, 
     hubs = sorted(vstore.signatures())
     queries = demo_workspace.embedder.embed(["Which papers were published at ICSA in 2019?", "ICSA"])
     fresh = HitTable.from_scored(vstore.score_hubs(hubs, queries), {1: "ICSA"})
-    monkeypatch.setattr(store, "read_only", True)
+    _read_only(monkeypatch, store)
     primed = KuzuHubVectorStore(store, vstore.dim)
     primed.prime()
     assert len(primed._hub_offsets) == len(hubs)
+    assert primed.hub_table is not None  # tests/integration/test_hub_vector_table.py; here the reads from Kùzu
+    primed.hub_table = None
     for asked in (hubs, hubs[:3] + ["no-such-hub"]):
         expected = fresh if asked == hubs else HitTable.from_scored(vstore.score_hubs(asked, queries), {1: "ICSA"})
         names = _counting(monkeypatch, store, "run_columns")
@@ -145,7 +155,7 @@ def test_primed_hub_vectors_by_node_offset_equal_the_read_by_id(demo_workspace, 
         assert dict(kept.sims) == dict(expected.sims)
         assert names == ["retrieval/hub_vectors_at" if asked == hubs else "retrieval/hub_vectors"]
         monkeypatch.undo()
-        monkeypatch.setattr(store, "read_only", True)
+        _read_only(monkeypatch, store)
     monkeypatch.setattr(kuzu_store, "MAX_VECTORS", vstore.counts().vectors - 1)  # no arrays: offsets still read
     capped = KuzuHubVectorStore(store, vstore.dim)
     capped.prime()
@@ -164,7 +174,7 @@ def test_paths_read_through_their_hubs_equal_the_reads_by_hash(demo_workspace, m
     )
     expected = vstore.paths(hashes + other[:1])
     assert len(hashes) > len(hubs) and len(expected) == len(hashes) + 1
-    monkeypatch.setattr(store, "read_only", True)
+    _read_only(monkeypatch, store)
     for prime, query in ((False, "retrieval/hub_paths"), (True, "retrieval/hub_paths_at")):
         kept = KuzuHubVectorStore(store, vstore.dim)
         if prime:
@@ -176,4 +186,4 @@ def test_paths_read_through_their_hubs_equal_the_reads_by_hash(demo_workspace, m
         assert kept.paths(hashes[:3], hubs=hubs) == {h: expected[h] for h in hashes[:3]}
         assert len(each) + len(columns) == 2  # kept: nothing read again
         monkeypatch.undo()
-        monkeypatch.setattr(store, "read_only", True)
+        _read_only(monkeypatch, store)
