@@ -347,29 +347,20 @@ class GraphStore:
         return True
 
     @contextmanager
-    def side_reader(self, pool_bytes: int) -> Iterator[Callable[[str, dict[str, Any] | None], Any]]:
+    def side_reader(self, pool_bytes: int) -> Iterator[Callable[..., Any]]:
         """For a long read-only scan: a second read-only handle on this database with a page cache of
-        its own (`pool_bytes`), yielding `read(name, params)` -> Arrow table; closed after the block, which
-        gives back all it held. Only on a database opened read-only (a writer locks it)."""
+        its own (`pool_bytes`), yielding its `run_arrow`; closed after the block, which gives back all it
+        held. Only on a database opened read-only (a writer locks it)."""
         if not self.read_only:
             raise StoreError(f"a side reader needs {self.path} opened read-only")
         db = kuzu.Database(str(self.path), read_only=True, buffer_pool_size=pool_bytes)
-        conn = kuzu.Connection(db)
-
-        def read(name: str, params: dict[str, Any] | None = None) -> Any:
-            query = assets.cypher(name)
-            try:
-                result = conn.execute(query.text, params or {})
-            except RuntimeError as exc:
-                raise _query_error(query.name, exc) from exc
-            if isinstance(result, list):
-                raise StoreError(f"query {query.name} is several statements; a side reader runs one")
-            return result.get_as_arrow(chunk_size=1_000_000)
-
         try:
-            yield read
+            side = GraphStore.attach(db, tracer=self.tracer)
+            try:
+                yield side.run_arrow
+            finally:
+                side.close()
         finally:
-            conn.close()
             db.close()
 
     def resize_page_cache(self, nbytes: int) -> bool:
