@@ -26,6 +26,8 @@ from kgqa.types import Entity, Triple
 #: A bare membership predicate: the container's link from the hub names the attribute ("authors").
 _MEMBER = re.compile(r"^(has )?(list )?(element|member|item|entry|part)s?$|list element", re.IGNORECASE)
 #: More facts than this and the catalog is not read (exact answers are then left to the retrieved facts).
+#: A value that is a year, or a date that starts with one ("2004", "2004-05-01").
+_YEAR_VALUE = re.compile(r"(1[5-9]|20)\d\d(-\d\d(-\d\d)?)?")
 MAX_FACTS = 400_000
 
 
@@ -96,6 +98,24 @@ class Catalog:
             if len(head) < limit:
                 head.append(f.value)
         return dict(heads)
+
+    def date_attribute(self) -> str | None:
+        """The attribute that dates a hub: one named "year", else one named "date", else the one whose
+        values are mostly four-digit years ("released: 2004" in a graph that names no year)."""
+        return self._memoised("date_attribute", self._date_attribute)
+
+    def _date_attribute(self) -> str | None:
+        for word in ("year", "date"):
+            named = next((a for a in self.paths if word in a.lower()), None)
+            if named:
+                return named
+        years: dict[str, int] = defaultdict(int)
+        totals: dict[str, int] = defaultdict(int)
+        for f in self.facts:
+            totals[f.attribute] += 1
+            years[f.attribute] += bool(_YEAR_VALUE.fullmatch(f.value.strip()))
+        dated = [a for a in totals if years[a] >= max(2, 0.8 * totals[a])]
+        return max(dated, key=lambda a: (years[a], a), default=None)
 
     def hub_link_attributes(self) -> frozenset[str]:
         """Attributes with a value that is itself a hub (a link between hubs, such as "cites")."""
@@ -170,7 +190,7 @@ def _read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
     # per-hub containers ("Paper Class 1", "Evidence 1"): one label on many entities that hold facts
     holders: dict[str, set[str]] = defaultdict(set)
     for r in rows:
-        if r[2]:
+        if r[2] and r[4]:  # an unlabelled entity (a graph without a label property) is named by its id
             holders[r[4].casefold()].add(r[3])
     mids = {m for ids in holders.values() if len(ids) >= 3 for m in ids}
     entity: dict[str, Entity] = {}
@@ -180,7 +200,7 @@ def _read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
             entity[eid] = Entity(eid, label, types, literal)
         return entity[eid]
 
-    cat.hubs = {r[0]: r[1] for r in rows}
+    cat.hubs = {r[0]: r[1] or r[0] for r in rows}  # a graph without a label property: the id names the hub
     for hub, hub_label, via, mid, mid_label, pred, vid, vlabel, literal in deadline.checked(
         rows, "reading the graph's facts"
     ):

@@ -16,13 +16,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
-from kgqa.answering.question import QuestionPlan, analyse
+from kgqa.answering.question import QuestionPlan, analyse, year_in_bound
 from kgqa.answering.render import attribute_noun, singular_phrase
 from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
 from kgqa.question.meaning import Reading, names_hubs, read
+from kgqa.question.verbs import share_a_stem
 
 QUERY = "[query]"
 #: Seconds of one answering/matching_hubs_one or group_hubs_one read (one key, a hop, the hubs' rows:
@@ -96,7 +97,7 @@ def refine(
     exact: Exact | None = None
     if _YESNO.match(question) and len(links.hubs) >= 2 and _TEMPORAL.search(question):
         # "was 'X' published before 'Y'?": a comparison of their dates, not a link between them
-        when = next((a for a in cat.paths if "year" in a.lower() or "date" in a.lower()), None)
+        when = cat.date_attribute()
         reading = replace(reading, operation="compare", asked=when or reading.asked)
     named = _named_attribute(_masked(question, links), cat)
     if _YESNO.match(question) and len(links.hubs) >= 2 and named and reading.operation != "compare":
@@ -154,19 +155,19 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
     attr = reading.asked or _attribute_in_terms_of(plan.question, cat)
     if reading.operation == "compare" and len(hubs) >= 2:
         if attr is None and _TEMPORAL.search(plan.question):
-            attr = next((a for a in cat.paths if "year" in a.lower() or "date" in a.lower()), None)
+            attr = cat.date_attribute()
         return _compare(plan.question, hubs[0], hubs[1], attr, cat)
-    if attr is None or len(hubs) != 1 or reading.operation in ("rank", "group", "max", "min", "negation"):
+    checks_a_value = bool(_YESNO.match(plan.question) and links.values)  # "is X a romance movie?": no attribute
+    if (attr is None and not checks_a_value) or len(hubs) != 1:
+        return None
+    if reading.operation in ("rank", "group", "max", "min", "negation"):
         return None
     if links.values and not _YESNO.match(plan.question):
         return None  # "the property evaluated for the research object Y in 'X'": the retrieved facts say which
     hub = hubs[0]
-    facts = cat.of(hub, attr)
     sources = [(hub, cat.hubs[hub])]
-    triples = [t.canonical for f in facts[:EVIDENCE_MAX] for t in f.triples]
     title = f"'{cat.hubs[hub]}'"
-    values = [f.value for f in facts]
-    if _YESNO.match(plan.question) and links.values:
+    if checks_a_value:
         wanted = links.values[0]
         stated = [f for f in cat.by_hub.get(hub, []) if f.value.casefold() == wanted.label.casefold()]
         if stated:
@@ -185,6 +186,10 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
             sources,
             [t.canonical for f in same for t in f.triples],
         )
+    assert attr is not None
+    facts = cat.of(hub, attr)
+    triples = [t.canonical for f in facts[:EVIDENCE_MAX] for t in f.triples]
+    values = [f.value for f in facts]
     if not facts:
         return Exact(f"The graph states no {attr} for {title}.", _result("value", None, []), sources, [])
     if reading.operation == "count":
@@ -311,7 +316,10 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
                 by_attr[f.attribute].append(f)
         if not by_attr:
             continue
-        attribute = max(by_attr, key=lambda at: len(by_attr[at]))
+        # "how many films did X direct" when X both directs and acts: the attribute the question words
+        # ("direct" ~ "directed", "write" ~ "screenwriter") before the one X holds most often
+        masked = plan.question.replace(m.text, " ")
+        attribute = max(by_attr, key=lambda at: (share_a_stem(masked, at), len(by_attr[at])))
         if attribute == skip:
             continue
         facts = by_attr[attribute]
@@ -319,15 +327,22 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
     years = list(links.years)
     if plan.year_range:
         years = [str(y) for y in range(plan.year_range[0], plan.year_range[1] + 1)]
-    if years:
-        year_attr = next((a for a in cat.paths if "year" in a.lower()), None) or next(
-            (a for a in cat.paths if "date" in a.lower()), None
-        )
-        if year_attr and year_attr != skip:
-            ids = sorted({f.value_id for y in years for f in cat.values.get(y, []) if f.attribute == year_attr})
-            label = years[0] if len(years) == 1 else f"{years[0]} to {years[-1]}"
-            out.append(Constraint(year_attr, cat.paths[year_attr][0], label, ids))
+    year_attr = cat.date_attribute() if years else None
+    if year_attr and year_attr != skip and plan.year_bound:  # "after 2000": every stated year past it
+        bound = plan.year_bound
+        ids = sorted({f.value_id for f in cat.facts if f.attribute == year_attr and _meets(f.value, bound)})
+        out.append(Constraint(year_attr, cat.paths[year_attr][0], f"{bound[0]} {bound[1]}", ids))
+    elif year_attr and year_attr != skip:
+        ids = sorted({f.value_id for y in years for f in cat.values.get(y, []) if f.attribute == year_attr})
+        label = years[0] if len(years) == 1 else f"{years[0]} to {years[-1]}"
+        out.append(Constraint(year_attr, cat.paths[year_attr][0], label, ids))
     return out
+
+
+def _meets(value: str, bound: tuple[str, int]) -> bool:
+    """Whether a stated date ("2004", "2004-05-01") meets a year bound."""
+    head = value.strip()[:4]
+    return head.isdigit() and year_in_bound(int(head), bound)
 
 
 def matching(store: GraphStore, cat: Catalog, constraints: list[Constraint]) -> tuple[list[tuple[str, str]], dict]:
@@ -426,7 +441,7 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     if op in ("max", "min", "group"):
         key = reading.key if op == "group" else (reading.asked or reading.key)
         if key is None and op == "group" and plan.year_range:
-            key = next((a for a in cat.paths if "year" in a.lower()), None)
+            key = cat.date_attribute()
         if key is None:
             return None
         constraints = constraints_of(plan, links, cat, skip=key if op != "group" or not plan.year_range else None)
@@ -508,7 +523,7 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         more = f", and {len(order) - SHOWN} more" if len(order) > SHOWN else ""
         direction = "descending" if reading.descending else "ascending"
         when = ""
-        if _numeric_keys(keys) and ("year" in key.lower() or "date" in key.lower()):
+        if _numeric_keys(keys) and key == cat.date_attribute():
             when = " (newest first)" if reading.descending else " (oldest first)"
         text = f"The {len(order)} {noun}{_phrase(constraints)}, in {direction} order of {key}{when} {QUERY}: {'; '.join(numbered)}{more}."
         return Exact(

@@ -10,14 +10,16 @@ import re
 from dataclasses import dataclass, field
 
 from kgqa.answering.words import same_word
-from kgqa.question.components import VERB_FORMS
+from kgqa.question.components import STOP_WORDS, VERB_FORMS
 
 _KEYWORDS = """rank ranked ranking order ordered sort sorted arrange arranged descending ascending alphabetical
 alphabetically reverse chronological compared comparison versus distributed distribution frequently
 frequent often number different publication between without""".split()
 _TOKEN = re.compile(r"'[^']*'|\"[^\"]*\"|[\w\-]+|[^\w\s]")
 _AUX = frozenset("is are was were has have had does do did".split())
-_BOUNDARY = _AUX | frozenset("that which who whom whose of in by for with from on at as among been".split())
+_BOUNDARY = _AUX | frozenset(
+    "that which who whom whose of in by for with from on at as among been before after since until during".split()
+)
 _QUOTED = re.compile(r"""'[^']{2,}'|"[^"]{2,}"|[“‘][^”’]{2,}[”’]""")
 
 _RANK = re.compile(
@@ -52,6 +54,10 @@ _MIN = re.compile(
 )
 _COUNT = re.compile(r"\b(how many|how much|number of|how often|how frequently|count|total)\b")
 _NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
+_OPEN_RANGE = re.compile(
+    r"\b(after|since|later than|newer than|before|earlier than|older than|prior to|until|till|up to)\s+"
+    r"(?:the\s+(?:year\s+)?)?(\d{4})\b"
+)
 _YES_NO = re.compile(r"^(does|do|did|is|are|was|were|has|have|had|can)\b")
 _RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:[a-z]+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b")
 _WH = re.compile(
@@ -83,6 +89,7 @@ class QuestionPlan:
     descending: bool = False
     group_key: str = ""
     year_range: tuple[int, int] | None = None
+    year_bound: tuple[str, int] | None = None  # ("after", 2000): years strictly after; also before, since, until
     negated: str = ""  # the phrase after the negation ("input data")
     prep: str = ""  # the preposition before the wh-word ("in which venue")
     lead: str = ""  # context written before the wh-phrase ("In the year 2021,")
@@ -126,6 +133,8 @@ def analyse(question: str) -> QuestionPlan:
     if rng:
         lo, hi = sorted((int(rng.group(1)), int(rng.group(2))))
         plan.year_range = (lo, hi)
+    else:
+        plan.year_bound = _year_bound(unquoted)
     group = _GROUP.search(unquoted)
     neg = _NEGATION.search(unquoted)
     if neg:
@@ -177,6 +186,22 @@ def analyse(question: str) -> QuestionPlan:
     elif plan.plural:
         plan.operation = "list"
     return plan
+
+
+def _year_bound(text: str) -> tuple[str, int] | None:
+    """ "released after 2000" -> ("after", 2000); "since 2019" -> ("since", 2019); None without one."""
+    m = _OPEN_RANGE.search(text)
+    if not m:
+        return None
+    word = {"later than": "after", "newer than": "after", "earlier than": "before"}.get(m.group(1))
+    word = word or {"older than": "before", "prior to": "before", "till": "until", "up to": "until"}.get(m.group(1))
+    return (word or m.group(1)), int(m.group(2))
+
+
+def year_in_bound(year: int, bound: tuple[str, int]) -> bool:
+    """Whether `year` meets a bound read by `analyse` ("after 2000": 2001 and later)."""
+    word, edge = bound
+    return {"after": year > edge, "since": year >= edge, "before": year < edge}.get(word, year <= edge)
 
 
 def _orig_index(question: str, unquoted: str, index: int) -> int:
@@ -247,6 +272,10 @@ def _asked(question: str) -> tuple[str, str, str, str]:
         if how:
             words = how.group(1).split()
             return "", words[0] if words else "", " ".join(words[1:]), _lead(first, how.start())
+        head = re.match(r"\s*(?:all\s+|the\s+)?([A-Za-z][a-z\-]*[a-rt-z]s)\b", first)
+        if head and head.group(1).lower() not in STOP_WORDS | VERB_FORMS | _AUX:
+            # "movies released after 2020", typed without a question word: a list of what it names
+            return "", head.group(1).lower(), _ORDER_TAIL.sub("", first[head.end() :].strip()), ""
         return "", "", q, ""
     prep = m.group(1) or ""
     if m.group(4):  # "list the papers of X ...": the rest is the asked phrase and its qualifiers
@@ -272,6 +301,11 @@ def _asked(question: str) -> tuple[str, str, str, str]:
         i = 1  # "what are the ..."
     if m.group(2) == "who" and tokens and tokens[0].group().lower() in ("is", "are", "was", "were"):
         i = 1
+    elif m.group(2) == "who" and tokens and tokens[0].group().isalpha() and tokens[0].group().lower() not in VERB_FORMS:
+        # "who directed cold orchard": "who" is the subject, so the next word is the verb that is asked
+        # about, never the start of a noun phrase, whatever the casing of the words after it
+        rest = _ORDER_TAIL.sub("", first[m.end() + tokens[0].end() :].strip())
+        return prep, tokens[0].group().lower(), rest, _lead(first, m.start())
     while i < len(tokens):
         w = tokens[i].group()
         lw = w.lower()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kgqa.errors import InputError
@@ -393,11 +394,14 @@ class PropertyLayout:
     def labels_in_text(self, text: str, min_len: int, limit: int) -> list[Entity]:
         found: list[Entity] = []
         for m in self.mapping.nodes.values():
-            if m.label is None:
-                continue
-            names = {"table": m.table, "label": m.label}
+            named_by_key = m.label is None  # a table without a label property: its text key names it
+            if named_by_key and not isinstance(m.key_value("x"), str):
+                continue  # a numeric key names nothing a question writes
+            names = {"table": m.table, "label": m.label or m.key}
             params = {"text": text, "min_len": min_len, "limit": limit}
-            found += [self._entity(r[0]) for r in self.store.run("propgraph/labels_in_text", params, names)]
+            for (node,) in self.store.run("propgraph/labels_in_text", params, names):
+                e = self._entity(node)
+                found.append(replace(e, label=str(node[str(m.key)])) if named_by_key else e)
         found.sort(key=lambda e: (-len(e.label), e.id))
         return found[:limit]
 

@@ -75,6 +75,10 @@ _IRREGULAR = {
     "found",
     "taken",
     "took",
+    "came",
+    "come",
+    "comes",
+    "went",
 }
 
 
@@ -152,14 +156,24 @@ def _spans(text: str) -> tuple[list[str], list[str]]:
         phrase.clear()
 
     sentence_start = True
+    after_who = False
     for tok in tokens:
         if not tok[0].isalpha():
             flush_name()
             flush_phrase()
             sentence_start = sentence_start or tok in _SENTENCE_END or tok == "|"
+            after_who = False
             continue
         low = tok.lower()
         initial, sentence_start = sentence_start, False
+        verb, after_who = after_who, low in ("who", "whom")
+        if verb and not tok[0].isupper() and not _is_filler(tok):
+            # "who directed cold orchard": the word after "who" is its verb, a phrase of its own,
+            # never the start of the object's name however the object is cased
+            flush_name()
+            flush_phrase()
+            phrases.append(tok)
+            continue
         if tok[0].isupper() and not (initial and (_is_filler(tok) or low in QUESTION_WORDS)):
             flush_phrase()
             name.append(tok)

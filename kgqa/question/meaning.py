@@ -18,6 +18,7 @@ from kgqa.answering.catalog import Catalog
 from kgqa.answering.question import QuestionPlan
 from kgqa.answering.words import phrase_score, plural, singular
 from kgqa.embeddings.base import Embedder
+from kgqa.question.verbs import agent_words
 
 #: A few wordings per operation; they name no graph and no attribute.
 EXEMPLARS: dict[str, tuple[str, ...]] = {
@@ -111,14 +112,30 @@ def prepare(cat: Catalog, embedder: Embedder) -> None:
     cat.hub_link_attributes()
 
 
+#: Nouns people use for the same kind of thing (general English): a hub type named "Movie" is also asked
+#: for as "films".
+_SAME_KIND = (
+    frozenset({"movie", "film", "picture"}),
+    frozenset({"paper", "publication", "article", "study", "work"}),
+    frozenset({"book", "novel"}),
+    frozenset({"song", "track"}),
+    frozenset({"show", "series", "programme", "program"}),
+    frozenset({"person", "people", "individual"}),
+    frozenset({"company", "firm", "business", "organisation", "organization"}),
+)
+
+
 def names_hubs(phrase: str, cat: Catalog) -> bool:
-    """Whether `phrase` asks for the hubs themselves ("papers", "publications", "titles")."""
+    """Whether `phrase` asks for the hubs themselves ("papers", "publications", "titles"; "films" when
+    the hubs are movies)."""
     said = phrase.lower().split()
     hub = cat.hub_type.lower()
     if hub in said or plural(hub) in said:  # "movies": the crude singular would read "movy"
         return True
-    words = {singular(w) for w in said}
-    return bool(words & {singular(hub), "publication", "title", "article", "work", "study", "one"})
+    words = {singular(w) for w in said} | {w[:-1] for w in said if w.endswith("ies")}  # "movies" -> "movie"
+    kinds = {singular(hub), "publication", "title", "article", "work", "study", "one"}
+    kinds |= {w for kind in _SAME_KIND if singular(hub) in kind or hub in kind for w in kind}
+    return bool(words & kinds)
 
 
 def lexical_attribute(phrase: str, cat: Catalog, exact: bool = False) -> str | None:
@@ -201,7 +218,8 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
     lexical = None if hubs_asked else lexical_attribute(asked_phrase, cat)
     key = lexical_attribute(key_phrase, cat) if key_phrase else None
     hinted = _with_hint(masked)
-    wanted = ([masked] if not certain else []) + ([] if hubs_asked or lexical else [asked_phrase, hinted])
+    asked_text = agent_words(asked_phrase)  # "cast": also "acted actor", what predicate labels say
+    wanted = ([masked] if not certain else []) + ([] if hubs_asked or lexical else [asked_text, hinted])
     wanted += [key_phrase] if key_phrase and key is None else []
     texts = list(dict.fromkeys(t for t in wanted if t))
     vectors = dict(zip(texts, embedder.embed(texts))) if texts else {}  # one batch for everything read by meaning
@@ -221,7 +239,7 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
     else:
         asked = lexical
         if asked is None and asked_phrase:
-            asked = semantic_attribute(asked_phrase, cat, embedder, vectors.get(asked_phrase))
+            asked = semantic_attribute(asked_text, cat, embedder, vectors.get(asked_text))
         if asked is None:
             asked = semantic_attribute(hinted, cat, embedder, vectors.get(hinted), shape=_shape(masked))
     if op not in ("rank", "group") and not (plan.sort_key or plan.group_key):

@@ -75,6 +75,34 @@ def test_sort_key_and_direction(question, key, descending, alphabetical):
     assert (plan.sort_key, plan.descending, plan.alphabetical) == (key, descending, alphabetical)
 
 
+@pytest.mark.parametrize(
+    "question, bound",
+    [
+        ("Which films were released after 2000?", ("after", 2000)),
+        ("how many movies came out before 1960", ("before", 1960)),
+        ("papers published since 2019", ("since", 2019)),
+        ("How many papers are from 2019?", None),  # "from 2019" is that year
+    ],
+)
+def test_a_year_bound_is_read_with_its_direction(question, bound):
+    assert analyse(question).year_bound == bound
+
+
+def test_who_with_a_verb_asks_for_the_verb_whatever_the_casing():
+    assert (analyse("who directed cold orchard?").asked, analyse("who directed cold orchard?").rest) == (
+        "directed",
+        "cold orchard",
+    )
+    assert analyse("Who directed Cold Orchard?").asked == "directed"
+    assert analyse("who published the most papers?").asked == ""  # a verb with no content of its own
+
+
+def test_a_plural_noun_without_a_question_word_asks_for_a_list():
+    plan = analyse("movies released after 2020")
+    assert (plan.operation, plan.asked, plan.year_bound) == ("list", "movies", ("after", 2020))
+    assert analyse("does it have a doi").operation != "list"
+
+
 def test_year_range_and_negated_phrase():
     plan = analyse("How are the papers distributed between the publication years 2018 and 2020?")
     assert plan.operation == "group" and plan.year_range == (2018, 2020)

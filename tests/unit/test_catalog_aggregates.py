@@ -81,3 +81,21 @@ def test_what_a_catalog_derives_from_all_its_facts_follows_the_facts_it_holds():
     assert cat.hub_link_attributes() == frozenset({"sequel of"})
     cat.attributes().append("changed by a caller")
     assert cat.attributes() == ["year", "genre", "sequel of"]
+
+
+def test_people_name_a_hub_type_by_its_everyday_synonyms():
+    assert names_hubs("films", Catalog("Movie")) and names_hubs("which films", Catalog("Film"))
+    assert names_hubs("articles", Catalog("Paper")) and not names_hubs("films", Catalog("Paper"))
+    assert not names_hubs("directors", Catalog("Movie"))
+
+
+def test_the_dating_attribute_is_named_or_read_from_its_values():
+    cat = catalog()
+    assert cat.date_attribute() == "release year"  # named "year"
+    undated = Catalog("Movie", hubs={"1": "A", "2": "B", "3": "C"})
+    for hub, attr, value in [("1", "released", "1999"), ("2", "released", "2003-05-01"), ("3", "released", "2010")]:
+        fact = Fact(hub, attr, Path("", attr), f"v{hub}", value, (Triple(Entity(hub), attr, Entity(f"v{hub}")),))
+        undated.facts.append(fact)
+        undated.paths.setdefault(attr, [Path("", attr)])
+    undated.facts.append(Fact("1", "rating", Path("", "rating"), "r", "7", ()))
+    assert undated.date_attribute() == "released"  # no "year" or "date" in any name: its values say

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kgqa.embeddings.base import Embedder
+from kgqa.question.verbs import AGENT_NOUNS
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
 
 #: Below this similarity a word names no predicate or type.
@@ -54,30 +55,6 @@ STOP_WORDS = frozenset(
 )
 #: Nouns that ask for a thing's category ("what *type* of film is X").
 CATEGORY_WORDS = "type types kind kinds sort sorts category categories style styles".split()
-#: Verbs whose agent noun is what predicate labels usually say (general English, not one graph's).
-AGENT_NOUNS = {
-    **dict.fromkeys(
-        "act acted acting acts actor actors actress star starred starring stars play played plays appear appeared "
-        "appears feature featured features featuring perform performed".split(),
-        "acted actor cast",
-    ),
-    **dict.fromkeys("write wrote written writes scripted penned screenwriter scriptwriter".split(), "writer"),
-    **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
-    **dict.fromkeys("make made makes making create created creates".split(), "creator director author"),
-    **dict.fromkeys("publish published publishes".split(), "author"),
-    **dict.fromkeys("describe describes described".split(), "tags"),
-    **dict.fromkeys("release released come came".split(), "release"),
-    **dict.fromkeys("speak spoken speaks".split(), "language"),
-    # nouns that ask for a category or for what a thing is about
-    **dict.fromkeys(
-        "type types kind kinds sort sorts category categories style styles".split(), "genre category class"
-    ),
-    **dict.fromkeys(
-        "words word keywords keyword topics topic terms term themes theme subjects about".split(), "tag keyword"
-    ),
-}
-
-
 #: Question words that ask for a verb's agent (a person), and words that ask for a time.
 AGENT_WH = frozenset({"who", "whom", "whose"})
 TIME_WORDS = frozenset({"when", "year", "years", "date", "dates", "day", "month"})
@@ -405,7 +382,13 @@ def _attach_share_words(mentions: list[Mention], words: list[str]) -> list[Menti
     if not relations:
         return mentions
     out = list(mentions)
+    by_position = {m.position: k for k, m in enumerate(mentions) if m.predicate}
     for i, w in enumerate(words):
+        if w == "with" and words[0] in AGENT_WH and i - 1 in by_position and words[i + 1 : i + 2] == ["\x00topic"]:
+            # "who acted with X": the people who share the verb's films with X, not X's films
+            k = by_position[i - 1]
+            out[k] = Mention(out[k].word, out[k].position, out[k].predicate, out[k].type_name, True)
+            continue
         if w not in SHARE_WORDS:
             continue
         k = min(relations, key=lambda k: (abs(mentions[k].position - i), mentions[k].position < i))

@@ -1,0 +1,79 @@
+"""General English about verbs that every question reader shares (no graph's vocabulary): the agent
+nouns predicate labels usually use for a verb, and the stems that make "wrote", "written" and "writer"
+one word."""
+
+from __future__ import annotations
+
+import re
+
+#: Verbs whose agent noun is what predicate labels usually say (general English, not one graph's).
+AGENT_NOUNS = {
+    **dict.fromkeys(
+        "act acted acting acts actor actors actress star starred starring stars play played plays appear appeared "
+        "appears feature featured features featuring perform performed cast".split(),
+        "acted actor cast",
+    ),
+    **dict.fromkeys("write wrote written writes scripted penned screenwriter scriptwriter".split(), "writer"),
+    **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
+    **dict.fromkeys("make made makes making create created creates".split(), "creator director author"),
+    **dict.fromkeys("publish published publishes".split(), "author"),
+    **dict.fromkeys("describe describes described".split(), "tags"),
+    **dict.fromkeys("release released come came".split(), "release"),
+    **dict.fromkeys("speak spoken speaks".split(), "language"),
+    # nouns that ask for a category or for what a thing is about
+    **dict.fromkeys(
+        "type types kind kinds sort sorts category categories style styles".split(), "genre category class"
+    ),
+    **dict.fromkeys(
+        "words word keywords keyword topics topic terms term themes theme subjects about".split(), "tag keyword"
+    ),
+}
+
+#: Irregular forms and the verb they are a form of.
+_IRREGULAR = {
+    **dict.fromkeys("wrote written".split(), "write"),
+    **dict.fromkeys("made".split(), "make"),
+    **dict.fromkeys("sang sung".split(), "sing"),
+    **dict.fromkeys("drew drawn".split(), "draw"),
+    **dict.fromkeys("took taken".split(), "take"),
+    **dict.fromkeys("gave given".split(), "give"),
+    **dict.fromkeys("won".split(), "win"),
+    **dict.fromkeys("led".split(), "lead"),
+    **dict.fromkeys("built".split(), "build"),
+    **dict.fromkeys("taught".split(), "teach"),
+    **dict.fromkeys("held".split(), "hold"),
+    **dict.fromkeys("spoke spoken".split(), "speak"),
+    **dict.fromkeys("began begun".split(), "begin"),
+    **dict.fromkeys("founded found".split(), "found"),
+    **dict.fromkeys("came".split(), "come"),
+}
+_WORD = re.compile(r"[a-z]+")
+
+
+def stems(text: str, length: int = 5) -> set[str]:
+    """The first `length` letters of each word of four or more letters, irregular forms read as their
+    verb: "written", "wrote", "writer" -> "write"; "directed", "director" -> "direc"."""
+    out = set()
+    for w in _WORD.findall(text.lower()):
+        w = _IRREGULAR.get(w, w)
+        if len(w) >= 4:
+            out.add(w[:length])
+    return out
+
+
+def share_a_stem(a: str, b: str) -> bool:
+    """Whether a word of `a` and a word of `b` share a stem, or one's stem is inside the other's word:
+    "write" ~ "screenwriter", "directed" ~ "director", "wrote" ~ "written"."""
+    a_stems, b_stems = stems(a), stems(b)
+    if a_stems & b_stems:
+        return True
+    a_words = [_IRREGULAR.get(w, w) for w in _WORD.findall(a.lower()) if len(w) >= 5]
+    b_words = [_IRREGULAR.get(w, w) for w in _WORD.findall(b.lower()) if len(w) >= 5]
+    return any(s in w for s in a_stems for w in b_words) or any(s in w for s in b_stems for w in a_words)
+
+
+def agent_words(phrase: str) -> str:
+    """`phrase` with the agent noun of each of its verbs added ("cast" -> "cast acted actor cast")."""
+    words = phrase.lower().split()
+    extra = [AGENT_NOUNS[w] for w in words if w in AGENT_NOUNS]
+    return " ".join([phrase, *extra]) if extra else phrase
