@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kgqa.answering.graph_answers import prepared, with_exact
+from kgqa.answering.graph_answers import prepared_all, with_exact
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.deadline import question_budget
 from kgqa.embeddings import embedder_for_index
@@ -397,8 +397,7 @@ class Workspace:
     def prepare_answers(self) -> None:
         """Read now what answers read from the whole graph on first use (otherwise the first question
         pays for it): the catalog of exact answers and the relation chains' schema and cue vectors."""
-        cat = prepared(self.store, self._index_meta, self.facts.catalogs)
-        if cat is not None:
+        for cat in prepared_all(self.store, self._index_meta, self.facts.catalogs):
             prepare_reading(cat, self.embedder)
         _ = self.facts.chain_answerer(self.embedder).reader  # the schema and its cue vectors
 

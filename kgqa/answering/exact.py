@@ -130,6 +130,8 @@ def refine(
         reading.operation in ("count", "list", "rank") and reading.asked is None
     ):
         exact = _aggregate(plan, reading, links, cat, store)
+    elif reading.operation in ("count", "list") and reading.asked and _names(plan.asked, reading.asked, cat):
+        exact = _values_over_hubs(plan, reading.operation, reading.asked, links, cat, store)
     if exact is not None:
         exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values] + links.years
     return exact
@@ -543,6 +545,61 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     shown += f" and {n - SHOWN} more" if n > SHOWN else ""
     text = f"The {number_words(n) if n > 1 else 'one'} {noun if n > 1 else _type(cat)}{_phrase(constraints)} ({n}) {QUERY}: {shown}."
     return Exact(text, _result("list", None, labels, query=query), list(hubs), evidence)
+
+
+def _names(asked: str, attribute: str, cat: Catalog) -> bool:
+    """Whether the asked phrase names `attribute` word for word or by a verb's stem ("directors" ->
+    director, "writers" -> screenwriter), not only by the nearest meaning."""
+    from kgqa.question.meaning import lexical_attribute
+
+    return bool(asked) and (lexical_attribute(asked, cat) == attribute or share_a_stem(asked, attribute))
+
+
+def _values_over_hubs(
+    plan: QuestionPlan, op: str, attribute: str, links: Links, cat: Catalog, store: GraphStore
+) -> Exact | None:
+    """ "How many directors are there?", "list the genres of the movies from 2004": the distinct values
+    of an attribute over every hub meeting the question's constraints (the whole graph, not the hubs
+    retrieved), most frequent first."""
+    constraints = constraints_of(plan, links, cat, skip=attribute)
+    if links.values and not constraints:
+        return None  # a name the question writes that constrains no hub of this type: not for a count
+    hubs, query = matching(store, cat, constraints)
+    values = _values_in_containers(cat, [h for h, _ in hubs], attribute, constraints)
+    n = len(values)
+    noun, nouns = attribute_noun(attribute), attribute_noun(attribute, n)
+    if "(" in attribute and plan.asked:  # "person (directed)", a rel read backwards: the question's "directors"
+        noun = singular_phrase(plan.asked)
+        nouns = noun if n == 1 else plural(noun)
+    scope = f" of the {plural(_type(cat))}{_phrase(constraints)}"
+    evidence = _evidence(cat, [h for h, _ in hubs][:SHOWN], constraints)
+    evidence += [f.triples[-1].canonical for h, _ in hubs[:SHOWN] for f in cat.of(h, attribute)]
+    if op == "count":
+        text = f"There {'is' if n == 1 else 'are'} {number_words(n)} {nouns} ({n}){scope} in this graph {QUERY}."
+        return Exact(text, _result("count", n, values, query=query), triples=list(dict.fromkeys(evidence)))
+    if not values:
+        return Exact(f"The graph states no {noun}{scope} {QUERY}.", _result("list", None, [], query=query))
+    shown = join_items(values[:SHOWN]) + (f" and {n - SHOWN} more" if n > SHOWN else "")
+    text = f"The {number_words(n) if n > 1 else 'one'} {nouns}{scope} ({n}) {QUERY}: {shown}."
+    return Exact(text, _result("list", None, values, query=query), triples=list(dict.fromkeys(evidence)))
+
+
+def _values_in_containers(cat: Catalog, hubs: list[str], attribute: str, constraints: list[Constraint]) -> list[str]:
+    """The distinct values of `attribute` over `hubs`, most hubs first. Where a hub states a constraint
+    in the same container as some of its values of the attribute (the research object whose
+    sub-property is X, and its evaluation methods), only those values count, not those of its other
+    containers; a constraint in a container of another kind ("Paper Class 1") restricts the hub only."""
+    hubs_of: dict[str, set[str]] = defaultdict(set)
+    for h in hubs:
+        facts = cat.of(h, attribute)
+        for c in constraints:
+            ids = set(c.ids)
+            holders = {f.triples[0].object.id for f in cat.of(h, c.attribute) if f.path.via and f.value_id in ids}
+            inside = [f for f in facts if f.path.via and f.triples[0].object.id in holders]
+            facts = inside or facts
+        for f in facts:
+            hubs_of[f.value].add(f.hub)
+    return sorted(hubs_of, key=lambda v: (-len(hubs_of[v]), v.casefold()))
 
 
 def _count_sentence(n: int, cat: Catalog, constraints: list[Constraint]) -> str:

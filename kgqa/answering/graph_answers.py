@@ -11,10 +11,11 @@ from kgqa import deadline
 from kgqa.answering.catalog import Catalog, CatalogCache
 from kgqa.answering.connections import connection_by_labels
 from kgqa.answering.exact import refine
+from kgqa.answering.question import analyse
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker
-from kgqa.question.meaning import asks_relationship
+from kgqa.question.meaning import asks_relationship, hub_type_named
 from kgqa.types import Answer, Source
 
 
@@ -23,14 +24,34 @@ def hub_types(meta: dict[str, Any] | None) -> list[str]:
     return list(((meta or {}).get("params") or {}).get("hub_types") or [])
 
 
-def prepared(store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache) -> Catalog | None:
-    """The catalog exact answers read, with its label indexes: read on first use, once per graph state
-    (None when the index has not exactly one hub type or the graph gives no catalog)."""
+def prepared(
+    store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache, question: str = ""
+) -> Catalog | None:
+    """The catalog exact answers read, with its label indexes: read on first use, once per graph state.
+    With several hub types, the catalog of the type `question` asks for ("how many films ...": Film);
+    None when it names none, when the index has no hub type or the graph gives no catalog."""
+    types = hub_types_of(meta, cache)
+    if len(types) == 1:
+        hub_type: str | None = types[0]
+    else:
+        hub_type = hub_type_named(question, analyse(question).asked, types) if question and types else None
+    return None if hub_type is None else _with_linker(cache.get(store, hub_type))
+
+
+def prepared_all(store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache) -> list[Catalog]:
+    """Every hub type's catalog, read now (what `prepared` reads on first use)."""
+    cats = [_with_linker(cache.get(store, t)) for t in hub_types_of(meta, cache)]
+    return [c for c in cats if c is not None]
+
+
+def hub_types_of(meta: Callable[[], dict[str, Any] | None], cache: CatalogCache) -> list[str]:
+    """The index's hub types, read once per graph state."""
     if cache.types is None:
         cache.types = hub_types(meta())
-    if len(cache.types) != 1:
-        return None
-    cat = cache.get(store, cache.types[0])
+    return cache.types
+
+
+def _with_linker(cat: Catalog | None) -> Catalog | None:
     if cat is not None and cat.linker is None:
         cat.linker = Linker(cat)
     return cat
@@ -47,7 +68,7 @@ def with_exact(
     """`answer`, corrected by what the graph states exactly (unchanged when the graph cannot say).
     `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
     it grows with the result)."""
-    cat = prepared(store, meta, cache)
+    cat = prepared(store, meta, cache, answer.question)
     if cat is not None:
         deadline.check("the exact answer")
         exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]

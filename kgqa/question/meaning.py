@@ -138,6 +138,26 @@ def names_hubs(phrase: str, cat: Catalog) -> bool:
     return bool(words & kinds)
 
 
+def hub_type_named(question: str, asked: str, types: list[str]) -> str | None:
+    """Of several hub types, the one a question asks for: the one its asked phrase names ("how many
+    *films* ..."), else the first one a word of the question names ("directors of the films of X"),
+    by the type's own word or an everyday synonym; None when it names none."""
+
+    def named(words: list[str], hub_type: str) -> bool:
+        own = singular(hub_type.lower())
+        kinds = {own} | {w for kind in _SAME_KIND if own in kind for w in kind}
+        return any(singular(w) in kinds or (w.endswith("ies") and w[:-1] in kinds) for w in words)
+
+    said = re.findall(r"[a-z]+", asked.lower())
+    for hub_type in types:
+        if said and named(said, hub_type):
+            return hub_type
+    words = re.findall(r"[a-z]+", question.lower())
+    firsts = [(next((i for i, w in enumerate(words) if named([w], t)), len(words)), t) for t in types]
+    first = min(firsts)
+    return first[1] if first[0] < len(words) else None
+
+
 def lexical_attribute(phrase: str, cat: Catalog, exact: bool = False) -> str | None:
     """The attribute `phrase` names word for word (typos tolerated), or None; with `exact`, only one
     whose every word the phrase writes and no other."""

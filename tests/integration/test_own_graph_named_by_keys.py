@@ -170,3 +170,34 @@ def test_yes_no_about_one_film_and_a_count_by_the_verb_on_either_layout(either_l
     assert no.result["value"] == "no" and "Drama" in no.answer, no.answer
     count = either_layout.ask("how many films did ines moreau direct", RetrievalParams(strategy="direct"))
     assert count.result["value"] == 2, count.answer
+
+
+def test_an_index_of_two_hub_types_answers_from_the_type_the_question_names(tmp_path, embedder):
+    path = tmp_path / "two_types.kuzu"
+    ws = Workspace.init(Settings(db_path=path), embedder=embedder)
+    try:
+        write_films_csv(tmp_path / "films.csv")
+        ws.load(tmp_path / "films.csv")
+        ws.build_index(IndexParams(hub_types=("Film", "Person")))
+        count = ws.ask("how many films did ines moreau direct", RetrievalParams(strategy="direct"))
+        assert count.result["value"] == 2 and "[query]" in count.answer, count.answer
+        later = ws.ask("films released after 2000", RetrievalParams(strategy="direct"))
+        assert sorted(later.result["items"]) == ["Cold Orchard", "Glass Rivers", "The Salt Road"], later.answer
+    finally:
+        ws.close()
+
+
+@pytest.mark.parametrize(
+    "question, operation, items",
+    [
+        ("how many directors are there", "count", ["Ines Moreau", "Omar Haddad"]),  # the whole graph's
+        ("list all genres", "list", ["Drama", "Thriller", "Western"]),
+        ("how many directors made dramas", "count", ["Ines Moreau", "Omar Haddad"]),  # "made": the directors'
+    ],
+)
+def test_distinct_values_over_the_whole_graph_on_either_layout(either_layout, question, operation, items):
+    # one hub kept by retrieval: the answer must still count every film's values, not the one retrieved
+    answer = either_layout.ask(question, RetrievalParams(strategy="direct", hubs_to_keep=1))
+    assert answer.result["operation"] == operation and sorted(answer.result["items"]) == items, answer.answer
+    if operation == "count":
+        assert answer.result["value"] == len(items), answer.answer

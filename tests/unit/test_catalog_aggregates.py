@@ -99,3 +99,13 @@ def test_the_dating_attribute_is_named_or_read_from_its_values():
         undated.paths.setdefault(attr, [Path("", attr)])
     undated.facts.append(Fact("1", "rating", Path("", "rating"), "r", "7", ()))
     assert undated.date_attribute() == "released"  # no "year" or "date" in any name: its values say
+
+
+def test_of_several_hub_types_the_one_the_question_asks_for():
+    from kgqa.question.meaning import hub_type_named
+
+    types = ["Movie", "Person"]
+    assert hub_type_named("how many films did x direct", "films", types) == "Movie"
+    assert hub_type_named("which people acted in x", "people", types) == "Person"
+    assert hub_type_named("the directors of the movies of x", "directors", types) == "Movie"
+    assert hub_type_named("who directed x", "directed", types) is None

@@ -417,8 +417,18 @@ def _merge_adjacent(mentions: list[Mention], words: list[str]) -> list[Mention]:
             at = prev.position if between and all(w in WH_WORDS for w in between) else m.position
             out[-1] = Mention(prev.word + " " + m.word, at, prev.predicate, None, prev.share or m.share)
             continue
+        if out and out[-1].predicate and not between and _agent_of(out[-1].word, m.word):
+            # "directors made": the verb whose agent the noun before it is says that noun's relation again
+            out[-1] = Mention(out[-1].word + " " + m.word, m.position, out[-1].predicate, None, out[-1].share)
+            continue
         out.append(m)
     return out
+
+
+def _agent_of(noun: str, verb: str) -> bool:
+    """Whether `noun` ("directors") is one of the agent nouns of `verb` ("made": creator, director, author)."""
+    agents = AGENT_NOUNS.get(verb, "").split()
+    return noun != verb and (noun in agents or noun.rstrip("s") in agents)
 
 
 __all__ = ["ChainPlan", "ChainReader", "Mention", "label_words"]
