@@ -18,6 +18,7 @@ _QUOTED = re.compile(r"""'([^']{3,})'|"([^"]{3,})"|[“‘]([^”’]{3,})[”�
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-]*")
 _ACRONYM = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,14})\)\s*$")
+MAX_TITLE_WORDS = 200_000
 _START = 5  # characters of a written value form that index it (see Linker._values)
 _UNINFORMATIVE = frozenset({"true", "false", "yes", "no", "none", "n/a", "unknown"})
 #: Words written before a name that says who or what (a person, a venue) is meant.
@@ -83,6 +84,7 @@ class Linker:
         names = [*cat.paths, cat.hub_type]  # the graph's own vocabulary: attribute names and the hub type
         self._schema_words = {w for n in names for w in _WORD.findall(n.casefold()) if len(w) >= 3}
         self.hub_keys = list(self.hub_labels)
+        self._vocabulary: list[str] | None = None  # the title words, for words written with a typo
         self.words: dict[str, set[str]] = defaultdict(set)  # content word -> hub labels (lower)
         for key in self.hub_keys:
             for w in set(_WORD.findall(key)):
@@ -182,7 +184,9 @@ class Linker:
         words = [w for w in _WORD.findall(low) if len(w) >= 4 and w not in STOP_WORDS]
         counts: dict[str, int] = defaultdict(int)
         for w in set(words):
-            for key in self.words.get(w, ()):
+            # a word written with a typo ("glas summer 2") counts for the titles of the word it is close to
+            near = [w] if w in self.words else self._near_words(w)
+            for key in {k for n in near for k in self.words.get(n, ())}:
                 counts[key] += 1
         best: tuple[float, str, tuple[int, int]] | None = None
         for key, n in counts.items():
@@ -214,6 +218,16 @@ class Linker:
             return None
         score, key, (s, e) = best
         return Mention(low[s:e], s, e, hubs=list(self.hub_labels[key]), score=score)
+
+    def _near_words(self, word: str) -> list[str]:
+        """The title words one or two edits from `word`, with its first letter (none past
+        MAX_TITLE_WORDS distinct words: a scan of them all per question)."""
+        if len(self.words) > MAX_TITLE_WORDS or len(word) < 4:
+            return []
+        if self._vocabulary is None:
+            self._vocabulary = list(self.words)
+        found = process.extract(word, self._vocabulary, scorer=fuzz.ratio, limit=3, score_cutoff=80)
+        return [w for w, _, _ in found if w[0] == word[0]]
 
     def _values(self, low: str, question: str, taken: list[tuple[int, int]]) -> list[Mention]:
         found: dict[str, tuple[int, int, float]] = {}

@@ -103,3 +103,12 @@ def test_values_found_through_the_start_index_are_those_a_scan_of_every_written_
         assert all(scanned[k] == span for k, span in found.items()), q
         if q.endswith("at SE?"):
             assert "software engineering (se)" in found and "debt" in found
+
+
+def test_a_short_unquoted_title_with_a_typo_in_one_of_its_words_links():
+    cat = Catalog("Movie", hubs={"M1": "Glass Summer 2", "M2": "Hidden Summer", "M3": "Glass Harbour"})
+    linker = Linker(cat)
+    for q in ("who directed glas summer 2", "who directed glass sumer 2?", "who directed glass summer 2"):
+        links = linker.link(q)
+        assert [m.hubs for m in links.hubs] == [["M1"]], (q, links)
+    assert linker.link("who directed the summer of love").hubs == []
