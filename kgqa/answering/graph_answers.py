@@ -96,6 +96,8 @@ def _agrees(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
     """Whether the composer's result states what the graph states (then its sentence stays)."""
     if not old or old.get("operation") != new.get("operation") or "missing" in new or "candidates" in new:
         return False
+    if new.get("value") in ("yes", "no") and old.get("value") != new["value"]:
+        return False  # "is X in French?": a verdict, which a sentence stating the language does not give
     if new["operation"] == "count":
         return old.get("value") == new.get("value")
     if new["operation"] in ("list", "value", "negation"):

@@ -168,6 +168,8 @@ def test_yes_no_about_one_film_and_a_count_by_the_verb_on_either_layout(either_l
     assert yes.result["value"] == "yes", yes.answer
     no = either_layout.ask("is cold orchard a western?", RetrievalParams(strategy="direct"))
     assert no.result["value"] == "no" and "Drama" in no.answer, no.answer
+    acted = either_layout.ask("did raj patel act in harbour lights?", RetrievalParams(strategy="direct"))
+    assert acted.result["value"] == "no", acted.answer  # a verdict, not the list a relation chain reaches
     count = either_layout.ask("how many films did ines moreau direct", RetrievalParams(strategy="direct"))
     assert count.result["value"] == 2, count.answer
 

@@ -46,10 +46,12 @@ def test_hits_at_1_reads_the_first_item_and_recall_needs_a_whole_element():
         ("How are the papers of Ada Lind distributed by their publication year?", True),
         ("Who are the co-authors of Ada Lind?", False),
         ("Which papers share an author with 'Ada Lind'?", False),
+        ("is ada lind the author of graph queries at scale?", True),  # yes or no: not a list of what it reaches
+        ("Did Ada Lind write a paper with Bo Chen?", True),
     ],
 )
 def test_constrained_negated_and_comparing_questions_are_declined(question, declined):
-    start = question.find("Ada Lind")
+    start = question.lower().find("ada lind")
     span = (start, start + len("Ada Lind")) if start >= 0 else None
     assert (declines(question, span) is not None) == declined
 

@@ -13,12 +13,15 @@ _OPERATOR_WORDS = re.compile(
     r"distributed|distribution|grouped|breakdown)\b",
     re.IGNORECASE,
 )
+_YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can)\b", re.IGNORECASE)
 _NAMED_VALUE = re.compile(r"\b\d{2,}\b|(?<![A-Za-z])'[^']+'|\"[^\"]+\"|\b[A-Z]{2,}\b")
 
 
 def declines(question: str, topic_span: tuple[int, int] | None) -> str | None:
     """Why the question is not a plain relation chain from its topic (None when it is one): the words
     outside the topic's name hold an operator or another named value."""
+    if _YES_NO.match(question):
+        return "the question asks yes or no"  # a chain lists what it reaches; the verdict is HubLink's
     rest = question if not topic_span else question[: topic_span[0]] + " " + question[topic_span[1] :]
     rest = re.sub(r"'\s*'|\"\s*\"", " ", rest)  # the quotes around the topic's name
     op = _OPERATOR_WORDS.search(rest)
