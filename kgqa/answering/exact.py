@@ -194,6 +194,14 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
     values = [f.value for f in facts]
     if not facts:
         return Exact(f"The graph states no {attr} for {title}.", _result("value", None, []), sources, [])
+    if reading.operation == "count" and len(values) == 1 and _number(values) is not None:
+        # "how many pages does X have": the number the graph states, not one value counted
+        return Exact(
+            f"{title} has {values[0]} {plural(singular_phrase(attr))} [1].",
+            _result("count", _whole(_number(values)), values),
+            sources,
+            triples,
+        )
     if reading.operation == "count":
         n = len(values)
         noun = plural(singular_phrase(attr)) if n != 1 else singular_phrase(attr)
@@ -299,6 +307,11 @@ def _compare_counts(plan: QuestionPlan, links: Links, cat: Catalog, store: Graph
     )
     text = f"{_cap(parts[0])}, compared to {parts[1]} {QUERY}: {word}."
     return Exact(text, _result("compare", verdict, items, counts, query={"name": queries[0]["name"], "sides": queries}))
+
+
+def _whole(x: float | None) -> float | int | None:
+    """412.0 -> 412 (a count the graph states as a whole number)."""
+    return int(x) if x is not None and x.is_integer() else x
 
 
 def _number(values: list[str]) -> float | None:

@@ -112,7 +112,8 @@ def normalise(question: str) -> str:
     for tok in question.lower().split():
         core = tok.strip("?,.;:!()")
         if len(core) >= 5 and core not in _KEYWORDS and core.isalpha():
-            hit = next((k for k in _KEYWORDS if same_word(core, k)), None)
+            # a typo keeps the first letter: "frank" is a name, not "rank" misspelt
+            hit = next((k for k in _KEYWORDS if k[0] == core[0] and same_word(core, k)), None)
             if hit:
                 tok = tok.replace(core, hit)
         out.append(tok)

@@ -21,6 +21,7 @@ DIRECTED += [("Omar Haddad", "The Salt Road")]
 ACTED = [("Lena Voss", "Cold Orchard"), ("Raj Patel", "Cold Orchard"), ("Lena Voss", "Harbour Lights")]
 ACTED += [("Tom Akers", "Harbour Lights"), ("Raj Patel", "Glass Rivers"), ("Tom Akers", "The Salt Road")]
 ACTED += [("Ines Moreau", "Glass Rivers")]  # a director who also acts: counts must follow the verb asked
+MINUTES = {"Cold Orchard": 104, "Harbour Lights": 97, "Glass Rivers": 121, "The Salt Road": 88}
 GENRES = [("Cold Orchard", "Drama"), ("Harbour Lights", "Thriller"), ("Glass Rivers", "Drama")]
 GENRES += [("The Salt Road", "Western")]
 
@@ -28,14 +29,14 @@ GENRES += [("The Salt Road", "Western")]
 def make_films(path: Path) -> None:
     """The user's graph: names as primary keys, no label property, people's edges pointing at films."""
     conn = kuzu.Connection(kuzu.Database(str(path)))
-    conn.execute("CREATE NODE TABLE Film(name STRING PRIMARY KEY, released INT64)")
+    conn.execute("CREATE NODE TABLE Film(name STRING PRIMARY KEY, released INT64, minutes INT64)")
     conn.execute("CREATE NODE TABLE Person(name STRING PRIMARY KEY)")
     conn.execute("CREATE NODE TABLE Genre(name STRING PRIMARY KEY)")
     conn.execute("CREATE REL TABLE DIRECTED(FROM Person TO Film)")
     conn.execute("CREATE REL TABLE ACTED_IN(FROM Person TO Film)")
     conn.execute("CREATE REL TABLE HAS_GENRE(FROM Film TO Genre)")
     for name, year in FILMS:
-        conn.execute("CREATE (:Film {name: $n, released: $y})", {"n": name, "y": year})
+        conn.execute("CREATE (:Film {name: $n, released: $y, minutes: $m})", {"n": name, "y": year, "m": MINUTES[name]})
     for person in sorted({p for p, _ in DIRECTED + ACTED}):
         conn.execute("CREATE (:Person {name: $n})", {"n": person})
     for genre in sorted({g for _, g in GENRES}):
@@ -121,6 +122,7 @@ def write_films_csv(path: Path) -> None:
     rows += [("cast member", p, f, "Person", "false") for p, f in ACTED]
     rows += [("genre", g, f, "Genre", "false") for f, g in GENRES]
     rows += [("release year", str(y), f, "", "true") for f, y in FILMS]
+    rows += [("minutes", str(m), f, "", "true") for f, m in MINUTES.items()]
     with open(path, "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(
@@ -170,6 +172,8 @@ def test_yes_no_about_one_film_and_a_count_by_the_verb_on_either_layout(either_l
     assert no.result["value"] == "no" and "Drama" in no.answer, no.answer
     acted = either_layout.ask("did raj patel act in harbour lights?", RetrievalParams(strategy="direct"))
     assert acted.result["value"] == "no", acted.answer  # a verdict, not the list a relation chain reaches
+    minutes = either_layout.ask("how many minutes does glass rivers have?", RetrievalParams(strategy="direct"))
+    assert minutes.result["value"] == 121, minutes.answer  # the number stated, not one value counted
     count = either_layout.ask("how many films did ines moreau direct", RetrievalParams(strategy="direct"))
     assert count.result["value"] == 2, count.answer
 

@@ -97,6 +97,11 @@ def test_who_with_a_verb_asks_for_the_verb_whatever_the_casing():
     assert analyse("who published the most papers?").asked == ""  # a verb with no content of its own
 
 
+def test_a_name_is_no_keyword_with_a_typo():
+    assert analyse("how many books did frank herbert write").operation == "count"  # "frank" is not "rank"
+    assert analyse("oredr the papers by year").operation == "rank"  # a typo that keeps the first letter
+
+
 def test_a_plural_noun_without_a_question_word_asks_for_a_list():
     plan = analyse("movies released after 2020")
     assert (plan.operation, plan.asked, plan.year_bound) == ("list", "movies", ("after", 2020))
