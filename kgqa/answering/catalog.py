@@ -25,9 +25,9 @@ from kgqa.types import Entity, Triple
 
 #: A bare membership predicate: the container's link from the hub names the attribute ("authors").
 _MEMBER = re.compile(r"^(has )?(list )?(element|member|item|entry|part)s?$|list element", re.IGNORECASE)
-#: More facts than this and the catalog is not read (exact answers are then left to the retrieved facts).
 #: A value that is a year, or a date that starts with one ("2004", "2004-05-01").
 _YEAR_VALUE = re.compile(r"(1[5-9]|20)\d\d(-\d\d(-\d\d)?)?")
+#: More facts than this and the catalog is not read (exact answers are then left to the retrieved facts).
 MAX_FACTS = 400_000
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from kgqa.answering.catalog import Catalog
 from kgqa.answering.exact import QUERY, Exact, _result
+from kgqa.answering.question import asks_yes_no
 from kgqa.answering.render import attribute_noun, verbal
 from kgqa.answering.words import join_items, same_word
 from kgqa.graph.layout import GraphLayout, TripleLayout, layout_of
@@ -26,7 +27,6 @@ MAX_MIDDLES = 2_000  # neighbours whose edges are read for two-step paths (off t
 SHOWN = 5  # two-step paths written out
 MIN_LABEL = 4  # shortest entity label a question's names are matched by without the catalog
 MAX_LABELS = 200  # labels read per question there (longest first)
-_YESNO = re.compile(r"^\s*(is|was|were|are|did|does|do|has|have|had|can)\b", re.I)
 
 
 @dataclass
@@ -193,7 +193,7 @@ def link_answer(question: str, a: End, b: End, store: GraphStore, is_hub: Callab
     structured = [[[t.subject.label, t.predicate, t.object.label] for t in p] for p in paths]
     triples = list(dict.fromkeys(t.canonical for p in paths[: SHOWN + 5] for t in p))
     an, bn = (f"'{e.label}'" if e.is_hub else e.label for e in (a, b))
-    if _YESNO.match(question):
+    if asks_yes_no(question):
         return _yes_no(question, a, b, an, bn, paths, hubs, sources, triples, query, structured, cite)
     if not paths:
         text = f"The graph states no link of one or two steps between {an} and {bn} {QUERY}."

@@ -194,11 +194,12 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
     values = [f.value for f in facts]
     if not facts:
         return Exact(f"The graph states no {attr} for {title}.", _result("value", None, []), sources, [])
-    if reading.operation == "count" and len(values) == 1 and _number(values) is not None:
+    number = _number(values) if reading.operation == "count" and len(values) == 1 else None
+    if number is not None:
         # "how many pages does X have": the number the graph states, not one value counted
         return Exact(
             f"{title} has {values[0]} {plural(singular_phrase(attr))} [1].",
-            _result("count", _whole(_number(values)), values),
+            _result("count", _whole(number), values),
             sources,
             triples,
         )
@@ -578,15 +579,16 @@ def _values_over_hubs(
     if links.values and not constraints:
         return None  # a name the question writes that constrains no hub of this type: not for a count
     hubs, query = matching(store, cat, constraints)
-    values = _values_in_containers(cat, [h for h, _ in hubs], attribute, constraints)
+    ids = [h for h, _ in hubs]
+    values = _values_in_containers(cat, ids, attribute, constraints)
     n = len(values)
     noun, nouns = attribute_noun(attribute), attribute_noun(attribute, n)
     if "(" in attribute and plan.asked:  # "person (directed)", a rel read backwards: the question's "directors"
         noun = singular_phrase(plan.asked)
         nouns = noun if n == 1 else plural(noun)
     scope = f" of the {plural(_type(cat))}{_phrase(constraints)}"
-    evidence = _evidence(cat, [h for h, _ in hubs][:SHOWN], constraints)
-    evidence += [f.triples[-1].canonical for h, _ in hubs[:SHOWN] for f in cat.of(h, attribute)]
+    evidence = _evidence(cat, ids[:SHOWN], constraints)
+    evidence += [f.triples[-1].canonical for h in ids[:SHOWN] for f in cat.of(h, attribute)]
     if op == "count":
         text = f"There {'is' if n == 1 else 'are'} {number_words(n)} {nouns} ({n}){scope} in this graph {QUERY}."
         return Exact(text, _result("count", n, values, query=query), triples=list(dict.fromkeys(evidence)))

@@ -58,7 +58,7 @@ _OPEN_RANGE = re.compile(
     r"\b(after|since|later than|newer than|before|earlier than|older than|prior to|until|till|up to)\s+"
     r"(?:the\s+(?:year\s+)?)?(\d{4})\b"
 )
-_YES_NO = re.compile(r"^(does|do|did|is|are|was|were|has|have|had|can)\b")
+_YES_NO = re.compile(r"^\s*(does|do|did|is|are|was|were|has|have|had|can)\b", re.IGNORECASE)
 _RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:[a-z]+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b")
 _WH = re.compile(
     r"\b(?:(in|at|for|from|on|by|to)\s+)?(which|what|who|whom|how many|how much)\s+|"
@@ -129,7 +129,7 @@ def analyse(question: str) -> QuestionPlan:
     prep, asked, rest, lead = _asked(question)
     plan.prep, plan.asked, plan.rest, plan.lead = prep, asked, rest, lead
     plan.plural = bool(asked) and asked.split()[-1].endswith("s") and not asked.endswith(("ss", "us"))
-    plan.yes_no = bool(_YES_NO.match(unquoted)) and not asked
+    plan.yes_no = asks_yes_no(unquoted) and not asked
     rng = _RANGE.search(unquoted)
     if rng:
         lo, hi = sorted((int(rng.group(1)), int(rng.group(2))))
@@ -187,6 +187,11 @@ def analyse(question: str) -> QuestionPlan:
     elif plan.plural:
         plan.operation = "list"
     return plan
+
+
+def asks_yes_no(text: str) -> bool:
+    """Whether `text` opens as a yes/no question ("is", "does", "can", ...)."""
+    return _YES_NO.match(text) is not None
 
 
 def _year_bound(text: str) -> tuple[str, int] | None:

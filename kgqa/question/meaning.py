@@ -132,28 +132,32 @@ def names_hubs(phrase: str, cat: Catalog) -> bool:
     hub = cat.hub_type.lower()
     if hub in said or plural(hub) in said:  # "movies": the crude singular would read "movy"
         return True
-    words = {singular(w) for w in said} | {w[:-1] for w in said if w.endswith("ies")}  # "movies" -> "movie"
-    kinds = {singular(hub), "publication", "title", "article", "work", "study", "one"}
-    kinds |= {w for kind in _SAME_KIND if singular(hub) in kind or hub in kind for w in kind}
-    return bool(words & kinds)
+    kinds = _kind_words(cat.hub_type) | {"publication", "title", "article", "work", "study", "one"}
+    return any(_is_kind(w, kinds) for w in said)
+
+
+def _kind_words(hub_type: str) -> set[str]:
+    """The hub type's own word and its everyday synonyms ("Movie": movie, film, picture)."""
+    own = singular(hub_type.lower())
+    return {own} | {w for kind in _SAME_KIND if own in kind or hub_type.lower() in kind for w in kind}
+
+
+def _is_kind(word: str, kinds: set[str]) -> bool:
+    """Whether `word` is one of `kinds` or its plural ("films"; "movies", which `singular` reads "movy")."""
+    return singular(word) in kinds or (word.endswith("ies") and word[:-1] in kinds)
 
 
 def hub_type_named(question: str, asked: str, types: list[str]) -> str | None:
     """Of several hub types, the one a question asks for: the one its asked phrase names ("how many
     *films* ..."), else the first one a word of the question names ("directors of the films of X"),
     by the type's own word or an everyday synonym; None when it names none."""
-
-    def named(words: list[str], hub_type: str) -> bool:
-        own = singular(hub_type.lower())
-        kinds = {own} | {w for kind in _SAME_KIND if own in kind for w in kind}
-        return any(singular(w) in kinds or (w.endswith("ies") and w[:-1] in kinds) for w in words)
-
+    kinds = {t: _kind_words(t) for t in types}
     said = re.findall(r"[a-z]+", asked.lower())
     for hub_type in types:
-        if said and named(said, hub_type):
+        if any(_is_kind(w, kinds[hub_type]) for w in said):
             return hub_type
     words = re.findall(r"[a-z]+", question.lower())
-    firsts = [(next((i for i, w in enumerate(words) if named([w], t)), len(words)), t) for t in types]
+    firsts = [(next((i for i, w in enumerate(words) if _is_kind(w, kinds[t])), len(words)), t) for t in types]
     first = min(firsts)
     return first[1] if first[0] < len(words) else None
 

@@ -7,20 +7,21 @@ from __future__ import annotations
 
 import re
 
+from kgqa.answering.question import asks_yes_no
+
 _OPERATOR_WORDS = re.compile(
     r"\b(not|no|never|without|except|most|least|more|fewer|less|than|before|after|between|earliest|latest|"
     r"first|last|oldest|newest|rank|ranked|order|sorted|average|mean|total|sum|per|each|compare|both|either|"
     r"distributed|distribution|grouped|breakdown)\b",
     re.IGNORECASE,
 )
-_YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can)\b", re.IGNORECASE)
 _NAMED_VALUE = re.compile(r"\b\d{2,}\b|(?<![A-Za-z])'[^']+'|\"[^\"]+\"|\b[A-Z]{2,}\b")
 
 
 def declines(question: str, topic_span: tuple[int, int] | None) -> str | None:
     """Why the question is not a plain relation chain from its topic (None when it is one): the words
     outside the topic's name hold an operator or another named value."""
-    if _YES_NO.match(question):
+    if asks_yes_no(question):
         return "the question asks yes or no"  # a chain lists what it reaches; the verdict is HubLink's
     rest = question if not topic_span else question[: topic_span[0]] + " " + question[topic_span[1] :]
     rest = re.sub(r"'\s*'|\"\s*\"", " ", rest)  # the quotes around the topic's name
