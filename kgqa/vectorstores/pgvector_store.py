@@ -262,16 +262,29 @@ class PgVectorHubStore:
         return dict(self.db.run("hubs_by_ids", {"ids": hub_ids}))
 
     def score_hubs(self, hub_ids: list[str], queries: np.ndarray) -> ScoredVectors:
-        """Exact similarities of all vectors of the given hubs: rows from Postgres, one matrix product."""
+        """Exact similarities of all vectors of the given hubs: one read of each distinct text with the
+        HubVectors that embed it, then one matrix product. Rows come back ordered by path hash and, within
+        a path, by text storage order (a tie between a path's vectors goes to the text stored first)."""
         queries = self._queries(queries)
-        rows = self.db.run("hub_vectors", {"hubs": hub_ids}) if hub_ids else []
-        if not rows:
+        fetched = self.db.run("hub_vectors", {"hubs": hub_ids}, binary=True) if hub_ids else []
+        if not fetched:
             return ScoredVectors.empty(len(queries))
-        fetched = self.db.run("text_embeddings", {"hashes": list(dict.fromkeys(r[4] for r in rows))}, binary=True)
-        matrix = np.stack([r[2].to_numpy() for r in fetched]).astype(np.float32, copy=False)
-        hubs, paths, levels, texts, text_hashes = (list(col) for col in zip(*rows))
-        return ScoredVectors.from_columns(
-            hubs, paths, levels, texts, text_hashes, {r[0]: i for i, r in enumerate(fetched)}, matrix, queries
+        matrix = _float32_vectors([r[3] for r in fetched])
+        text_of = [r[1] for r in fetched]
+        row_text = np.repeat(np.arange(len(fetched)), [len(r[4]) for r in fetched])
+        hubs = [hub for r in fetched for hub in r[4]]
+        paths = [path for r in fetched for path in r[5]]
+        levels = [level for r in fetched for level in r[6]]
+        order = np.lexsort((np.asarray([r[2] for r in fetched])[row_text], np.asarray(paths)))
+        text_rows = row_text[order]
+        sims = matrix @ queries.astype(np.float32, copy=False).T  # unit vectors: cosine
+        return ScoredVectors(
+            [hubs[i] for i in order],
+            [paths[i] for i in order],
+            [levels[i] for i in order],
+            [text_of[i] for i in text_rows],
+            text_rows,
+            sims,
         )
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:
@@ -392,6 +405,16 @@ class PgVectorHubStore:
                 f"stores dimension {dim}; use the index's embedding model"
             )
         return q
+
+
+def _float32_vectors(sent: list[bytes]) -> np.ndarray:
+    """Vectors in pgvector's binary form (`vector_send`: int16 dimension, int16 unused, then big-endian
+    float32s) as one (rows, dim) float32 matrix, parsed in one step."""
+    if not sent:
+        return np.zeros((0, 0), np.float32)
+    width = len(sent[0])
+    raw = np.frombuffer(b"".join(sent), dtype=np.uint8).reshape(len(sent), width)
+    return raw[:, 4:].copy().view(">f4").astype(np.float32)
 
 
 def default_index(dsn: str) -> str | None:

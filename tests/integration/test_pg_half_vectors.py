@@ -52,6 +52,28 @@ def _hnsw_build_memory(store) -> None:
     assert store.ensure_ann_index() and show() == server
 
 
+def _scores_are_the_stored_vectors(store) -> None:
+    """score_hubs reads each distinct text once with the HubVectors that embed it: every HubVector of the
+    hubs comes back (ordered by path), scored exactly as its stored vector."""
+    import numpy as np
+
+    hubs = sorted(store.signatures())[:6]
+    stored = store.embeddings(store.text_hashes())
+    by_text = {text: vec for text, vec in stored.values()}
+    queries = np.stack([next(iter(by_text.values())), list(by_text.values())[-1]])
+    scored = store.score_hubs(hubs, queries)
+    schema = store.db.schema
+    count = store.db.conn.execute(
+        f"SELECT count(*) FROM {schema}.hub_paths p JOIN {schema}.hub_vectors v ON v.path_hash = p.hash "
+        "WHERE p.hub_id = ANY(%s)",
+        (hubs,),
+    ).fetchone()[0]
+    assert len(scored) == count > 0 and set(scored.hub_ids) == set(hubs)
+    assert scored.path_hashes == sorted(scored.path_hashes)
+    for i, text in enumerate(scored.texts):
+        assert np.allclose(scored.sims[scored.text_rows[i]], by_text[text] @ queries.T, atol=1e-6)
+
+
 def test_new_pgvector_index_is_halfvec_and_answers_like_kuzu(pg_server, tmp_path, embedder):
     dsn = create_database(pg_server, "halfdemo")
     db = tmp_path / "demo.kuzu"
@@ -66,6 +88,7 @@ def test_new_pgvector_index_is_halfvec_and_answers_like_kuzu(pg_server, tmp_path
         stored = ws.vstore.embeddings(ws.vstore.text_hashes()[:5])
         assert all(v.dtype.name == "float32" and abs(float((v * v).sum()) - 1) < 1e-2 for _, v in stored.values())
         _hnsw_build_memory(ws.vstore)
+        _scores_are_the_stored_vectors(ws.vstore)
     column, index = _column_and_index(dsn)
     assert column == "halfvec(384)" and "halfvec_cosine_ops" in index
     for k, p in zip(_asked(kuzu, embedder), _asked(pg, embedder)):
@@ -83,6 +106,7 @@ def test_an_index_stored_as_vector_keeps_its_type(pg_server, tmp_path, embedder)
     with Workspace(full, embedder=embedder) as ws:
         ws.build_index(IndexParams(hub_types=("Paper",)))
         assert not ws.vstore.half()
+        _scores_are_the_stored_vectors(ws.vstore)
     before = _asked(full, embedder)
     assert _column_and_index(dsn)[0] == "vector(384)"
     half = Settings(db_path=db, store="pgvector", pg_dsn=dsn)  # the default now: an existing index keeps vector
