@@ -603,7 +603,9 @@ def _values_in_containers(cat: Catalog, hubs: list[str], attribute: str, constra
     """The distinct values of `attribute` over `hubs`, most hubs first. Where a hub states a constraint
     in the same container as some of its values of the attribute (the research object whose
     sub-property is X, and its evaluation methods), only those values count, not those of its other
-    containers; a constraint in a container of another kind ("Paper Class 1") restricts the hub only."""
+    containers; a constraint in a container of another kind ("Paper Class 1") restricts the hub only.
+    Where the values themselves hold the constraint ("which artists come from Austin" over album hubs:
+    the artists whose own city is Austin), only those count, not the album's other artists."""
     hubs_of: dict[str, set[str]] = defaultdict(set)
     for h in hubs:
         facts = cat.of(h, attribute)
@@ -611,7 +613,8 @@ def _values_in_containers(cat: Catalog, hubs: list[str], attribute: str, constra
             ids = set(c.ids)
             holders = {f.triples[0].object.id for f in cat.of(h, c.attribute) if f.path.via and f.value_id in ids}
             inside = [f for f in facts if f.path.via and f.triples[0].object.id in holders]
-            facts = inside or facts
+            own = [f for f in facts if f.value_id in holders]
+            facts = inside or own or facts
         for f in facts:
             hubs_of[f.value].add(f.hub)
     return sorted(hubs_of, key=lambda v: (-len(hubs_of[v]), v.casefold()))

@@ -6,6 +6,7 @@ The same films loaded as triples (`kgqa load`) answer the everyday wordings alik
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from pathlib import Path
 
 import kuzu
@@ -53,13 +54,11 @@ def make_films(path: Path) -> None:
         )
 
 
-@pytest.fixture(scope="module")
-def films(tmp_path_factory, embedder):
-    path = tmp_path_factory.mktemp("films") / "films.kuzu"
-    make_films(path)
+def indexed_in_place(path: Path, hub_type: str, embedder) -> Iterator[Workspace]:
+    """The user's database indexed in place with `hub_type` as hubs, then opened read-only (a fixture's body)."""
     ws = Workspace(Settings(db_path=path), embedder=embedder)
     try:
-        ws.build_index(IndexParams(hub_types=("Film",)))
+        ws.build_index(IndexParams(hub_types=(hub_type,)))
     finally:
         ws.close()
     ws = Workspace(Settings(db_path=path), read_only=True, embedder=embedder)
@@ -67,11 +66,19 @@ def films(tmp_path_factory, embedder):
     ws.close()
 
 
-def _items(ws: Workspace, question: str) -> list[str]:
+def result_items(ws: Workspace, question: str) -> list[str]:
+    """The answer's `result` as sorted strings: its items, or its one value (direct strategy, no topic)."""
     answer = ws.ask(question, RetrievalParams(strategy="direct"))
     result = answer.result or {}
     items = result.get("items") or ([result["value"]] if result.get("value") is not None else [])
     return sorted(str(i) for i in items)
+
+
+@pytest.fixture(scope="module")
+def films(tmp_path_factory, embedder):
+    path = tmp_path_factory.mktemp("films") / "films.kuzu"
+    make_films(path)
+    yield from indexed_in_place(path, "Film", embedder)
 
 
 def test_a_table_without_a_label_is_named_by_its_key(films):
@@ -91,7 +98,7 @@ def test_a_table_without_a_label_is_named_by_its_key(films):
     ],
 )
 def test_questions_typed_lower_case_on_a_graph_without_labels(films, question, expected):
-    assert _items(films, question) == expected
+    assert result_items(films, question) == expected
 
 
 @pytest.mark.parametrize(
@@ -162,7 +169,7 @@ def either_layout(request, tmp_path_factory, embedder):
     ],
 )
 def test_everyday_wordings_on_either_layout(either_layout, question, expected):
-    assert _items(either_layout, question) == expected
+    assert result_items(either_layout, question) == expected
 
 
 def test_yes_no_about_one_film_and_a_count_by_the_verb_on_either_layout(either_layout):

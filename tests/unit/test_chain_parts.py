@@ -94,6 +94,10 @@ def _schema() -> GraphSchema:
         ("what is Red Fox about?", "Red Fox", {"Film"}, [("has tags", 1)]),
         ("what words describe red fox", "red fox", {"Film"}, [("has tags", 1)]),
         ("which films are about heists?", "heists", {"Tag"}, [("has tags", -1)]),
+        # a relative clause after its noun ("the movies X acted in"): its verb is the step to the noun
+        ("who directed the movies ada lind starred in", "ada lind", {"Person"}, [("stars", -1), ("directed by", 1)]),
+        ("What genres are the films Ada Lind wrote?", "Ada Lind", {"Person"}, [("written by", -1), ("has genre", 1)]),
+        ("who starred in the films ada lind directed", "ada lind", {"Person"}, [("directed by", -1), ("stars", 1)]),
     ],
 )
 def test_the_reader_follows_the_chain_the_question_names(embedder, question, topic, topic_types, steps):
@@ -101,6 +105,66 @@ def test_the_reader_follows_the_chain_the_question_names(embedder, question, top
     start = question.index(topic)
     plan = reader.plan(question, (start, start + len(topic)), topic_types, 4)
     assert plan is not None and list(plan.steps) == steps
+
+
+def _music_schema() -> GraphSchema:
+    """A property graph's schema as HubLink reads it: rel names as predicates, one read backwards into
+    the hub type (Album -'artist'-> Artist)."""
+    artist, album, city, label = (frozenset({t}) for t in ("Artist", "Album", "City", "Label"))
+    rows = [
+        Connection("recorded", artist, album, 118),
+        Connection("artist", album, artist, 118),
+        Connection("comes from", artist, city, 40),
+        Connection("released on", album, label, 102),
+        Connection("has genre", album, frozenset({"Genre"}), 156),
+        Connection("year", album, frozenset({LITERAL}), 102),
+    ]
+    return GraphSchema({c.predicate: [c] for c in rows})
+
+
+@pytest.mark.parametrize(
+    "question, topic, topic_types, steps",
+    [
+        # a preposition that ends a predicate's label names it where nothing else does, or closing the question
+        ("where is Iron Tides from", "Iron Tides", {"Artist"}, [("comes from", 1)]),
+        ("which artists are from Austin", "Austin", {"City"}, [("comes from", -1)]),
+        ("where is the artist of Light Distant from", "Light Distant", {"Album"}, [("artist", 1), ("comes from", 1)]),
+        (
+            "which labels has Iron Tides released albums on",
+            "Iron Tides",
+            {"Artist"},
+            [("recorded", 1), ("released on", 1)],
+        ),
+        # a type after "same" is the shared value; the verb before it says the sharing once
+        (
+            "which artists come from the same city as velvet rivers",
+            "velvet rivers",
+            {"Artist"},
+            [("comes from", 1), ("comes from", -1)],
+        ),
+        # the wh-phrase's type reached by the step a verb cannot take itself
+        ("what albums has Iron Tides released", "Iron Tides", {"Artist"}, [("recorded", 1)]),
+        # "who <verb> with X" with a verb no predicate names: who shares what X has most of
+        ("who collaborated with Iron Tides", "Iron Tides", {"Artist"}, [("recorded", 1), ("recorded", -1)]),
+    ],
+)
+def test_prepositions_shared_types_and_unnamed_verbs_on_another_schema(embedder, question, topic, topic_types, steps):
+    reader = ChainReader(_music_schema(), embedder)
+    start = question.index(topic)
+    plan = reader.plan(question, (start, start + len(topic)), topic_types, 4)
+    assert plan is not None and list(plan.steps) == steps
+
+
+def test_a_when_question_never_ends_at_an_entity(embedder):
+    reader = ChainReader(_music_schema(), embedder)
+    question = "when did Light Distant come out"
+    start = question.index("Light Distant")
+    plan = reader.plan(question, (start, start + 13), {"Album"}, 4)
+    assert plan is None or list(plan.steps) == [("year", 1)]
+    question = "where does iron tides come from"  # "come" without "out" is no release
+    start = question.index("iron tides")
+    plan = reader.plan(question, (start, start + 10), {"Artist"}, 4)
+    assert plan is not None and list(plan.steps) == [("comes from", 1)]
 
 
 def test_gzip_files_load_like_their_plain_form(tmp_path: Path):

@@ -43,6 +43,12 @@ SHARE_WORDS = frozenset(
         "mutual",
     }
 )
+#: Prepositions that may name the predicate whose label they end ("comes from", "released on").
+PREPOSITIONS = frozenset({"from", "on", "at", "in"})
+#: Verbs that mean a release only with their particle ("came *out*").
+PHRASAL_VERBS = {"come": "out", "came": "out"}
+#: Share words that name the shared value by its type right after them ("the same *city* as X").
+SAME_WORDS = frozenset({"same", "common", "shared"})
 #: Words that ask for entities other than the topic ("the *other* films by the director of X").
 OTHER_WORDS = frozenset({"other", "others", "else", "another", "different", "besides", "apart", "except", "excluding"})
 #: Words between a relation and the topic that keep them bound ("the director of X").
@@ -197,7 +203,8 @@ class ChainReader:
         for i in content:
             w = words[i]
             texts.append(w)
-            texts.append(AGENT_NOUNS.get(w, w))
+            phrasal = w in PHRASAL_VERBS and words[i + 1 : i + 2] != [PHRASAL_VERBS[w]]
+            texts.append(w if phrasal else AGENT_NOUNS.get(w, w))  # "come from" is no "come out"
             if w.startswith("co") and len(w) > 5:
                 texts.append(w[2:])
                 texts.append(AGENT_NOUNS.get(w[2:], w[2:]))
@@ -249,7 +256,19 @@ class ChainReader:
         """The chain from the topic, or None when the question names no predicate or the schema
         cannot follow what it names within `max_hops` steps."""
         mentions, unexplained, topic_at, words = self.mentions(question, topic_span, LITERAL in topic_types)
-        relations = _drop_restating_verb(_merge_adjacent([m for m in mentions if m.predicate], words), words, topic_at)
+        mentions = [self._shared_type(m, words, topic_types) for m in mentions]
+        mentions = sorted(
+            mentions
+            + self._preposition_relations(mentions, words, topic_types)
+            + self._worked_with(mentions, words, topic_at, topic_types),
+            key=lambda m: m.position,
+        )
+        relations = _merge_adjacent([m for m in mentions if m.predicate], words)
+        # "the films X wrote": a noun of another type than the topic's right before it takes a relative
+        # clause, whose verb is a step of its own
+        if not any(m.type_name and m.type_name not in topic_types and m.position == topic_at - 1 for m in mentions):
+            relations = _drop_restating_verb(relations, words, topic_at)
+        relations = _drop_verb_of_share(relations)
         if not relations:
             return None
         merged = sorted(relations + [m for m in mentions if m.type_name], key=lambda m: m.position)
@@ -263,16 +282,25 @@ class ChainReader:
         types = set(topic_types)
         bridged = False  # the last step was inferred (it leads to the next mention)
         passed: set[str] = set()  # types the chain has reached (a type word on the way is one of them)
+        taken: Mention | None = None  # a relation the step to a type word was already made along
+        asked = _asked_type(mentions, words)
         for k, m in enumerate(order):
             if m.predicate is None:  # a type word on the way ("the *films* written by ..."): reach it
                 if m.type_name and m.type_name not in types and m.type_name not in passed:
-                    ahead = next((n.predicate for n in order[k + 1 :] if n.predicate), None)
-                    bridge = self._bridge(types, {m.type_name}, steps, ahead)
+                    ahead = next((n for n in order[k + 1 :] if n.predicate), None)
+                    back = bool(steps) and bool(self.schema.step(steps[-1][0], -steps[-1][1], types) & {m.type_name})
+                    bridge = self._bridge(types, {m.type_name}, steps, ahead.predicate if ahead else None)
                     if bridge is not None:
                         steps.append(bridge)
                         types, bridged = self.schema.step(*bridge, types), True
                         passed |= types
+                        if ahead and not ahead.share and not back and bridge[0] == ahead.predicate:
+                            taken = ahead  # "the movies X acted in": "acted" is the step to the movies
                 continue
+            if m is taken:
+                continue
+            if steps and _wh_noun(m, words) and types <= self.schema.object_types(m.predicate):
+                continue  # "which *artists* come from the same city as X": the chain is at the artists already
             if steps and not m.share and steps[-1][0] == m.predicate and types <= {LITERAL}:
                 continue  # "release date" after "released": the same literal asked twice
             direction = self._direction(m.predicate, types)
@@ -284,6 +312,11 @@ class ChainReader:
                 steps.append(bridge)
                 types = self.schema.step(*bridge, types)
                 passed |= types
+                if _wh_noun(m, words) and types <= self.schema.object_types(m.predicate):
+                    continue  # "which *artists* are from Austin": the step there reached them
+                last = not any(n.predicate for n in order[k + 1 :])
+                if last and asked and asked in types and not m.share:
+                    continue  # "what albums has X released" (albums released on a label): at the albums
                 direction = self._direction(m.predicate, types)
                 if direction == 0:
                     return None
@@ -305,7 +338,78 @@ class ChainReader:
                 steps.append(bridge)
         if not steps or len(steps) > max_hops:
             return None
+        if "when" in words and LITERAL not in self._reached(steps, topic_types):
+            return None  # "when did X come out": a date or year, never an entity ("comes from")
         return ChainPlan(tuple(steps), tuple(mentions), tuple(unexplained))
+
+    def _preposition_relations(self, mentions: list[Mention], words: list[str], topic_types: set[str]) -> list[Mention]:
+        """ "where is X *from*", "which artists are *from* Austin", "which albums are *on* Kestrel": a
+        preposition that ends a predicate's label ("comes from", "released on") names that predicate
+        where no other word names a relation ("from" also where it closes the question: "what languages
+        are the films X starred *in*" asks no "acted in"); the predicate touches the topic's types (the
+        one with most such triples), or for a closing "from" any type a later step reaches."""
+        has_relation = any(m.predicate and not _wh_noun(m, words) for m in mentions)
+        named = {m.predicate for m in mentions if m.predicate}
+        out: list[Mention] = []
+        for i, w in enumerate(words):
+            stranded = i == len(words) - 1 and w == "from"  # "where is the artist of X from": a later step's
+            if w not in PREPOSITIONS or (has_relation and not stranded):
+                continue  # a closing "in" or "on" is too often the particle of a verb or noun before it
+            best: tuple[int, int, str] | None = None
+            for p in self.schema.predicates:
+                if label_words(p).split()[-1:] != [w]:
+                    continue
+                weight = max(self._weight_from(p, d, topic_types) for d in (1, -1))
+                rank = (1, weight) if weight else (0, self._weight_from(p, 1, self.schema.subject_types(p)))
+                if (weight or stranded) and (best is None or rank > best[:2]):
+                    best = (*rank, p)
+            if best and best[2] not in named:  # "released albums *on*": the verb's own particle
+                out.append(Mention(w, i, best[2], None))
+        return out
+
+    def _worked_with(
+        self, mentions: list[Mention], words: list[str], topic_at: int, topic_types: set[str]
+    ) -> list[Mention]:
+        """ "who collaborated *with* X", "who worked with X": a verb that names no predicate, then "with"
+        and the topic, asks for those who share with X what X has most of (the predicate with most
+        triples from the topic's types to entities)."""
+        if words[0] not in AGENT_WH or topic_at < 2 or words[topic_at - 1] != "with":
+            return []
+        if any(m.predicate and not _wh_noun(m, words) for m in mentions):
+            return []
+        heaviest = self._heaviest(topic_types, None)
+        return [Mention("with", topic_at - 1, heaviest, None, True)] if heaviest else []
+
+    def _heaviest(self, start: set[str], goal: set[str] | None) -> str | None:
+        """The predicate with most triples from the `start` types to the `goal` types (None: to any
+        entity), in either direction."""
+        best: tuple[int, str] | None = None
+        for p in self.schema.predicates:
+            for d in (1, -1):
+                ends = (self.schema.object_types(p) if d > 0 else self.schema.subject_types(p)) - {LITERAL}
+                w = self.schema.weight(p, d, start, ends if goal is None else goal) if ends else 0
+                if w and (best is None or w > best[0]):
+                    best = (w, p)
+        return best[1] if best else None
+
+    def _weight_from(self, predicate: str, direction: int, types: set[str]) -> int:
+        """How many triples of `predicate` leave the `types` in `direction`."""
+        ends = self.schema.object_types(predicate) if direction > 0 else self.schema.subject_types(predicate)
+        return self.schema.weight(predicate, direction, types, ends)
+
+    def _shared_type(self, m: Mention, words: list[str], topic_types: set[str]) -> Mention:
+        """ "the same *city* as X": a type named after a share word is the value shared, reached from
+        the topic along the predicate with most such triples (a relation, shared), where one leads there."""
+        if not m.type_name or m.position < 1 or words[m.position - 1] not in SAME_WORDS:
+            return m
+        heaviest = self._heaviest(topic_types, {m.type_name})
+        return Mention(m.word, m.position, heaviest, None, True) if heaviest else m
+
+    def _reached(self, steps: list[tuple[str, int]], types: set[str]) -> set[str]:
+        """The types the steps reach from `types`."""
+        for predicate, direction in steps:
+            types = self.schema.step(predicate, direction, types)
+        return types
 
     def _direction(self, predicate: str, types: set[str]) -> int:
         """+1 or -1: the direction the schema lets `predicate` go from `types` (the one with more triples
@@ -348,6 +452,22 @@ def _drop_restating_verb(relations: list[Mention], words: list[str], topic_at: i
     if asked is None or asked is last or last.position < topic_at or last.word not in AGENT_NOUNS:
         return relations
     return relations[:-1]
+
+
+def _wh_noun(m: Mention, words: list[str]) -> bool:
+    """Whether the mention is the noun of the question's wh-phrase ("*which artists* ...")."""
+    return m.position >= 1 and words[m.position - 1] in WH_WORDS
+
+
+def _drop_verb_of_share(relations: list[Mention]) -> list[Mention]:
+    """A verb shortly before a shared value of its own predicate says that sharing once ("come from the
+    *same city*", "starred in the *same films*"): one step out and back, not a step more."""
+    shares = [m for m in relations if m.share]
+    return [
+        m
+        for m in relations
+        if m.share or not any(s.predicate == m.predicate and 0 < s.position - m.position <= 4 for s in shares)
+    ]
 
 
 def _qualifies_a_category(m: Mention, words: list[str]) -> bool:
