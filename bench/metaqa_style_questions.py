@@ -16,11 +16,9 @@ question form (offline mode, direct strategy, no topic given)."""
 import csv
 import random
 import sys
-import time
 from collections import defaultdict
 
-from kgqa.api import Workspace
-from kgqa.config import RetrievalParams, Settings
+from question_scoring import score
 
 #: The films generator's predicate labels and their MetaQA-style names.
 RENAME = {
@@ -66,7 +64,7 @@ def read_graph(path: str) -> tuple[Graph, Graph, dict[str, str]]:
     return out, inn, label
 
 
-class _Asked:
+class AskedGraph:
     """The graph read once, with what question writers need: a name as asked, a step forward or back
     along a predicate, and the questions gathered (answer labels; sets of 1 to 12 only)."""
 
@@ -93,7 +91,7 @@ class _Asked:
 
 def questions(path: str, lower: bool, seed: int = 11) -> list[tuple[str, str, set[str]]]:
     """(form, question, answer labels) over sampled movies and people of the graph."""
-    g = _Asked(path, lower)
+    g = AskedGraph(path, lower)
     inn, movies, name, fw, bw, add, found = g.inn, g.movies, g.name, g.fw, g.bw, g.add, g.found
     rng = random.Random(seed)
     people = sorted(o for o in inn if any(inn[o].get(p) for p in ("directed_by", "starred_actors", "written_by")))
@@ -166,7 +164,7 @@ def second_wordings(path: str, lower: bool, seed: int = 29) -> list[tuple[str, s
     "what year did X come out", "X appears in which movies", "who acted alongside X", relative clauses
     such as "who directed the movies X acted in", three hops such as "who starred in the movies directed
     by the director of X"), over other sampled movies and people."""
-    g = _Asked(path, lower)
+    g = AskedGraph(path, lower)
     inn, movies, name, fw, bw, add, found = g.inn, g.movies, g.name, g.fw, g.bw, g.add, g.found
     rng = random.Random(seed)
 
@@ -217,25 +215,7 @@ def second_wordings(path: str, lower: bool, seed: int = 29) -> list[tuple[str, s
 
 
 def main(db: str, graph: str, lower: bool, second: bool = False) -> int:
-    asked = second_wordings(graph, lower) if second else questions(graph, lower)
-    by: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    start = time.perf_counter()
-    with Workspace(Settings(db_path=db), read_only=True) as ws:
-        for form, question, answers in asked:
-            a = ws.ask(question, RetrievalParams(strategy="direct"))
-            result = a.result or {}
-            items = result.get("items") or ([result["value"]] if result.get("value") else [])
-            got, want = {str(i).lower() for i in items}, {x.lower() for x in answers}
-            recall, precision = len(got & want) / len(want), (len(got & want) / len(got) if got else 0.0)
-            by[form].append((recall, precision))
-            if recall < 1 or precision < 1:
-                print(f"[{form}] {question}\n  want {sorted(want)[:6]}\n  got  {a.answer[:200]}")
-    print(f"{len(asked)} questions in {time.perf_counter() - start:.0f} s (offline mode, direct strategy)")
-    print("| form | n | recall | precision |\n|---|---|---|---|")
-    for form, values in sorted(by.items()):
-        n = len(values)
-        print(f"| {form} | {n} | {sum(r for r, _ in values) / n:.2f} | {sum(p for _, p in values) / n:.2f} |")
-    return 0
+    return score(db, second_wordings(graph, lower) if second else questions(graph, lower))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ import argparse
 import os
 import random
 import sys
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -24,8 +23,10 @@ import kuzu
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from question_scoring import score
+
 from kgqa.api import Workspace
-from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.config import IndexParams, Settings
 
 FIRST = "Nova Echo Velvet Iron Crimson Silver Paper Hollow Neon Lunar Static Golden Broken Quiet Wild".split()
 SECOND = "Wolves Harbor Saints Engines Ghosts Orchard Tides Lanterns Foxes Signals Comets Rivers".split()
@@ -179,32 +180,7 @@ def main() -> int:
         make(path, args.seed)
         with Workspace(Settings(db_path=path)) as ws:
             ws.build_index(IndexParams(hub_types=("Album",)))
-    asked = questions(path, args.lower)
-    by_form: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    start = time.perf_counter()
-    with Workspace(Settings(db_path=path), read_only=True) as ws:
-        for form, question, want in asked:
-            result = ws.ask(question, RetrievalParams(strategy="direct")).result or {}
-            if result.get("operation") == "count":
-                items = [result.get("value")]
-            else:
-                items = result.get("items") or ([result["value"]] if result.get("value") is not None else [])
-            got, wanted = {str(i).lower() for i in items}, {w.lower() for w in want}
-            recall = len(got & wanted) / len(wanted)
-            precision = len(got & wanted) / len(got) if got else 0.0
-            by_form[form].append((recall, precision))
-            if recall < 1 or precision < 1:
-                print(f"[{form}] {question}\n  want {sorted(wanted)[:8]}\n  got  {sorted(got)[:8]}")
-    every = [x for v in by_form.values() for x in v]
-    print(
-        f"{len(asked)} questions in {time.perf_counter() - start:.0f} s (offline mode, direct strategy): "
-        f"recall {sum(r for r, _ in every) / len(every):.3f}, precision {sum(p for _, p in every) / len(every):.3f}"
-    )
-    print("| form | n | recall | precision |\n|---|---|---|---|")
-    for form, values in sorted(by_form.items()):
-        k = len(values)
-        print(f"| {form} | {k} | {sum(r for r, _ in values) / k:.2f} | {sum(p for _, p in values) / k:.2f} |")
-    return 0
+    return score(path, questions(path, args.lower))
 
 
 if __name__ == "__main__":

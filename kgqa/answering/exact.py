@@ -190,6 +190,9 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         )
     assert attr is not None
     facts = cat.of(hub, attr)
+    via = _via_named(_masked(plan.question, links), attr, cat)
+    if via is not None:  # "where did the *founders* of X study": not where its chief executive studied
+        facts = [f for f in facts if f.path.via == via] or facts
     triples = [t.canonical for f in facts[:EVIDENCE_MAX] for t in f.triples]
     values = [f.value for f in facts]
     if not facts:
@@ -221,6 +224,15 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         sources,
         triples,
     )
+
+
+def _via_named(masked: str, attribute: str, cat: Catalog) -> str | None:
+    """The one relation an attribute's values are reached through that the question names, where the
+    catalog reaches them through several (a company's founders and its chief executive both studied
+    somewhere)."""
+    vias = {p.via for p in cat.paths.get(attribute, []) if p.via}
+    named = [v for v in vias if share_a_stem(masked, v)]
+    return named[0] if len(vias) >= 2 and len(named) == 1 else None
 
 
 def _attribute_in_terms_of(question: str, cat: Catalog) -> str | None:

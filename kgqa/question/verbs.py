@@ -20,6 +20,16 @@ AGENT_NOUNS = {
     **dict.fromkeys("describe describes described".split(), "tags"),
     **dict.fromkeys("release released come came".split(), "release"),
     **dict.fromkeys("speak spoken speaks".split(), "language"),
+    **dict.fromkeys("found founded founds co-founded cofounded".split(), "founder"),
+    **dict.fromkeys("run runs ran running head heads headed lead leads led".split(), "chief executive head leader"),
+    **dict.fromkeys("own owns owned".split(), "owner"),
+    **dict.fromkeys("manage manages managed".split(), "manager"),
+    **dict.fromkeys("invent invents invented".split(), "inventor"),
+    **dict.fromkeys("design designs designed".split(), "designer"),
+    **dict.fromkeys("develop develops developed".split(), "developer"),
+    **dict.fromkeys("produce produces produced".split(), "producer"),
+    **dict.fromkeys("compose composes composed".split(), "composer"),
+    **dict.fromkeys("paint paints painted".split(), "painter"),
     # nouns that ask for a category or for what a thing is about
     **dict.fromkeys(
         "type types kind kinds sort sorts category categories style styles".split(), "genre category class"

@@ -155,6 +155,37 @@ def test_prepositions_shared_types_and_unnamed_verbs_on_another_schema(embedder,
     assert plan is not None and list(plan.steps) == steps
 
 
+def _company_schema() -> GraphSchema:
+    company, person, city = frozenset({"Company"}), frozenset({"Person"}), frozenset({"City"})
+    rows = [
+        Connection("founded", company, frozenset({LITERAL}), 30),
+        Connection("founder", company, person, 45),
+        Connection("chief executive officer", company, person, 30),
+        Connection("headquartered in", company, city, 30),
+        Connection("born in", person, city, 45),
+        Connection("industry", company, frozenset({"Industry"}), 30),
+    ]
+    return GraphSchema({c.predicate: [c] for c in rows})
+
+
+@pytest.mark.parametrize(
+    "question, topic, topic_types, steps",
+    [
+        # "who" asks for a person: the verb's agent noun, not a predicate of the same word holding a year
+        ("who founded Harbor Systems", "Harbor Systems", {"Company"}, [("founder", 1)]),
+        # of two predicates ending in "in", the one leading from the topic to the type asked
+        ("which companies are based in Lagos", "Lagos", {"City"}, [("headquartered in", -1)]),
+        # a wh-phrase noun that leaves the topic is the relation, the closing "in" nothing more
+        ("what industry is Harbor Systems in", "Harbor Systems", {"Company"}, [("industry", 1)]),
+    ],
+)
+def test_agents_and_prepositions_pick_among_predicates(embedder, question, topic, topic_types, steps):
+    reader = ChainReader(_company_schema(), embedder)
+    start = question.index(topic)
+    plan = reader.plan(question, (start, start + len(topic)), topic_types, 4)
+    assert plan is not None and list(plan.steps) == steps
+
+
 def test_a_when_question_never_ends_at_an_entity(embedder):
     reader = ChainReader(_music_schema(), embedder)
     question = "when did Light Distant come out"

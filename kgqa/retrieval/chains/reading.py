@@ -225,6 +225,8 @@ class ChainReader:
             cands = [self._best(texts[row + k], sims[row + k]) for k in range(n)]
             row += n
             own = cands[0][0] and cands[0][1] >= MATCH_THRESHOLD
+            if own and asks_agent and self._only_literals(cands[0][0] or "") and w in AGENT_NOUNS:
+                own = False  # "who founded X": the founder, not the year in a "founded" predicate
             if own and (asks_time or w in label_words(cands[0][0] or "").split()):
                 # the verb as the predicate it names itself, not as its agent noun ("who published X":
                 # author): where the question asks for a time ("when was X published": publication
@@ -348,24 +350,41 @@ class ChainReader:
         where no other word names a relation ("from" also where it closes the question: "what languages
         are the films X starred *in*" asks no "acted in"); the predicate touches the topic's types (the
         one with most such triples), or for a closing "from" any type a later step reaches."""
-        has_relation = any(m.predicate and not _wh_noun(m, words) for m in mentions)
+        # a wh-phrase's noun names a relation where it leaves the topic ("what *industry* is X in"), not
+        # where it only names the type asked ("which *artists* are from Austin")
+        has_relation = any(
+            m.predicate and (not _wh_noun(m, words) or self._touches(m.predicate, topic_types)) for m in mentions
+        )
         named = {m.predicate for m in mentions if m.predicate}
+        asked = _asked_type(mentions, words) or next(
+            (t for m in mentions if m.predicate and _wh_noun(m, words) for t in self.schema.object_types(m.predicate)),
+            None,
+        )
         out: list[Mention] = []
         for i, w in enumerate(words):
             stranded = i == len(words) - 1 and w == "from"  # "where is the artist of X from": a later step's
             if w not in PREPOSITIONS or (has_relation and not stranded):
                 continue  # a closing "in" or "on" is too often the particle of a verb or noun before it
-            best: tuple[int, int, str] | None = None
+            best: tuple[tuple[int, int, int], str] | None = None
             for p in self.schema.predicates:
                 if label_words(p).split()[-1:] != [w]:
                     continue
                 weight = max(self._weight_from(p, d, topic_types) for d in (1, -1))
-                rank = (1, weight) if weight else (0, self._weight_from(p, 1, self.schema.subject_types(p)))
-                if (weight or stranded) and (best is None or rank > best[:2]):
-                    best = (*rank, p)
-            if best and best[2] not in named:  # "released albums *on*": the verb's own particle
-                out.append(Mention(w, i, best[2], None))
+                # one that leads from the topic straight to the type asked comes first ("which companies
+                # are based *in* Lagos": headquartered in, not the people born in it)
+                reach = any(asked in self.schema.step(p, d, topic_types) for d in (1, -1)) if asked else False
+                rank = (
+                    (1, int(reach), weight) if weight else (0, 0, self._weight_from(p, 1, self.schema.subject_types(p)))
+                )
+                if (weight or stranded) and (best is None or rank > best[0]):
+                    best = (rank, p)
+            if best and best[1] not in named:  # "released albums *on*": the verb's own particle
+                out.append(Mention(w, i, best[1], None))
         return out
+
+    def _touches(self, predicate: str, types: set[str]) -> bool:
+        """Whether the predicate leads from or to the types."""
+        return bool(self.schema.step(predicate, 1, types) or self.schema.step(predicate, -1, types))
 
     def _worked_with(
         self, mentions: list[Mention], words: list[str], topic_at: int, topic_types: set[str]
@@ -379,6 +398,11 @@ class ChainReader:
             return []
         heaviest = self._heaviest(topic_types, None)
         return [Mention("with", topic_at - 1, heaviest, None, True)] if heaviest else []
+
+    def _only_literals(self, predicate: str) -> bool:
+        """Whether every value of the predicate is a literal (a year, a number, a text)."""
+        objects = self.schema.object_types(predicate)
+        return bool(objects) and objects <= {LITERAL}
 
     def _heaviest(self, start: set[str], goal: set[str] | None) -> str | None:
         """The predicate with most triples from the `start` types to the `goal` types (None: to any
