@@ -15,12 +15,12 @@ AGENT_NOUNS = {
     ),
     **dict.fromkeys("write wrote written writes scripted penned screenwriter scriptwriter".split(), "writer author"),
     **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
-    **dict.fromkeys("make made makes making create created creates".split(), "creator director author"),
+    **dict.fromkeys("make made makes making create created creates".split(), "creator director author artist"),
     **dict.fromkeys("publish published publishes".split(), "author"),
     **dict.fromkeys("describe describes described".split(), "tags"),
     **dict.fromkeys("release released come came".split(), "release"),
     **dict.fromkeys("speak spoken speaks".split(), "language"),
-    **dict.fromkeys("found founded founds co-founded cofounded".split(), "founder"),
+    **dict.fromkeys("found founded founds co-founded cofounded start started starts".split(), "founder"),
     **dict.fromkeys("run runs ran running head heads headed lead leads led".split(), "chief executive head leader"),
     **dict.fromkeys("own owns owned".split(), "owner"),
     **dict.fromkeys("manage manages managed".split(), "manager"),
@@ -37,6 +37,12 @@ AGENT_NOUNS = {
     **dict.fromkeys(
         "words word keywords keyword topics topic terms term themes theme subjects about".split(), "tag keyword"
     ),
+}
+
+#: Verbs whose object noun is what predicate labels usually say, for questions that ask for the object
+#: ("what does X make": its products; "who made X" asks for the agent instead).
+OBJECT_NOUNS = {
+    **dict.fromkeys("make makes made making manufacture manufactures sell sells sold".split(), "product products"),
 }
 
 #: Irregular forms and the verb they are a form of.

@@ -84,6 +84,10 @@ def _founders_studied(cid: str) -> list[str]:
         ("where is quartz labs headquartered", [COMPANIES["k4"][2]]),
         ("which companies are in the same industry as Harbor Systems", _same_industry("k1")),
         ("where did the founders of Harbor Systems study", _founders_studied("k1")),
+        # typed as people type: a typo in the type, a bare plural, "co-" of the company itself
+        ("which compnies are based in lagos", _based_in("Lagos")),
+        ("cedar foods founders", sorted(PEOPLE[p][0] for p in COMPANIES["k2"][4])),
+        ("who are the co-founders of cedar foods", sorted(PEOPLE[p][0] for p in COMPANIES["k2"][4])),
     ],
 )
 def test_company_questions_answer_what_the_rows_state(companies, question, expected):

@@ -80,6 +80,7 @@ PARTNERS = (
 )
 LABELS_OF = "MATCH (a:Artist {name: $x})-[:RECORDED]->(:Album)-[:RELEASED_ON]->(l:Label) RETURN DISTINCT l.name"
 YEAR_OF = "MATCH (b:Album {title: $x}) RETURN b.year"
+LABEL_OF = "MATCH (b:Album {title: $x})-[:RELEASED_ON]->(l:Label) RETURN l.name"
 ARTIST_CITY = "MATCH (b:Album {title: $x})<-[:RECORDED]-(:Artist)-[:COMES_FROM]->(c:City) RETURN DISTINCT c.name"
 
 
@@ -96,6 +97,10 @@ ARTIST_CITY = "MATCH (b:Album {title: $x})<-[:RECORDED]-(:Artist)-[:COMES_FROM]-
         ("who collaborated with Velvet Rivers", PARTNERS, "Velvet Rivers"),
         ("when did Hidden Desert come out", YEAR_OF, "Hidden Desert"),
         ("where is the artist of Glass Northern from", ARTIST_CITY, "Glass Northern"),
+        # typed as people type: a bare noun phrase, a closing "with", a compound noun
+        ("iron tides albums", ALBUMS_OF, "Iron Tides"),
+        ("who did velvet rivers collaborate with", PARTNERS, "Velvet Rivers"),
+        ("which record label is glass northern on", LABEL_OF, "Glass Northern"),
     ],
 )
 def test_music_questions_answer_what_the_graph_states(music, question, query, x):

@@ -146,6 +146,9 @@ def _music_schema() -> GraphSchema:
         ("what albums has Iron Tides released", "Iron Tides", {"Artist"}, [("recorded", 1)]),
         # "who <verb> with X" with a verb no predicate names: who shares what X has most of
         ("who collaborated with Iron Tides", "Iron Tides", {"Artist"}, [("recorded", 1), ("recorded", -1)]),
+        ("who did iron tides collaborate with", "iron tides", {"Artist"}, [("recorded", 1), ("recorded", -1)]),
+        # two nouns after "which": the last is asked, the first qualifies it
+        ("which record label is Road Light on", "Road Light", {"Album"}, [("released on", 1)]),
     ],
 )
 def test_prepositions_shared_types_and_unnamed_verbs_on_another_schema(embedder, question, topic, topic_types, steps):
@@ -164,6 +167,7 @@ def _company_schema() -> GraphSchema:
         Connection("headquartered in", company, city, 30),
         Connection("born in", person, city, 45),
         Connection("industry", company, frozenset({"Industry"}), 30),
+        Connection("product", company, frozenset({"Product"}), 60),
     ]
     return GraphSchema({c.predicate: [c] for c in rows})
 
@@ -177,6 +181,16 @@ def _company_schema() -> GraphSchema:
         ("which companies are based in Lagos", "Lagos", {"City"}, [("headquartered in", -1)]),
         # a wh-phrase noun that leaves the topic is the relation, the closing "in" nothing more
         ("what industry is Harbor Systems in", "Harbor Systems", {"Company"}, [("industry", 1)]),
+        # plurals read as the label they are the plural of ("founders": founder, not founded), typos as
+        # the graph's word ("compnies"), "co-" of what holds the relation as all of them
+        ("founders of Harbor Systems", "Harbor Systems", {"Company"}, [("founder", 1)]),
+        ("which compnies are based in Lagos", "Lagos", {"City"}, [("headquartered in", -1)]),
+        ("who are the co-founders of Harbor Systems", "Harbor Systems", {"Company"}, [("founder", 1)]),
+        ("who started Harbor Systems", "Harbor Systems", {"Company"}, [("founder", 1)]),
+        # "what does X make" asks for what is made, "who made X" for the maker
+        ("what does Harbor Systems make", "Harbor Systems", {"Company"}, [("product", 1)]),
+        # the topic beside a type and nothing else: that type's entities next to it
+        ("harbor systems products", "harbor systems", {"Company"}, [("product", 1)]),
     ],
 )
 def test_agents_and_prepositions_pick_among_predicates(embedder, question, topic, topic_types, steps):

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kgqa.answering.words import plural, same_word
 from kgqa.embeddings.base import Embedder
-from kgqa.question.verbs import AGENT_NOUNS
+from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
 
 #: Below this similarity a word names no predicate or type.
@@ -100,6 +101,7 @@ class _Cues:
     owner: list[tuple[str, str]]  # ("p", predicate) or ("t", type) per cue text
     vectors: np.ndarray  # each row scaled by its cue's weight
     stems: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    vocabulary: frozenset[str] = frozenset()  # the words of the labels and type names, types also plural
 
 
 def label_words(label: str) -> str:
@@ -115,6 +117,18 @@ class ChainReader:
         self.schema, self.embedder = schema, embedder
         self._word_vectors: dict[str, np.ndarray] = {}
         self.cues = self._cues()
+
+    def _spelled(self, word: str) -> str:
+        """A plural as the label word it is the plural of, and a word written with a typo as the label or
+        type word it stands for ("compnies": companies) where one word of the graph's vocabulary with the
+        same first letter is that near."""
+        if len(word) < 5 or word in self.cues.vocabulary or word in STOP_WORDS or not word.isalpha():
+            return word
+        singular = word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else ""
+        if singular in self.cues.vocabulary:
+            return singular  # "founders": the label "founder", not "founded"
+        near = [v for v in self.cues.vocabulary if v[0] == word[0] and same_word(word, v)]
+        return near[0] if len(near) == 1 else word
 
     def _cues(self) -> _Cues:
         texts: list[str] = []
@@ -149,7 +163,9 @@ class ChainReader:
                 add(label_words(t), ("p", next(iter(owners))))
         vectors = self.embedder.embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
         vectors = vectors * np.asarray(weights, dtype=np.float32)[:, None] if texts else vectors
-        return _Cues(texts, owner, vectors, stems)
+        vocabulary = {w for text in texts for w in text.split() if len(w) >= 4 and w.isalpha()}
+        vocabulary |= {plural(w) for t in self.schema.types() for w in label_words(t).split() if len(w) >= 4}
+        return _Cues(texts, owner, vectors, stems, frozenset(vocabulary))
 
     def _vectors(self, words: list[str]) -> np.ndarray:
         missing = [w for w in dict.fromkeys(words) if w not in self._word_vectors]
@@ -192,7 +208,7 @@ class ChainReader:
             tokens.append((m.group(0).lower(), m.start()))
         if topic_at < 0:
             topic_at = len(tokens)
-        words = [w for w, _ in tokens]
+        words = [self._spelled(w) for w, _ in tokens]
         content = [
             i
             for i, w in enumerate(words)
@@ -200,11 +216,17 @@ class ChainReader:
             or _about_the_topic(words, i, topic_at)
         ]
         texts: list[str] = []
+        asks_agent = bool(AGENT_WH.intersection(words))  # "who ...": a verb asks for its agent
         for i in content:
             w = words[i]
             texts.append(w)
             phrasal = w in PHRASAL_VERBS and words[i + 1 : i + 2] != [PHRASAL_VERBS[w]]
-            texts.append(w if phrasal else AGENT_NOUNS.get(w, w))  # "come from" is no "come out"
+            if phrasal:
+                texts.append(w)  # "come from" is no "come out"
+            elif not asks_agent and w in OBJECT_NOUNS:
+                texts.append(OBJECT_NOUNS[w])  # "what does X make": its products
+            else:
+                texts.append(AGENT_NOUNS.get(w, w))
             if w.startswith("co") and len(w) > 5:
                 texts.append(w[2:])
                 texts.append(AGENT_NOUNS.get(w[2:], w[2:]))
@@ -216,7 +238,6 @@ class ChainReader:
         unexplained: list[str] = []
         # the verb names its own predicate where the question asks for a time, or starts from a value
         # ("how many papers were published in 2021": the publication year, not the authors)
-        asks_agent = bool(AGENT_WH.intersection(words))  # "who ...": a verb asks for its agent
         asks_time = (bool(TIME_WORDS.intersection(words)) or from_value) and not asks_agent
         row = 0
         for i in content:
@@ -258,7 +279,7 @@ class ChainReader:
         """The chain from the topic, or None when the question names no predicate or the schema
         cannot follow what it names within `max_hops` steps."""
         mentions, unexplained, topic_at, words = self.mentions(question, topic_span, LITERAL in topic_types)
-        mentions = [self._shared_type(m, words, topic_types) for m in mentions]
+        mentions = _head_nouns([self._shared_type(m, words, topic_types) for m in mentions], words)
         mentions = sorted(
             mentions
             + self._preposition_relations(mentions, words, topic_types)
@@ -272,7 +293,7 @@ class ChainReader:
             relations = _drop_restating_verb(relations, words, topic_at)
         relations = _drop_verb_of_share(relations)
         if not relations:
-            return None
+            return self._typed_neighbours(mentions, unexplained, topic_types, words, topic_at)
         merged = sorted(relations + [m for m in mentions if m.type_name], key=lambda m: m.position)
         before = [m for m in merged if m.position < topic_at]
         after = [m for m in merged if m.position > topic_at]
@@ -322,7 +343,11 @@ class ChainReader:
                 direction = self._direction(m.predicate, types)
                 if direction == 0:
                     return None
-            elif m.share and not (bridged and steps[-1][0] == m.predicate):
+            elif (
+                m.share
+                and not (bridged and steps[-1][0] == m.predicate)
+                and not self._co_of_the_holder(m, words, types)
+            ):
                 # entities sharing the value: out to it and back ("films that share a director")
                 steps.append((m.predicate, direction))
                 types = self.schema.step(m.predicate, direction, types)
@@ -392,12 +417,30 @@ class ChainReader:
         """ "who collaborated *with* X", "who worked with X": a verb that names no predicate, then "with"
         and the topic, asks for those who share with X what X has most of (the predicate with most
         triples from the topic's types to entities)."""
-        if words[0] not in AGENT_WH or topic_at < 2 or words[topic_at - 1] != "with":
+        closing = words[-1] == "with" and topic_at < len(words) - 1  # "who did X collaborate with"
+        if words[0] not in AGENT_WH or not (closing or (topic_at >= 2 and words[topic_at - 1] == "with")):
             return []
         if any(m.predicate and not _wh_noun(m, words) for m in mentions):
             return []
         heaviest = self._heaviest(topic_types, None)
-        return [Mention("with", topic_at - 1, heaviest, None, True)] if heaviest else []
+        at = len(words) - 1 if closing else topic_at - 1
+        return [Mention("with", at, heaviest, None, True)] if heaviest else []
+
+    def _typed_neighbours(
+        self, mentions: list[Mention], unexplained: list[str], topic_types: set[str], words: list[str], topic_at: int
+    ) -> ChainPlan | None:
+        """ "iron tides albums", "albums iron tides", "iron tides' albums": the topic written beside a
+        type and nothing else asks for the entities of that type next to the topic (the predicate with
+        most such triples). With a word between them ("albums *by* X") the question's own reading stays."""
+        kinds = {m.type_name for m in mentions if m.type_name} - topic_types
+        if unexplained or len(kinds) != 1 or any(m.predicate for m in mentions):
+            return None
+        at = next(m.position for m in mentions if m.type_name in kinds)
+        between = words[min(at, topic_at) + 1 : max(at, topic_at)]
+        if any(w != "s" for w in between):
+            return None
+        bridge = self._bridge(topic_types, kinds, [], None)
+        return ChainPlan((bridge,), tuple(mentions), ()) if bridge else None
 
     def _only_literals(self, predicate: str) -> bool:
         """Whether every value of the predicate is a literal (a year, a number, a text)."""
@@ -420,6 +463,15 @@ class ChainReader:
         """How many triples of `predicate` leave the `types` in `direction`."""
         ends = self.schema.object_types(predicate) if direction > 0 else self.schema.subject_types(predicate)
         return self.schema.weight(predicate, direction, types, ends)
+
+    def _co_of_the_holder(self, m: Mention, words: list[str], types: set[str]) -> bool:
+        """ "the co-founders of *a company*", "the co-authors of *a paper*": where the chain is at what
+        holds the relation (its subject, never its value), "co-" asks for all of them, not for a sharing."""
+        co = (m.position > 0 and words[m.position - 1] == "co") or (m.word.startswith("co") and len(m.word) > 5)
+        if not (m.share and m.predicate and co):
+            return False
+        subjects, objects = self.schema.subject_types(m.predicate), self.schema.object_types(m.predicate)
+        return types <= subjects and not types & objects
 
     def _shared_type(self, m: Mention, words: list[str], topic_types: set[str]) -> Mention:
         """ "the same *city* as X": a type named after a share word is the value shared, reached from
@@ -476,6 +528,22 @@ def _drop_restating_verb(relations: list[Mention], words: list[str], topic_at: i
     if asked is None or asked is last or last.position < topic_at or last.word not in AGENT_NOUNS:
         return relations
     return relations[:-1]
+
+
+def _head_nouns(mentions: list[Mention], words: list[str]) -> list[Mention]:
+    """In a wh-phrase of two nouns ("which *record label*", "what *film genre*") the last is the one
+    asked; the word before it only qualifies it (unless both name one predicate: "release year")."""
+    at = {m.position: m for m in mentions}
+    return [
+        m
+        for m in mentions
+        if not (
+            _wh_noun(m, words)
+            and m.position + 1 in at
+            and at[m.position + 1].predicate != m.predicate
+            and words[m.position + 1] not in LINK_WORDS
+        )
+    ]
 
 
 def _wh_noun(m: Mention, words: list[str]) -> bool:
