@@ -15,7 +15,9 @@ AGENT_NOUNS = {
     ),
     **dict.fromkeys("write wrote written writes scripted penned screenwriter scriptwriter".split(), "writer author"),
     **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
-    **dict.fromkeys("make made makes making create created creates".split(), "creator director author artist"),
+    **dict.fromkeys(
+        "make made makes making create created creates".split(), "creator director author artist maker manufacturer"
+    ),
     **dict.fromkeys("publish published publishes".split(), "author"),
     **dict.fromkeys("describe describes described".split(), "tags"),
     **dict.fromkeys("release released come came".split(), "release"),

@@ -56,6 +56,13 @@ def test_constrained_negated_and_comparing_questions_are_declined(question, decl
     assert (declines(question, span) is not None) == declined
 
 
+def _steps(schema: GraphSchema, embedder, question: str, topic: str, topic_types: set[str]) -> list | None:
+    """The chain the reader plans from the topic's mention (None: no chain)."""
+    start = question.index(topic)
+    plan = ChainReader(schema, embedder).plan(question, (start, start + len(topic)), topic_types, 4)
+    return list(plan.steps) if plan is not None else None
+
+
 def _schema() -> GraphSchema:
     film, person, genre = frozenset({"Film"}), frozenset({"Person"}), frozenset({"Genre"})
     rows = [
@@ -101,10 +108,7 @@ def _schema() -> GraphSchema:
     ],
 )
 def test_the_reader_follows_the_chain_the_question_names(embedder, question, topic, topic_types, steps):
-    reader = ChainReader(_schema(), embedder)
-    start = question.index(topic)
-    plan = reader.plan(question, (start, start + len(topic)), topic_types, 4)
-    assert plan is not None and list(plan.steps) == steps
+    assert _steps(_schema(), embedder, question, topic, topic_types) == steps
 
 
 def _music_schema() -> GraphSchema:
@@ -152,10 +156,7 @@ def _music_schema() -> GraphSchema:
     ],
 )
 def test_prepositions_shared_types_and_unnamed_verbs_on_another_schema(embedder, question, topic, topic_types, steps):
-    reader = ChainReader(_music_schema(), embedder)
-    start = question.index(topic)
-    plan = reader.plan(question, (start, start + len(topic)), topic_types, 4)
-    assert plan is not None and list(plan.steps) == steps
+    assert _steps(_music_schema(), embedder, question, topic, topic_types) == steps
 
 
 def _company_schema() -> GraphSchema:
@@ -194,10 +195,31 @@ def _company_schema() -> GraphSchema:
     ],
 )
 def test_agents_and_prepositions_pick_among_predicates(embedder, question, topic, topic_types, steps):
-    reader = ChainReader(_company_schema(), embedder)
-    start = question.index(topic)
-    plan = reader.plan(question, (start, start + len(topic)), topic_types, 4)
-    assert plan is not None and list(plan.steps) == steps
+    assert _steps(_company_schema(), embedder, question, topic, topic_types) == steps
+
+
+def _drug_schema() -> GraphSchema:
+    drug, disease = frozenset({"Drug"}), frozenset({"Disease"})
+    rows = [
+        Connection("treats", drug, disease, 27),
+        Connection("side effect", drug, frozenset({"SideEffect"}), 36),
+        Connection("manufacturer", drug, frozenset({"Company"}), 18),
+        Connection("symptom", disease, frozenset({"Symptom"}), 26),
+    ]
+    return GraphSchema({c.predicate: [c] for c in rows})
+
+
+@pytest.mark.parametrize(
+    "question, topic, topic_types, steps",
+    [
+        # a verb no predicate names, where one predicate alone joins the type asked to the topic's
+        ("which drugs can cause headache", "headache", {"SideEffect"}, [("side effect", -1)]),
+        # "who makes X": the maker among the agent nouns of "make"
+        ("who makes Ibuprofen", "Ibuprofen", {"Drug"}, [("manufacturer", 1)]),
+    ],
+)
+def test_unnamed_verbs_between_two_types_joined_once(embedder, question, topic, topic_types, steps):
+    assert _steps(_drug_schema(), embedder, question, topic, topic_types) == steps
 
 
 def test_a_when_question_never_ends_at_an_entity(embedder):

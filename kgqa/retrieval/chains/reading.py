@@ -431,16 +431,24 @@ class ChainReader:
     ) -> ChainPlan | None:
         """ "iron tides albums", "albums iron tides", "iron tides' albums": the topic written beside a
         type and nothing else asks for the entities of that type next to the topic (the predicate with
-        most such triples). With a word between them ("albums *by* X") the question's own reading stays."""
+        most such triples). With a word between them ("albums *by* X") the question's own reading stays,
+        unless the type is the one asked and one predicate alone joins it to the topic's ("which drugs
+        can *cause* headache")."""
         kinds = {m.type_name for m in mentions if m.type_name} - topic_types
-        if unexplained or len(kinds) != 1 or any(m.predicate for m in mentions):
+        if len(kinds) != 1 or any(m.predicate for m in mentions):
             return None
         at = next(m.position for m in mentions if m.type_name in kinds)
         between = words[min(at, topic_at) + 1 : max(at, topic_at)]
-        if any(w != "s" for w in between):
-            return None
+        asked = _asked_type(mentions, words) in kinds
+        if (unexplained or any(w != "s" for w in between)) and not (asked and self._one_predicate(topic_types, kinds)):
+            return None  # "which drugs can *cause* headache": one predicate joins the two, whatever the verb
         bridge = self._bridge(topic_types, kinds, [], None)
         return ChainPlan((bridge,), tuple(mentions), ()) if bridge else None
+
+    def _one_predicate(self, start: set[str], goal: set[str]) -> bool:
+        """Whether exactly one predicate joins the `start` types to the `goal` types (either direction)."""
+        joining = {p for p in self.schema.predicates for d in (1, -1) if self.schema.weight(p, d, start, goal)}
+        return len(joining) == 1
 
     def _only_literals(self, predicate: str) -> bool:
         """Whether every value of the predicate is a literal (a year, a number, a text)."""
