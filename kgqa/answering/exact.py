@@ -216,7 +216,7 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
             triples,
         )
     verb = "are" if len(values) > 1 else "is"
-    name = plural(attr) if len(values) > 1 else attr
+    name = attribute_noun(attr, len(values))  # "the 'written by' values", never "the written_bies"
     text = f"The {name} of {title} {verb} {written(values)} [1]."
     return Exact(
         text,

@@ -95,7 +95,7 @@ def plural(noun: str) -> str:
             k = words.index(joint) - 1
             return " ".join(words[:k] + [plural(words[k])] + words[k + 1 :])
     head, _, last = noun.rpartition(" ")
-    if not last or last.endswith("s"):
+    if not last or last.endswith(("s", ")")):  # "person (directed)": the qualifier stays as it is
         return noun
     p = (
         last[:-1] + "ies"

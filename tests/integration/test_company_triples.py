@@ -88,6 +88,8 @@ def _founders_studied(cid: str) -> list[str]:
         ("which compnies are based in lagos", _based_in("Lagos")),
         ("cedar foods founders", sorted(PEOPLE[p][0] for p in COMPANIES["k2"][4])),
         ("who are the co-founders of cedar foods", sorted(PEOPLE[p][0] for p in COMPANIES["k2"][4])),
+        # two named values constrain the companies: no chain from one to the other
+        ("which software companies are in lagos", ["Harbor Systems"]),
     ],
 )
 def test_company_questions_answer_what_the_rows_state(companies, question, expected):

@@ -77,6 +77,8 @@ class ChainAnswerer:
         result = follow_chain(self.store, start, plan.steps, fanout, revisit=plan.plain_path(question), named=named)
         if not result.ends or _containers(result):
             return None
+        if any(named(e) for e in result.ends):
+            return None  # "romance movies in french": a value the question names is a constraint, not an answer
         t2 = time.perf_counter()
         answer = _compose(question, plan, result, params, is_hub, mode, self._topic_hubs(result.start, is_hub))
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
