@@ -215,21 +215,22 @@ class ChainReader:
             if (w not in STOP_WORDS and w not in SHARE_WORDS and w != "\x00topic")
             or _about_the_topic(words, i, topic_at)
         ]
-        texts: list[str] = []
         asks_agent = bool(AGENT_WH.intersection(words))  # "who ...": a verb asks for its agent
+        slots: list[list[list[str]]] = []  # per content word: its own text, then its agent noun(s), ...
         for i in content:
             w = words[i]
-            texts.append(w)
             phrasal = w in PHRASAL_VERBS and words[i + 1 : i + 2] != [PHRASAL_VERBS[w]]
             if phrasal:
-                texts.append(w)  # "come from" is no "come out"
+                second = [w]  # "come from" is no "come out"
             elif not asks_agent and w in OBJECT_NOUNS:
-                texts.append(OBJECT_NOUNS[w])  # "what does X make": its products
+                second = [OBJECT_NOUNS[w]]  # "what does X make": its products
             else:
-                texts.append(AGENT_NOUNS.get(w, w))
+                second = _agent_texts(w, asks_agent)
+            word_slots = [[w], second]
             if w.startswith("co") and len(w) > 5:
-                texts.append(w[2:])
-                texts.append(AGENT_NOUNS.get(w[2:], w[2:]))
+                word_slots += [[w[2:]], [AGENT_NOUNS.get(w[2:], w[2:])]]
+            slots.append(word_slots)
+        texts = [t for word_slots in slots for slot in word_slots for t in slot]
         if texts and len(self.cues.texts):
             sims = self._vectors(texts) @ self.cues.vectors.T
         else:  # no content words ("what is X about?") or a graph without predicates
@@ -240,11 +241,13 @@ class ChainReader:
         # ("how many papers were published in 2021": the publication year, not the authors)
         asks_time = (bool(TIME_WORDS.intersection(words)) or from_value) and not asks_agent
         row = 0
-        for i in content:
+        for i, word_slots in zip(content, slots, strict=True):
             w = words[i]
-            n = 4 if w.startswith("co") and len(w) > 5 else 2
-            cands = [self._best(texts[row + k], sims[row + k]) for k in range(n)]
-            row += n
+            n = len(word_slots)
+            cands = []
+            for slot in word_slots:  # a slot of several texts ("who made X": each maker noun) gives its best
+                cands.append(max((self._best(t, sims[row + k]) for k, t in enumerate(slot)), key=lambda c: c[1]))
+                row += len(slot)
             own = cands[0][0] and cands[0][1] >= MATCH_THRESHOLD
             if own and asks_agent and self._only_literals(cands[0][0] or "") and w in AGENT_NOUNS:
                 own = False  # "who founded X": the founder, not the year in a "founded" predicate
@@ -536,6 +539,14 @@ def _drop_restating_verb(relations: list[Mention], words: list[str], topic_at: i
     if asked is None or asked is last or last.position < topic_at or last.word not in AGENT_NOUNS:
         return relations
     return relations[:-1]
+
+
+def _agent_texts(word: str, asks_agent: bool) -> list[str]:
+    """What a word is compared with beside itself: its agent nouns as one text, and where the question asks
+    "who", each of them too ("made": creator, director, author, ... one of which a label may be)."""
+    agents = AGENT_NOUNS.get(word, word)
+    nouns = agents.split()
+    return [agents, *nouns] if asks_agent and len(nouns) > 1 else [agents]
 
 
 def _head_nouns(mentions: list[Mention], words: list[str]) -> list[Mention]:
