@@ -103,6 +103,8 @@ def _schema() -> GraphSchema:
         ("which films are about heists?", "heists", {"Tag"}, [("has tags", -1)]),
         # "who made X": each of the verb's agent nouns is compared (the director), not only all of them at once
         ("who made red fox", "red fox", {"Film"}, [("directed by", 1)]),
+        # "who's in X": those X has most of
+        ("who's in red fox", "red fox", {"Film"}, [("stars", 1)]),
         # a relative clause after its noun ("the movies X acted in"): its verb is the step to the noun
         ("who directed the movies ada lind starred in", "ada lind", {"Person"}, [("stars", -1), ("directed by", 1)]),
         ("What genres are the films Ada Lind wrote?", "Ada Lind", {"Person"}, [("written by", -1), ("has genre", 1)]),

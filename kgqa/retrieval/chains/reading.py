@@ -419,11 +419,16 @@ class ChainReader:
     ) -> list[Mention]:
         """ "who collaborated *with* X", "who worked with X": a verb that names no predicate, then "with"
         and the topic, asks for those who share with X what X has most of (the predicate with most
-        triples from the topic's types to entities)."""
-        closing = words[-1] == "with" and topic_at < len(words) - 1  # "who did X collaborate with"
-        if words[0] not in AGENT_WH or not (closing or (topic_at >= 2 and words[topic_at - 1] == "with")):
+        triples from the topic's types to entities); "who's *in* X" asks for those X has most of."""
+        if words[0] not in AGENT_WH or any(m.predicate and not _wh_noun(m, words) for m in mentions):
             return []
-        if any(m.predicate and not _wh_noun(m, words) for m in mentions):
+        before = words[topic_at - 1] if topic_at >= 2 else ""
+        if before == "in" and all(w in STOP_WORDS or w in AGENT_WH for w in words[1 : topic_at - 1]):
+            # "who's in X", "who is in X": those X has most of, no sharing
+            heaviest = self._heaviest(topic_types, None)
+            return [Mention("in", topic_at - 1, heaviest, None)] if heaviest else []
+        closing = words[-1] == "with" and topic_at < len(words) - 1  # "who did X collaborate with"
+        if not (closing or before == "with"):
             return []
         heaviest = self._heaviest(topic_types, None)
         at = len(words) - 1 if closing else topic_at - 1
