@@ -338,6 +338,10 @@ def test_a_rel_read_backwards_is_written_with_its_verb():
     assert _chain_sentence((("directed_by", 1),), "Golden Mirror", "Ulla Berg [1]", 1) == (
         "'Golden Mirror' directed by Ulla Berg [1]."
     )
+    # several subjects take the verb's plural
+    assert _chain_sentence((("comes from", -1),), "Austin", "Nova Wolves [1] and Echo Signals [2]", 2) == (
+        "Nova Wolves [1] and Echo Signals [2] come from 'Austin'."
+    )
 
 
 _EVIDENCE = """

@@ -236,12 +236,25 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
             verb = backwards.group(2)
             return f"{listing} {verb} '{start}'." if direction > 0 else f"'{start}' {verb} {listing}."
         if _verbal(predicate):  # the triple read as it stands: "A [1] wrote 'X'", "'X' published at V [1]"
-            return f"{listing} {predicate} '{start}'." if direction < 0 else f"'{start}' {predicate} {listing}."
+            if direction < 0:
+                return f"{listing} {_agreeing(predicate, n)} '{start}'."
+            return f"'{start}' {predicate} {listing}."
         if direction > 0:
             return f"The {predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
         return f"'{start}' is the {predicate} of {listing}."
     way = " → ".join(p if d > 0 else f"{p} of" for p, d in steps)
     return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."
+
+
+def _agreeing(verb_phrase: str, subjects: int) -> str:
+    """The verb phrase for several subjects ("comes from" -> "come from", "has" -> "have")."""
+    first, _, rest = verb_phrase.partition(" ")
+    if subjects < 2 or not first.endswith("s") or first.endswith("ss"):
+        return verb_phrase
+    plural = {"has": "have", "is": "are", "was": "were"}.get(first) or (
+        first[:-2] if first.endswith(("ches", "shes", "xes", "sses")) else first[:-1]
+    )
+    return f"{plural} {rest}".strip()
 
 
 def _readable(predicate: str) -> str:
