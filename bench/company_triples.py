@@ -14,7 +14,6 @@ question whose structured result is not exactly the answer set and recall and pr
 
 from __future__ import annotations
 
-import argparse
 import csv
 import os
 import random
@@ -24,7 +23,7 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from metaqa_style_questions import AskedGraph
-from question_scoring import score
+from question_scoring import bench_arguments, score
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
@@ -128,11 +127,7 @@ def questions(graph: Path, lower: bool, seed: int = 4) -> list[tuple[str, str, s
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("workdir")
-    ap.add_argument("--lower", action="store_true", help="Ask every question in lower case.")
-    ap.add_argument("--seed", type=int, default=8)
-    args = ap.parse_args()
+    args = bench_arguments(__doc__, seed=8)
     work = Path(args.workdir)
     graph, db = work / "graph.csv", work / "companies.kuzu"
     if not db.exists():

@@ -12,7 +12,6 @@ mode, direct strategy, no topic given)."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
@@ -23,7 +22,7 @@ import kuzu
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from question_scoring import score
+from question_scoring import bench_arguments, score
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
@@ -169,11 +168,7 @@ def questions(path: Path, lower: bool, seed: int = 3) -> list[tuple[str, str, se
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("workdir")
-    ap.add_argument("--lower", action="store_true", help="Ask every question in lower case.")
-    ap.add_argument("--seed", type=int, default=5)
-    args = ap.parse_args()
+    args = bench_arguments(__doc__, seed=5)
     path = Path(args.workdir) / "music.kuzu"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ compared with the answer set, misses printed, then recall and precision of `resu
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -43,3 +44,12 @@ def score(db: str | Path, asked: list[tuple[str, str, set[str]]]) -> int:
         n = len(values)
         print(f"| {form} | {n} | {sum(r for r, _ in values) / n:.2f} | {sum(p for _, p in values) / n:.2f} |")
     return 0
+
+
+def bench_arguments(description: str, seed: int) -> argparse.Namespace:
+    """The command line of a bench that writes its own graph: WORKDIR [--lower] [--seed N]."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("workdir")
+    ap.add_argument("--lower", action="store_true", help="Ask every question in lower case.")
+    ap.add_argument("--seed", type=int, default=seed, help="The graph's seed.")
+    return ap.parse_args()

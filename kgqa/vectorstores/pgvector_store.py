@@ -269,22 +269,21 @@ class PgVectorHubStore:
         fetched = self.db.run("hub_vectors", {"hubs": hub_ids}, binary=True) if hub_ids else []
         if not fetched:
             return ScoredVectors.empty(len(queries))
-        matrix = _float32_vectors([r[3] for r in fetched])
-        text_of = [r[1] for r in fetched]
-        row_text = np.repeat(np.arange(len(fetched)), [len(r[4]) for r in fetched])
+        row_text = np.repeat(np.arange(len(fetched)), [len(r[4]) for r in fetched])  # each HubVector's text
         hubs = [hub for r in fetched for hub in r[4]]
         paths = [path for r in fetched for path in r[5]]
         levels = [level for r in fetched for level in r[6]]
         order = np.lexsort((np.asarray([r[2] for r in fetched])[row_text], np.asarray(paths)))
-        text_rows = row_text[order]
-        sims = matrix @ queries.astype(np.float32, copy=False).T  # unit vectors: cosine
-        return ScoredVectors(
+        text_rows = row_text[order].tolist()
+        return ScoredVectors.from_columns(
             [hubs[i] for i in order],
             [paths[i] for i in order],
             [levels[i] for i in order],
-            [text_of[i] for i in text_rows],
-            text_rows,
-            sims,
+            [fetched[t][1] for t in text_rows],
+            [fetched[t][0] for t in text_rows],
+            {r[0]: i for i, r in enumerate(fetched)},
+            _float32_vectors([r[3] for r in fetched]),
+            queries,
         )
 
     def nearest_texts(self, query: np.ndarray, k: int) -> list[tuple[str, str, float]]:

@@ -325,7 +325,7 @@ class ChainReader:
                 continue
             if m is taken:
                 continue
-            if steps and _wh_noun(m, words) and types <= self.schema.object_types(m.predicate):
+            if steps and self._at_the_wh_noun(m, words, types):
                 continue  # "which *artists* come from the same city as X": the chain is at the artists already
             if steps and not m.share and steps[-1][0] == m.predicate and types <= {LITERAL}:
                 continue  # "release date" after "released": the same literal asked twice
@@ -338,7 +338,7 @@ class ChainReader:
                 steps.append(bridge)
                 types = self.schema.step(*bridge, types)
                 passed |= types
-                if _wh_noun(m, words) and types <= self.schema.object_types(m.predicate):
+                if self._at_the_wh_noun(m, words, types):
                     continue  # "which *artists* are from Austin": the step there reached them
                 last = not any(n.predicate for n in order[k + 1 :])
                 if last and asked and asked in types and not m.share:
@@ -381,7 +381,9 @@ class ChainReader:
         # a wh-phrase's noun names a relation where it leaves the topic ("what *industry* is X in"), not
         # where it only names the type asked ("which *artists* are from Austin")
         has_relation = any(
-            m.predicate and (not _wh_noun(m, words) or self._touches(m.predicate, topic_types)) for m in mentions
+            m.predicate
+            and (not _wh_noun(m, words) or any(self._weight_from(m.predicate, d, topic_types) for d in (1, -1)))
+            for m in mentions
         )
         named = {m.predicate for m in mentions if m.predicate}
         asked = _asked_type(mentions, words) or next(
@@ -410,10 +412,6 @@ class ChainReader:
                 out.append(Mention(w, i, best[1], None))
         return out
 
-    def _touches(self, predicate: str, types: set[str]) -> bool:
-        """Whether the predicate leads from or to the types."""
-        return bool(self.schema.step(predicate, 1, types) or self.schema.step(predicate, -1, types))
-
     def _worked_with(
         self, mentions: list[Mention], words: list[str], topic_at: int, topic_types: set[str]
     ) -> list[Mention]:
@@ -426,13 +424,13 @@ class ChainReader:
         if before == "in" and all(w in STOP_WORDS or w in AGENT_WH for w in words[1 : topic_at - 1]):
             # "who's in X", "who is in X": those X has most of, no sharing
             heaviest = self._heaviest(topic_types, None)
-            return [Mention("in", topic_at - 1, heaviest, None)] if heaviest else []
+            return [Mention("in", topic_at - 1, heaviest[0], None)] if heaviest else []
         closing = words[-1] == "with" and topic_at < len(words) - 1  # "who did X collaborate with"
         if not (closing or before == "with"):
             return []
         heaviest = self._heaviest(topic_types, None)
         at = len(words) - 1 if closing else topic_at - 1
-        return [Mention("with", at, heaviest, None, True)] if heaviest else []
+        return [Mention("with", at, heaviest[0], None, True)] if heaviest else []
 
     def _typed_neighbours(
         self, mentions: list[Mention], unexplained: list[str], topic_types: set[str], words: list[str], topic_at: int
@@ -453,6 +451,10 @@ class ChainReader:
         bridge = self._bridge(topic_types, kinds, [], None)
         return ChainPlan((bridge,), tuple(mentions), ()) if bridge else None
 
+    def _at_the_wh_noun(self, m: Mention, words: list[str], types: set[str]) -> bool:
+        """Whether `m` is the wh-phrase's noun and the chain already stands where its predicate leads."""
+        return _wh_noun(m, words) and types <= self.schema.object_types(m.predicate or "")
+
     def _one_predicate(self, start: set[str], goal: set[str]) -> bool:
         """Whether exactly one predicate joins the `start` types to the `goal` types (either direction)."""
         joining = {p for p in self.schema.predicates for d in (1, -1) if self.schema.weight(p, d, start, goal)}
@@ -463,22 +465,25 @@ class ChainReader:
         objects = self.schema.object_types(predicate)
         return bool(objects) and objects <= {LITERAL}
 
-    def _heaviest(self, start: set[str], goal: set[str] | None) -> str | None:
-        """The predicate with most triples from the `start` types to the `goal` types (None: to any
-        entity), in either direction."""
-        best: tuple[int, str] | None = None
+    def _heaviest(self, start: set[str], goal: set[str] | None) -> tuple[str, int] | None:
+        """The step (predicate, direction) with most triples from the `start` types to the `goal` types
+        (None: to any entity, never a literal)."""
+        best: tuple[int, str, int] | None = None
         for p in self.schema.predicates:
             for d in (1, -1):
-                ends = (self.schema.object_types(p) if d > 0 else self.schema.subject_types(p)) - {LITERAL}
-                w = self.schema.weight(p, d, start, ends if goal is None else goal) if ends else 0
+                ends = goal if goal is not None else self._ends(p, d) - {LITERAL}
+                w = self.schema.weight(p, d, start, ends) if ends else 0
                 if w and (best is None or w > best[0]):
-                    best = (w, p)
-        return best[1] if best else None
+                    best = (w, p, d)
+        return (best[1], best[2]) if best else None
+
+    def _ends(self, predicate: str, direction: int) -> set[str]:
+        """The types a step along `predicate` in `direction` arrives at."""
+        return self.schema.object_types(predicate) if direction > 0 else self.schema.subject_types(predicate)
 
     def _weight_from(self, predicate: str, direction: int, types: set[str]) -> int:
         """How many triples of `predicate` leave the `types` in `direction`."""
-        ends = self.schema.object_types(predicate) if direction > 0 else self.schema.subject_types(predicate)
-        return self.schema.weight(predicate, direction, types, ends)
+        return self.schema.weight(predicate, direction, types, self._ends(predicate, direction))
 
     def _co_of_the_holder(self, m: Mention, words: list[str], types: set[str]) -> bool:
         """ "the co-founders of *a company*", "the co-authors of *a paper*": where the chain is at what
@@ -495,7 +500,7 @@ class ChainReader:
         if not m.type_name or m.position < 1 or words[m.position - 1] not in SAME_WORDS:
             return m
         heaviest = self._heaviest(topic_types, {m.type_name})
-        return Mention(m.word, m.position, heaviest, None, True) if heaviest else m
+        return Mention(m.word, m.position, heaviest[0], None, True) if heaviest else m
 
     def _reached(self, steps: list[tuple[str, int]], types: set[str]) -> set[str]:
         """The types the steps reach from `types`."""
@@ -525,13 +530,7 @@ class ChainReader:
             for d in (1, -1):
                 if self.schema.step(ahead, d, types) & goal:
                     return (ahead, d)
-        best: tuple[int, str, int] | None = None
-        for p in self.schema.predicates:
-            for d in (1, -1):
-                w = self.schema.weight(p, d, types, goal)
-                if w and (best is None or w > best[0]):
-                    best = (w, p, d)
-        return (best[1], best[2]) if best else None
+        return self._heaviest(types, goal)
 
 
 def _drop_restating_verb(relations: list[Mention], words: list[str], topic_at: int) -> list[Mention]:
