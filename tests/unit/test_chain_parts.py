@@ -226,6 +226,21 @@ def test_unnamed_verbs_between_two_types_joined_once(embedder, question, topic, 
     assert _steps(_drug_schema(), embedder, question, topic, topic_types) == steps
 
 
+def test_another_form_of_a_label_word_is_no_typo(embedder):
+    """ "published" is no misspelt "publisher" (the same stem): only a word of another stem is corrected."""
+    paper = frozenset({"Paper"})
+    rows = [  # the shape of the scale benchmark's graph (`kgqa bench generate`)
+        Connection("venue", paper, frozenset({"Venue"}), 49632),
+        Connection("publisher", frozenset({"Venue"}), frozenset({LITERAL}), 90),
+        Connection("author", paper, frozenset({"Author"}), 173521),
+        Connection("keyword", paper, frozenset({LITERAL}), 74271),
+        Connection("publication year", paper, frozenset({LITERAL}), 49632),
+    ]
+    schema = GraphSchema({c.predicate: [c] for c in rows})
+    question = "At which venue was the paper 'Formal Repair' published?"
+    assert _steps(schema, embedder, question, "Formal Repair", {"Paper"}) == [("venue", 1)]
+
+
 def test_a_when_question_never_ends_at_an_entity(embedder):
     reader = ChainReader(_music_schema(), embedder)
     question = "when did Light Distant come out"

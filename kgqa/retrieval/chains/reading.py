@@ -17,7 +17,7 @@ import numpy as np
 
 from kgqa.answering.words import plural, same_word
 from kgqa.embeddings.base import Embedder
-from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS
+from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, stems
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
 
 #: Below this similarity a word names no predicate or type.
@@ -121,13 +121,16 @@ class ChainReader:
     def _spelled(self, word: str) -> str:
         """A plural as the label word it is the plural of, and a word written with a typo as the label or
         type word it stands for ("compnies": companies) where one word of the graph's vocabulary with the
-        same first letter is that near."""
+        same first letter and another stem is that near."""
         if len(word) < 5 or word in self.cues.vocabulary or word in STOP_WORDS or not word.isalpha():
             return word
         singular = word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else ""
         if singular in self.cues.vocabulary:
             return singular  # "founders": the label "founder", not "founded"
-        near = [v for v in self.cues.vocabulary if v[0] == word[0] and same_word(word, v)]
+        # a word of the same stem is another form, not a typo ("published" is no misspelt "publisher")
+        near = [
+            v for v in self.cues.vocabulary if v[0] == word[0] and same_word(word, v) and not stems(word) & stems(v)
+        ]
         return near[0] if len(near) == 1 else word
 
     def _cues(self) -> _Cues:
