@@ -27,7 +27,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from kgqa.answering.graph_answers import prepared
 from kgqa.api import Workspace
-from kgqa.config import Settings
+from kgqa.config import RetrievalParams, Settings
 from kgqa.evaluation.dataset import read_questions
 
 STAGES: dict[str, float] = defaultdict(float)
@@ -89,7 +89,14 @@ def main() -> None:
     )
     ap.add_argument("--limit", type=int, default=0, help="At most this many questions (0: all).")
     ap.add_argument("--slowest", type=int, default=0, help="Also list the K slowest questions and their stages.")
+    ap.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        help="A retriever parameter KEY=VALUE for every question (chains=0: HubLink's retrieval only).",
+    )
     args = ap.parse_args()
+    params = {k: int(v) if v.lstrip("-").isdigit() else v for k, _, v in (kv.partition("=") for kv in args.param)}
     ws = Workspace(Settings.from_env(args.db), read_only=True)
     ws.warm_up()
     if args.prime:
@@ -100,9 +107,10 @@ def main() -> None:
     questions = read_questions(args.questions)
     if args.limit:
         questions = questions[: args.limit]
-    ws.ask(questions[0].question, strategy="direct", topic_entity=questions[0].topic_entity)
+    base = RetrievalParams(extra=params)
+    ws.ask(questions[0].question, base, strategy="direct", topic_entity=questions[0].topic_entity)
     if args.warm_catalog:  # what the exact-answer step reads once per graph state, not per question
-        prepared(ws.store, ws._index_meta, ws.facts.catalogs)
+        prepared(ws.store, ws.facts.index_meta, ws.facts.catalogs)
     _instrument(ws)
     STAGES.clear()
     prof = cProfile.Profile() if args.profile else None
@@ -113,7 +121,7 @@ def main() -> None:
             prof.enable()
         before = dict(STAGES)
         start = time.perf_counter()
-        ws.ask(q.question, strategy="direct", topic_entity=q.topic_entity)
+        ws.ask(q.question, base, strategy="direct", topic_entity=q.topic_entity)
         latencies.append(time.perf_counter() - start)
         if prof:
             prof.disable()

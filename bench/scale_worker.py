@@ -24,6 +24,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -255,6 +256,7 @@ def serve(args: argparse.Namespace) -> dict:
 
     settings = Settings.from_env(args.db, store=args.store, **({"pg_dsn": args.pg_dsn} if args.pg_dsn else {}))
     extra_env = {"KGQA_STORE": args.store, **({"KGQA_PG_DSN": args.pg_dsn} if args.pg_dsn else {})}
+    params = dict(_param(kv) for kv in args.param)
     started = time.perf_counter()
     proc, url = start_service(Path(args.db), 1, extra_env=extra_env, state_path=settings.service_path, timeout=1800)
     questions = read_questions(args.questions)
@@ -266,27 +268,51 @@ def serve(args: argparse.Namespace) -> dict:
                     "question": q.question,
                     "strategy": strategy,
                     **({"topic_entity": q.topic_entity} if q.topic_entity else {}),
+                    **({"params": params} if params else {}),
                 }
                 for q in questions
             ]
             post(url, bodies[0])  # the HTTP path opened
-            latencies, served, replies = [], [], []
+            latencies, served, replies, answered_by = [], [], [], []
             for body in bodies:
                 t0 = time.perf_counter()
                 reply = post(url, body)
                 latencies.append(time.perf_counter() - t0)
                 served.append(float(reply.get("timings", {}).get("total", 0.0)))
                 replies.append(reply["triples"])
+                answered_by.append(str(reply.get("strategy", "")))
             out[strategy] = {
                 **_summary(latencies, [score_question(r, q.golden) for r, q in zip(replies, questions)]),
                 "served_p50": statistics.median(served),
                 "via": "kgqa serve (HTTP, 1 worker)",
+                "params": params,
+                # how each question was answered: HubLink's retrieval (its strategy) or a relation chain
+                "answered_by": dict(Counter(answered_by)),
             }
+            retrieved = [t for t, by in zip(latencies, answered_by) if by != "chain"]
+            if retrieved and len(retrieved) < len(latencies):  # HubLink's retrieval alone, beside the chains
+                out[strategy]["retrieval_only"] = _summary(
+                    retrieved,
+                    [score_question(r, q.golden) for r, q, by in zip(replies, questions, answered_by) if by != "chain"],
+                )
         out["service_peak_rss_mib"] = rss_mib(proc.pid)[1]
     finally:
         proc.send_signal(signal.SIGTERM)
         out["exit"] = proc.wait(timeout=120)
     return out
+
+
+def _param(text: str) -> tuple[str, int | float | str]:
+    """KEY=VALUE of `--param`, the value a number where it reads as one."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise SystemExit(f"--param {text!r}: expected KEY=VALUE")
+    for kind in (int, float):
+        try:
+            return key, kind(value)
+        except ValueError:
+            pass
+    return key, value
 
 
 def paths(args: argparse.Namespace) -> dict:
@@ -349,6 +375,12 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2, help="paths: rounds per form (the best is kept).")
     ap.add_argument("--changes", type=int, default=100, help="update: papers gaining (and losing) a keyword.")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        help="serve: a retriever parameter KEY=VALUE sent with every question (chains=0: HubLink's retrieval only).",
+    )
     args = ap.parse_args()
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     ops = {

@@ -335,16 +335,11 @@ class Workspace:
                     if params.max_output_triples < RetrievalParams().max_output_triples
                     else None
                 )
-                answer = with_exact(answer, self.store, self._index_meta, self.embedder, self.facts.catalogs, cap)
+                answer = with_exact(answer, self.store, self.facts.index_meta, self.embedder, self.facts.catalogs, cap)
         answer.llm_tokens = roles.usage.as_dict()
         answer.notes += list(roles.notes) + stale
         self._log_answer(answer)
         return answer
-
-    def _index_meta(self) -> dict[str, Any] | None:
-        """The hub index's stored metadata (its hub types)."""
-        meta = self.vstore.meta_get(META_KEY)
-        return meta if isinstance(meta, dict) else None
 
     def _index_notes(self, retriever: str) -> list[str]:
         """Check `retriever`'s index (errors if missing or built with another model); notes on a stale
@@ -397,7 +392,7 @@ class Workspace:
     def prepare_answers(self) -> None:
         """Read now what answers read from the whole graph on first use (otherwise the first question
         pays for it): the catalog of exact answers and the relation chains' schema and cue vectors."""
-        for cat in prepared_all(self.store, self._index_meta, self.facts.catalogs):
+        for cat in prepared_all(self.store, self.facts.index_meta, self.facts.catalogs):
             prepare_reading(cat, self.embedder)
         _ = self.facts.chain_answerer(self.embedder).reader  # the schema and its cue vectors
 

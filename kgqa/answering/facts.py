@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgqa.answering.words import content_words, in_text, is_negative_value, phrase_score, same_word
+from kgqa.answering.words import content_words, is_negative_value, phrase_score, same_word, written_at
 from kgqa.types import PartialAnswer
 
 #: Predicates that only link a container to its members: the container's label names the attribute.
@@ -59,7 +59,7 @@ def attribute_name(predicate: str, subject_label: str) -> str:
 
 def collect(question: str, partials: list[PartialAnswer]) -> Evidence:
     """Facts of the partial answers, numbered by source (1 = first partial answer)."""
-    facts: list[Fact] = []
+    rows: list[tuple[int, str, str]] = []
     labels: dict[int, str] = {}
     types: set[str] = set()
     for i, p in enumerate(partials, start=1):
@@ -74,9 +74,22 @@ def collect(question: str, partials: list[PartialAnswer]) -> Evidence:
             if key in seen or t.object.id == p.hub_id:
                 continue
             seen.add(key)
-            facts.append(Fact(i, attr, t.object.text, in_text(t.object.text, question)))
+            rows.append((i, attr, t.object.text))
         types.update(x.lower() for x in getattr(p, "hub_types", ()))
-    return Evidence(facts, labels, types, question)
+    written = _written_values(question, {value for _, _, value in rows})
+    return Evidence([Fact(i, a, v, v in written) for i, a, v in rows], labels, types, question)
+
+
+def _written_values(question: str, values: set[str]) -> set[str]:
+    """The values the question writes. Where several are written at the same place, only the best
+    written count: "Julia P. Nilsson" is not also "Julia L. Nilsson", "Toy Story 3" not also "Toy Story
+    2", and "jula p. nilsson" is Julia P. Nilsson; values written equally well all count."""
+    spans = {v: span for v in values if (span := written_at(v, question)) is not None}
+    return {
+        v
+        for v, (start, end, score) in spans.items()
+        if not any(s < end and start < e and other > score for s, e, other in spans.values())
+    }
 
 
 def names_sources(phrase: str, evidence: Evidence) -> float:

@@ -60,12 +60,23 @@ def phrase_score(asked: str, candidate: str) -> float:
 
 def in_text(value: str, text: str, threshold: float = 88.0) -> bool:
     """Whether `value` is written in `text` (case-insensitive; typos tolerated for longer values)."""
+    return written_at(value, text, threshold) is not None
+
+
+def written_at(value: str, text: str, threshold: float = 88.0) -> tuple[int, int, float] | None:
+    """Where and how well `value` is written in `text`: (start, end, score) in `text` lower-cased with its
+    spaces collapsed; score 100 when written exactly, below 100 with a typo (longer values only, at
+    least `threshold`); None when it is not written there."""
     v, t = " ".join(value.lower().split()), " ".join(text.lower().split())
     if not v:
-        return False
-    if re.search(rf"(?<![a-z0-9]){re.escape(v)}(?![a-z0-9])", t):
-        return True
-    return len(v) >= 6 and fuzz.partial_ratio(v, t) >= threshold
+        return None
+    m = re.search(rf"(?<![a-z0-9]){re.escape(v)}(?![a-z0-9])", t)
+    if m:
+        return m.start(), m.end(), 100.0
+    if len(v) < 6:
+        return None
+    near = fuzz.partial_ratio_alignment(v, t, score_cutoff=threshold)
+    return (near.dest_start, near.dest_end, min(near.score, 99.9)) if near is not None else None
 
 
 def number_words(n: int) -> str:

@@ -252,17 +252,27 @@ def _split_vocabulary(text: str, vocabulary: Iterable[str]) -> tuple[str, str] |
 
 
 def analyse_components(
-    question: str, components: list[str], vocabulary: Iterable[str] = (), ignore: Iterable[str] = ()
+    question: str,
+    components: list[str],
+    vocabulary: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+    named: NamedLabel | None = None,
 ) -> list[Component]:
     """Classify components as anchors or attributes, split "attribute value" phrases on the graph's
     predicate vocabulary, fold qualifying attributes into their anchors and drop ignored words
-    (such as the hub type: "papers" when every hub is a paper)."""
+    (such as the hub type: "papers" when every hub is a paper). `named`, a label of the graph the
+    question writes, is one anchor in place of the pieces the components made of it."""
     vocabulary = list(vocabulary)
     ignored = {w.lower() for w in ignore}
+    label = value_label(named, vocabulary, ignored)
+    components = with_named_label(question, components, named, label)
     items: list[Component] = []
     for text in components:
         text = text.strip()
         if not text:
+            continue
+        if label is not None and text == label:
+            items.append(Component(text, True))
             continue
         split = None if _is_anchor_text(text, question) else _split_vocabulary(text, vocabulary)
         if split and split[1]:
@@ -288,6 +298,54 @@ def analyse_components(
         )
         for c in final
     ]
+
+
+@dataclass(frozen=True)
+class NamedLabel:
+    """A label of the graph written in the question as whole words, and where (`start`, `end`)."""
+
+    label: str
+    start: int
+    end: int
+
+
+#: Fewest words a label needs to stand for a value however it is cased: one word ("simulation",
+#: "paper") is as often an ordinary word of the question as the name of something.
+NAMED_MIN_WORDS = 2
+
+
+def value_label(named: NamedLabel | None, vocabulary: Iterable[str], ignored: set[str]) -> str | None:
+    """The label of `named` where it stands for a value: at least NAMED_MIN_WORDS words, and neither a
+    predicate of the graph (an attribute) nor an ignored word (a hub type)."""
+    if named is None or len(named.label.split()) < NAMED_MIN_WORDS:
+        return None
+    low = named.label.lower()
+    if low in ignored or any(low == v.lower().strip() for v in vocabulary):
+        return None
+    return named.label
+
+
+def with_named_label(question: str, components: list[str], named: NamedLabel | None, label: str | None) -> list[str]:
+    """`components` with `label` (the value label of `named`, see `value_label`) in place of the
+    components that lie inside it in the question ("data-driven refactoring", "sensor networks" of a
+    lower-case title): a user who types a title or a name without quotes or capitals still names one
+    value. Unchanged without a label, or when the components hold it as written."""
+    if named is None or label is None or label in components:
+        return components
+    out: list[str] = []
+    for text in components:
+        if text.strip().lower() == label.lower() or _only_inside(question, text.strip(), named.start, named.end):
+            if label not in out:
+                out.append(label)
+        else:
+            out.append(text)
+    return out if label in out else [label, *out]
+
+
+def _only_inside(question: str, text: str, start: int, end: int) -> bool:
+    """Whether every place `question` writes `text` (case-insensitive) lies within [start, end)."""
+    places = [m.start() for m in re.finditer(re.escape(text.lower()), question.lower())] if text else []
+    return bool(places) and all(start <= p and p + len(text) <= end for p in places)
 
 
 def _contrasted(attribute: str, components: list[Component]) -> bool:

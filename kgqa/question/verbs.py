@@ -47,6 +47,20 @@ OBJECT_NOUNS = {
     **dict.fromkeys("make makes made making manufacture manufactures sell sells sold".split(), "product products"),
 }
 
+#: Verbs whose place noun is what predicate labels usually say, for questions that ask "where" ("where was
+#: X published": its venue, not its author; "where was X born": the birthplace).
+PLACE_NOUNS = {
+    **dict.fromkeys(
+        "publish published publishes present presented appear appeared".split(), "venue journal conference"
+    ),
+    **dict.fromkeys("born".split(), "birthplace place of birth"),
+    **dict.fromkeys("die died".split(), "place of death"),
+    **dict.fromkeys("film filmed shoot shot".split(), "filming location"),
+    **dict.fromkeys("study studied educated".split(), "education university alma mater"),
+    **dict.fromkeys("work works worked employed".split(), "employer workplace"),
+    **dict.fromkeys("headquartered".split(), "headquarters location"),
+}
+
 #: Irregular forms and the verb they are a form of.
 _IRREGULAR = {
     **dict.fromkeys("wrote written".split(), "write"),

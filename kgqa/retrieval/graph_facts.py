@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kgqa.answering.catalog import CatalogCache
+from kgqa.answering.graph_answers import prepared
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import entities_by_ids
@@ -43,8 +46,18 @@ class GraphFacts:
     def chain_answerer(self, embedder: Embedder) -> ChainAnswerer:
         """The relation-chain answerer over this graph (kgqa/retrieval/chains), made on first use."""
         if self.chains is None:
-            self.chains = ChainAnswerer(self.store, embedder)
+            self.chains = ChainAnswerer(self.store, embedder, self.counts_exactly)
         return self.chains
+
+    def counts_exactly(self, question: str) -> bool:
+        """Whether the exact answers count over the whole graph for `question`: its hub type has a
+        catalog (none past the catalog's ceiling, kgqa/answering/catalog.py)."""
+        return prepared(self.store, self.index_meta, self.catalogs, question) is not None
+
+    def index_meta(self) -> dict[str, Any] | None:
+        """The hub index's stored metadata (its hub types)."""
+        meta = self.vstore.meta_get(META_KEY)
+        return meta if isinstance(meta, dict) else None
 
     def predicates(self) -> list[str]:
         """Distinct predicate labels (they split "paper class philosophical paper" components)."""

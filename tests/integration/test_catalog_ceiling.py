@@ -8,6 +8,7 @@ from __future__ import annotations
 from kgqa.answering import catalog as catalog_mod
 from kgqa.answering.catalog import CatalogCache, read_catalog
 from kgqa.answering.connections import connection_by_labels
+from kgqa.config import RetrievalParams
 
 
 def _traced(store) -> list[str]:
@@ -67,3 +68,50 @@ def test_past_the_ceiling_a_link_question_is_linked_by_the_labels_it_writes(demo
     # no link asked, or only one name written: the retrieved facts' answer, as before
     assert connection_by_labels(f"Which papers did {first} write?", ws.store, ["Paper"]) is None
     assert connection_by_labels(f"How is {first} connected to nobody at all?", ws.store, ["Paper"]) is None
+
+
+def test_past_the_ceiling_a_count_is_taken_over_the_whole_graph(demo_workspace, monkeypatch):
+    """Without a catalog a one-hop count ("how many papers did X write") is counted along the relation
+    over the whole graph, not over the hubs retrieval keeps (here only two)."""
+    ws = demo_workspace
+    name, papers = ws.store.query(
+        "MATCH (p:Entity)-[:Triple {predicate: 'author'}]->(a:Entity) "
+        "RETURN a.label, count(DISTINCT p) AS n ORDER BY n DESC, a.label LIMIT 1"
+    )[1][0]
+    assert papers >= 3  # more than the two hubs kept below
+    monkeypatch.setattr(catalog_mod, "MAX_FACTS", 1)
+    monkeypatch.setattr(ws.facts, "catalogs", CatalogCache())
+    for question in (f"How many papers did {name} write?", f"how many papers did {name.lower()} write"):
+        answer = ws.ask(question, RetrievalParams(strategy="direct", hubs_to_keep=2))
+        assert answer.strategy == "chain" and answer.result and answer.result["value"] == papers, answer.answer
+        assert len(answer.sources) == papers
+
+
+def test_past_the_ceiling_an_order_or_groups_cover_the_whole_graph(demo_workspace, monkeypatch):
+    """Without a catalog "which papers did X write, newest first" and "how many papers did X write per
+    year" follow the relation to every paper and read each one's year: all of them, in the graph's
+    order and counts, not the hubs retrieval keeps."""
+    ws = demo_workspace
+    rows = ws.store.query(
+        "MATCH (p:Entity)-[:Triple {predicate: 'author'}]->(a:Entity), (p)-[:Triple {predicate: 'publication year'}]->(y:Entity) "
+        "WITH a, collect({title: p.label, year: y.label}) AS papers WHERE size(papers) >= 3 "
+        "RETURN a.label, papers ORDER BY size(papers) DESC, a.label LIMIT 1"
+    )[1]
+    name, papers = rows[0]
+    years: dict[str, int] = {}
+    for p in papers:
+        years[p["year"]] = years.get(p["year"], 0) + 1
+    monkeypatch.setattr(catalog_mod, "MAX_FACTS", 1)
+    monkeypatch.setattr(ws.facts, "catalogs", CatalogCache())
+    few = RetrievalParams(strategy="direct", hubs_to_keep=2)
+    ranked = ws.ask(f"Which papers did {name} write? Rank them in descending order of their publication year.", few)
+    assert ranked.strategy == "chain" and ranked.result["operation"] == "rank", ranked.answer
+    assert sorted(ranked.result["items"]) == sorted(p["title"] for p in papers)
+    assert [ranked.result["groups"][t] for t in ranked.result["items"]] == sorted(
+        (p["year"] for p in papers), reverse=True
+    )
+    assert "in descending order of publication year: 1. '" in ranked.answer
+    grouped = ws.ask(f"how many papers did {name.lower()} write per year", few)
+    assert grouped.strategy == "chain" and grouped.result["operation"] == "group", grouped.answer
+    assert grouped.result["groups"] == years and grouped.result["value"] == len(papers)
+    assert all(f"{y}: {n} [" in grouped.answer for y, n in years.items())

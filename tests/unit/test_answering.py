@@ -322,6 +322,29 @@ def test_sources_that_miss_a_stated_constraint_are_left_out():
     assert result.groups == {"Software Ecosystems": 1, "Technical Debt": 3}  # sides are not filtered
 
 
+NAMESAKES = [
+    _paper("P1", "Alpha Study", [("publication year", "2017"), ("author", "Julia P. Nilsson")]),
+    _paper("P2", "Beta Study", [("publication year", "2020"), ("author", "Julia L. Nilsson")]),
+    _paper("P3", "Gamma Study", [("publication year", "2021"), ("author", "Julia P. Nilsson")]),
+    _paper("P4", "Delta Study", [("publication year", "2019"), ("author", "Julia H. Nilsson")]),
+]
+
+
+@pytest.mark.parametrize(
+    "question,count",
+    [
+        ("How many papers did Julia P. Nilsson publish?", 2),  # exactly written: not her namesakes too
+        ("how many papers did jula p. nilsson publish", 2),  # with a typo: the closest name only
+        ("How many papers did Julia Nilson publish?", 4),  # all three as close: none is preferred
+    ],
+)
+def test_a_name_written_in_the_question_is_not_also_its_namesakes(question, count):
+    text, result = compose(question, NAMESAKES)
+    assert result.value == count, text
+    if count == 2:
+        assert "L. Nilsson" not in text and "H. Nilsson" not in text and "[1][3]" in text, text
+
+
 @pytest.mark.parametrize(
     "predicate,noun",
     [

@@ -241,6 +241,41 @@ def test_another_form_of_a_label_word_is_no_typo(embedder):
     assert _steps(schema, embedder, question, "Formal Repair", {"Paper"}) == [("venue", 1)]
 
 
+def _papers_schema() -> GraphSchema:
+    """The shape of the demo graph: papers with venues, years and authors, contributions with their
+    evaluation method and datasets (a dataset is used by several contributions)."""
+    paper, contribution = frozenset({"Paper"}), frozenset({"Contribution"})
+    rows = [
+        Connection("venue", paper, frozenset({"Venue"}), 35),
+        Connection("publication year", paper, frozenset({LITERAL}), 35),
+        Connection("author", paper, frozenset({"Person"}), 110),
+        Connection("research field", paper, frozenset({"Field"}), 35),
+        Connection("contribution", paper, contribution, 38),
+        Connection("evaluation method", contribution, frozenset({"Method"}), 38),
+        Connection("uses dataset", contribution, frozenset({"Dataset"}), 30),
+    ]
+    return GraphSchema({c.predicate: [c] for c in rows})
+
+
+@pytest.mark.parametrize(
+    "question, steps",
+    [
+        # the verb after the asked noun says its relation again: no step of its own (not the authors)
+        ("what venue published graph queries at scale", [("venue", 1)]),
+        ("which venue published graph queries at scale?", [("venue", 1)]),
+        ("in which venue was graph queries at scale published", [("venue", 1)]),
+        # ... and not a detour through the datasets that "used" resembles
+        ("which evaluation method is used in graph queries at scale", [("contribution", 1), ("evaluation method", 1)]),
+        # "where" asks for the verb's place, "when" for its time, "who" for its agent
+        ("where was graph queries at scale published", [("venue", 1)]),
+        ("when was graph queries at scale published", [("publication year", 1)]),
+        ("who published graph queries at scale", [("author", 1)]),
+    ],
+)
+def test_the_asked_noun_and_the_question_word_choose_what_a_verb_means(embedder, question, steps):
+    assert _steps(_papers_schema(), embedder, question, "graph queries at scale", {"Paper"}) == steps
+
+
 def test_a_when_question_never_ends_at_an_entity(embedder):
     reader = ChainReader(_music_schema(), embedder)
     question = "when did Light Distant come out"

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kgqa.answering.words import is_negative_value
-from kgqa.question.components import analyse_components, extract_components
+from kgqa.question.components import NamedLabel, analyse_components, extract_components
 from kgqa.retrieval.hublink.coverage import QueryShape, anchor_groups, anchor_kind, read_shape, serving_triples
 from kgqa.retrieval.hublink.hits import HitTable
 from kgqa.types import Entity, Triple
@@ -80,6 +80,46 @@ def test_negation_marks_the_attribute_unless_contrasted():
 
 def test_analysis_never_returns_nothing_for_a_non_empty_list():
     assert [c.text for c in analyse_components("papers?", ["papers"], (), ("paper",))] == ["papers"]
+
+
+def _named(question: str, label: str) -> NamedLabel:
+    start = question.lower().index(label.lower())
+    return NamedLabel(label, start, start + len(label))
+
+
+@pytest.mark.parametrize(
+    "question, label, expected",
+    [
+        (  # a title typed in lower case: one anchor, not three noun phrases of it
+            "which evaluation method is used in data-driven refactoring for sensor networks in production",
+            "Data-Driven Refactoring for Sensor Networks in Production",
+            [("evaluation method", False), ("Data-Driven Refactoring for Sensor Networks in Production", True)],
+        ),
+        (  # a name in lower case, the graph's spelling kept
+            "how many papers did lucia silva publish per publication year",
+            "Lucia Silva",
+            [("Lucia Silva", True), ("publication year", False)],
+        ),
+        (  # already a component as written: unchanged
+            "Who directed 'Cold Orchard'?",
+            "Cold Orchard",
+            [("Cold Orchard", True), ("directed", False)],
+        ),
+        # one word is as often an ordinary word of the question, and a predicate of the graph names
+        # an attribute: both are left as the components have them
+        ("which papers use simulation as their method", "Simulation", None),
+        ("what is the publication year of those papers", "publication year", None),
+    ],
+)
+def test_a_label_the_question_writes_is_one_anchor(question, label, expected):
+    vocabulary, ignored = ["publication year", "author"], ("paper",)
+    comps = analyse_components(question, extract_components(question), vocabulary, ignored, _named(question, label))
+    if expected is None:
+        expected = [
+            (c.text, c.anchor) for c in analyse_components(question, extract_components(question), vocabulary, ignored)
+        ]
+        assert (label, True) not in [(c.text, c.anchor) for c in comps]
+    assert [(c.text, c.anchor) for c in comps] == expected
 
 
 # -- selection -------------------------------------------------------------------------------------

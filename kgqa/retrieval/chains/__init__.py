@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
 from kgqa.answering.words import number_words as n_words
+from kgqa.answering.words import plural
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import KgqaError
@@ -23,6 +25,7 @@ from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
 from kgqa.retrieval.chains.guards import counts, declines
 from kgqa.retrieval.chains.linking import TopicMention, find_mention, link_topic
+from kgqa.retrieval.chains.ordering import Keyed, Ordering, key_values, ordering_of, sortable
 from kgqa.retrieval.chains.reading import ChainPlan, ChainReader, label_words
 from kgqa.retrieval.chains.schema import GraphSchema, type_set
 from kgqa.types import Entity, RankedHub, Source, Triple
@@ -37,9 +40,15 @@ class ChainAnswerer:
     """Answers relation-chain questions over one graph (schema and cue vectors read once, until
     `forget`)."""
 
-    def __init__(self, store: GraphStore, embedder: Embedder) -> None:
+    def __init__(
+        self, store: GraphStore, embedder: Embedder, counts_exactly: Callable[[str], bool] | None = None
+    ) -> None:
+        """`counts_exactly(question)`: whether the exact answers count the whole graph for the question
+        (kgqa/answering/exact.py; by default wherever the layout reads its facts)."""
         self.store, self.embedder = store, embedder
+        self._counts_exactly = counts_exactly or (lambda _question: exact_answers_available(store))
         self._reader: ChainReader | None = None
+        self._last_topic: tuple[tuple[str, str | None], TopicMention | None] | None = None
 
     def forget(self) -> None:
         """Drop the schema (the graph changed)."""
@@ -58,34 +67,69 @@ class ChainAnswerer:
         if int(params.extra.get("chains", 1)) == 0 or mode != "offline":
             return None  # with an LLM, HubLink's retrieval and the LLM's answer (chains: offline mode)
         t0 = time.perf_counter()
-        mention = self._topic(question, params)
+        mention = self.topic(question, params)
         if mention is None:
             return None
         span = (mention.start, mention.end) if mention.end else None
-        if declines(question, span):
+        # counts, orders and groups are left to the exact answers over the whole graph
+        # (kgqa/answering/exact.py) where the graph has them; elsewhere (a layout without them, a graph
+        # past their ceiling) the chain takes them itself, over every end it reaches, not over the hubs
+        # retrieval keeps
+        ordering = ordering_of(question, mention.end)
+        if ordering is not None and self._counts_exactly(question):
+            ordering = None
+        asked = ordering.chain_question if ordering else question
+        if declines(asked, span):
             return None
-        plan = self.reader.plan(question, span, set(mention.types), MAX_HOPS)
-        # one-hop counts are left to the exact answers over the whole graph (kgqa/answering/exact.py)
-        # where the graph has them; elsewhere the chain counts them itself
-        how_many = counts(question) and exact_answers_available(self.store)
+        plan = self.reader.plan(asked, span, set(mention.types), MAX_HOPS)
+        how_many = counts(asked) and ordering is None and self._counts_exactly(question)
         if plan is None or not self._worth_it(plan, mention, is_hub, how_many):
             return None
         t1 = time.perf_counter()
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
-        named = _named_outside(question, (mention.start, mention.end))
-        result = follow_chain(self.store, start, plan.steps, fanout, revisit=plan.plain_path(question), named=named)
+        named = _named_outside(asked, (mention.start, mention.end))
+        result = follow_chain(self.store, start, plan.steps, fanout, revisit=plan.plain_path(asked), named=named)
         if not result.ends or _containers(result):
             return None
         if any(named(e) for e in result.ends):
             return None  # "romance movies in french": a value the question names is a constraint, not an answer
+        keyed = None
+        if ordering is not None:
+            keyed = key_values(
+                self.store, self.reader.schema, result.ends, self._end_types(plan, mention), ordering.key, fanout
+            )
+            if keyed is None or not keyed.values:
+                return None  # nothing states the value to order by: HubLink's retrieval answers
         t2 = time.perf_counter()
-        answer = _compose(question, plan, result, params, is_hub, mode, self._topic_hubs(result.start, is_hub))
+        topic_hubs = self._topic_hubs(result.start, is_hub)
+        if ordering is not None and keyed is not None:
+            answer = _compose_ordered(question, plan, result, ordering, keyed, params, is_hub, mode, topic_hubs)
+        else:
+            answer = _compose(question, plan, result, params, is_hub, mode, topic_hubs)
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
         return answer
 
-    def _topic(self, question: str, params: RetrievalParams) -> TopicMention | None:
-        """The given topic where the question names it (None where it does not), else the linked one."""
+    def _end_types(self, plan: ChainPlan, mention: TopicMention) -> set[str]:
+        """The types the chain's steps reach from the topic's types (by the schema)."""
+        types = set(mention.types)
+        for predicate, direction in plan.steps:
+            types = self.reader.schema.step(predicate, direction, types)
+        return types
+
+    def topic(self, question: str, params: RetrievalParams) -> TopicMention | None:
+        """The given topic where the question names it (None where it does not), else the longest entity
+        label the question writes (`link_topic`). Remembered for the last question: the chain reader
+        and HubLink's components of the same question read the graph once."""
+        key = (question, params.topic_entity)
+        last = self._last_topic
+        if last is not None and last[0] == key:
+            return last[1]
+        mention = self._read_topic(question, params)
+        self._last_topic = (key, mention)
+        return mention
+
+    def _read_topic(self, question: str, params: RetrievalParams) -> TopicMention | None:
         if params.topic_entity:
             try:
                 e = resolve_entity(self.store, params.topic_entity)
@@ -150,35 +194,124 @@ def _compose(
     topic_hubs: list[Entity],
 ) -> Answer:
     """The answer: the end entities in rank order, each citing the hub its evidence passes through."""
+    sources, cites = _cited(result.ends, result, is_hub, topic_hubs)
+    parts = [f"{end.text} {cites[end.id]}".rstrip() for end in result.ends]
+    items = [e.text for e in result.ends]
+    how_many = counts(question)
+    listing = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    start = result.start[0].text
+    text = _sentence(question, listing, len(items), how_many) or _chain_sentence(plan.steps, start, listing, len(items))
+    outcome: dict[str, Any] = {
+        "operation": "count" if how_many else "value" if len(items) == 1 else "list",
+        "value": len(items) if how_many else items[0] if len(items) == 1 else None,
+        "items": items,
+        "groups": {},
+    }
+    triples = _evidence_triples(result, params.max_output_triples)
+    return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
+
+
+def _compose_ordered(
+    question: str,
+    plan: ChainPlan,
+    result: ChainResult,
+    ordering: Ordering,
+    keyed: Keyed,
+    params: RetrievalParams,
+    is_hub: IsHub,
+    mode: str,
+    topic_hubs: list[Entity],
+) -> Answer:
+    """The chain's ends ranked by the value the question names, or counted per value: "The 3 papers with
+    author A, in descending order of publication year: 1. 'X' (2024) [1]; ..."."""
+    outcome: dict[str, Any]
+    values = keyed.values
+    stated = [e for e in result.ends if e.id in values]
+    noun = _ends_noun(result, len(result.ends))
+    reached = _reached_phrase(plan.steps, result.start[0].text)
+    key = keyed.predicate
+    if ordering.operation == "rank":
+        ordered = sorted(stated, key=lambda e: (sortable(values[e.id]), e.text.casefold()))
+        if ordering.descending:
+            ordered.sort(key=lambda e: sortable(values[e.id]), reverse=True)
+        ordered += [e for e in result.ends if e.id not in values]
+        sources, cites = _cited(ordered, result, is_hub, topic_hubs)
+        numbered = [
+            f"{i}. '{e.text}' ({values.get(e.id, 'not stated')}) {cites[e.id]}".rstrip()
+            for i, e in enumerate(ordered, 1)
+        ]
+        direction = "descending" if ordering.descending else "ascending"
+        text = f"The {len(ordered)} {noun}{reached}, in {direction} order of {key}: {'; '.join(numbered)}."
+        outcome = {
+            "operation": "rank",
+            "value": None,
+            "items": [e.text for e in ordered],
+            "groups": {e.text: values[e.id] for e in ordered if e.id in values},
+        }
+    else:
+        groups: dict[str, list[Entity]] = {}
+        for e in sorted(stated, key=lambda e: (sortable(values[e.id]), e.text.casefold())):
+            groups.setdefault(values[e.id], []).append(e)
+        sources, cites = _cited([e for es in groups.values() for e in es], result, is_hub, topic_hubs)
+        listing = "; ".join(f"{v}: {len(es)} {''.join(cites[e.id] for e in es)}".rstrip() for v, es in groups.items())
+        missing = len(result.ends) - len(stated)
+        unstated = f" ({missing} stating no {key})" if missing else ""
+        text = f"The {len(result.ends)} {noun}{reached} per {key}{unstated}: {listing}."
+        outcome = {
+            "operation": "group",
+            "value": len(stated),
+            "items": [],
+            "groups": {v: len(es) for v, es in groups.items()},
+        }
+    triples = _evidence_triples(result, params.max_output_triples, [keyed.triples[e.id] for e in stated])
+    return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
+
+
+def _cited(
+    ends: list[Entity], result: ChainResult, is_hub: IsHub, topic_hubs: list[Entity]
+) -> tuple[dict[str, Source], dict[str, str]]:
+    """The sources (each hub the ends' evidence passes through, numbered in the order of `ends`) and
+    each end's citation ("[n]", "" where its evidence meets no hub)."""
     sources: dict[str, Source] = {}
-    triples: list[str] = []
-    seen: set[str] = set()
-    evidences: list[list[Triple]] = []
-    parts: list[str] = []
-    limit = params.max_output_triples
-    for end in result.ends:
-        evidence = result.evidence(end.id)
-        hub = _hub_of(evidence, is_hub) or (topic_hubs[0] if topic_hubs else None)
+    cites: dict[str, str] = {}
+    for end in ends:
+        hub = _hub_of(result.evidence(end.id), is_hub) or (topic_hubs[0] if topic_hubs else None)
         cite = ""
         if hub is not None:
             if hub.id not in sources:
                 sources[hub.id] = Source(len(sources) + 1, hub.id, hub.label or hub.id)
-            cite = f" [{sources[hub.id].n}]"
-        parts.append(f"{end.text}{cite}")
-        evidences.append(evidence)
-    # each end's last triple first (every answer is named while the cap allows), then the paths to it
-    for ordered in ([e[-1:] for e in evidences], [e[:-1] for e in evidences]):
+            cite = f"[{sources[hub.id].n}]"
+        cites[end.id] = cite
+    return sources, cites
+
+
+def _evidence_triples(result: ChainResult, limit: int, stating: list[Triple] | None = None) -> list[str]:
+    """Each end's last triple first (every answer is named while the cap allows), then the triples
+    `stating` the values the ends are ordered by, then the paths to the ends."""
+    evidences = [result.evidence(end.id) for end in result.ends]
+    triples: list[str] = []
+    seen: set[str] = set()
+    for ordered in ([e[-1:] for e in evidences], [stating or []], [e[:-1] for e in evidences]):
         for evidence in ordered:
             for t in evidence:
                 if len(triples) < limit and t.canonical not in seen:
                     seen.add(t.canonical)
                     triples.append(t.canonical)
-    items = [e.text for e in result.ends]
-    how_many = counts(question)
+    return triples
+
+
+def _chain_answer(
+    question: str,
+    plan: ChainPlan,
+    result: ChainResult,
+    text: str,
+    sources: dict[str, Source],
+    triples: list[str],
+    mode: str,
+    outcome: dict[str, Any],
+) -> Answer:
+    """The chain's Answer: its sentence, sources, evidence, trace and structured result."""
     chain = " -> ".join(f"{p}" if d > 0 else f"(inverse) {p}" for p, d in plan.steps)
-    listing = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    start = result.start[0].text
-    text = _sentence(question, listing, len(items), how_many) or _chain_sentence(plan.steps, start, listing, len(items))
     notes = [f"relation chain: {chain} ({len(plan.steps)} hop{'s' if len(plan.steps) != 1 else ''})"]
     if result.truncated:
         notes.append("a hop of the chain reached its fan-out cap; the answer may be incomplete")
@@ -197,13 +330,23 @@ def _compose(
             {"step": i + 1, "predicate": p, "direction": "forward" if d > 0 else "backward"}
             for i, (p, d) in enumerate(plan.steps)
         ],
-        result={
-            "operation": "count" if how_many else "value" if len(items) == 1 else "list",
-            "value": len(items) if how_many else items[0] if len(items) == 1 else None,
-            "items": items,
-            "groups": {},
-        },
+        result=outcome,
     )
+
+
+def _ends_noun(result: ChainResult, n: int) -> str:
+    """What the ends are, in words: their type ("papers"), else "answers"."""
+    types = sorted({t for e in result.ends for t in e.types})
+    noun = types[0].lower() if len(types) == 1 else "answer"
+    return noun if n == 1 else plural(noun)
+
+
+def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
+    """How the ends relate to the topic: " with author A" for one step back to it, else the chain."""
+    if len(steps) == 1 and steps[0][1] < 0:
+        return f" with {_readable(steps[0][0])} {start}"
+    chain = " -> ".join(_readable(p) if d > 0 else f"(inverse) {_readable(p)}" for p, d in steps)
+    return f" reached from {start} ({chain})"
 
 
 def _containers(result: ChainResult) -> bool:

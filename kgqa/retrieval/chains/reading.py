@@ -17,7 +17,7 @@ import numpy as np
 
 from kgqa.answering.words import plural, same_word
 from kgqa.embeddings.base import Embedder
-from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, stems
+from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, PLACE_NOUNS, stems
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
 
 #: Below this similarity a word names no predicate or type.
@@ -65,6 +65,8 @@ CATEGORY_WORDS = "type types kind kinds sort sorts category categories style sty
 #: Question words that ask for a verb's agent (a person), and words that ask for a time.
 AGENT_WH = frozenset({"who", "whom", "whose"})
 TIME_WORDS = frozenset({"when", "year", "years", "date", "dates", "day", "month"})
+#: Words between a wh-phrase and its verb that leave the verb bound to it ("which method *is* used in X").
+AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "did", "does", "do"})
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,7 @@ class ChainReader:
             or _about_the_topic(words, i, topic_at)
         ]
         asks_agent = bool(AGENT_WH.intersection(words))  # "who ...": a verb asks for its agent
+        asks_place = "where" in words and not asks_agent  # "where was X published": the verb's place
         slots: list[list[list[str]]] = []  # per content word: its own text, then its agent noun(s), ...
         for i in content:
             w = words[i]
@@ -227,6 +230,8 @@ class ChainReader:
                 second = [w]  # "come from" is no "come out"
             elif not asks_agent and w in OBJECT_NOUNS:
                 second = [OBJECT_NOUNS[w]]  # "what does X make": its products
+            elif asks_place and w in PLACE_NOUNS:
+                second = [PLACE_NOUNS[w]]
             else:
                 second = _agent_texts(w, asks_agent)
             word_slots = [[w], second]
@@ -261,6 +266,8 @@ class ChainReader:
                 whole = cands[0]
             elif asks_agent and w in AGENT_NOUNS and cands[1][0] and cands[1][1] >= MATCH_THRESHOLD:
                 whole = cands[1]  # "who starred in X": the cast, not another verb ("directed")
+            elif asks_place and w in PLACE_NOUNS and cands[1][0] and cands[1][1] >= MATCH_THRESHOLD:
+                whole = cands[1]  # "where was X published": the venue, not the publication year
             else:
                 whole = max(cands[:2], key=lambda c: max(c[1], c[3]))
             share = words[i - 1] == "co" if i > 0 else False
@@ -537,15 +544,28 @@ class ChainReader:
 
 
 def _drop_restating_verb(relations: list[Mention], words: list[str], topic_at: int) -> list[Mention]:
-    """A verb closing the question after the topic only restates the relation its wh-phrase names ("in
-    which *venue* was X *published*"): read it as no step (where the question asks no agent, "who")."""
+    """A verb that only restates the relation its wh-phrase names, closing the question after the topic
+    ("in which *venue* was X *published*") or right after the wh-phrase before the topic ("what *venue*
+    *published* X", "which *evaluation method* is *used* in X"): read it as no step (where the question
+    asks no agent, "who")."""
     if len(relations) < 2 or AGENT_WH.intersection(words):
         return relations
-    last = relations[-1]
-    asked = next((m for m in relations if m.position >= 1 and words[m.position - 1] in WH_WORDS), None)
-    if asked is None or asked is last or last.position < topic_at or last.word not in AGENT_NOUNS:
+    asked = next((m for m in relations if _after_wh(m, words)), None)
+    if asked is None:
         return relations
-    return relations[:-1]
+    last = relations[-1]
+    if asked is not last and last.position >= topic_at and last.word in AGENT_NOUNS:
+        return relations[:-1]
+    verb = next((m for m in relations if m.position > asked.position), None)
+    if (
+        verb is not None
+        and verb.position < topic_at
+        and verb.predicate != asked.predicate
+        and _verb_form(verb.word)
+        and all(w in AUXILIARIES for w in words[asked.position + 1 : verb.position])
+    ):
+        return [m for m in relations if m is not verb]
+    return relations
 
 
 def _agent_texts(word: str, asks_agent: bool) -> list[str]:
@@ -558,7 +578,8 @@ def _agent_texts(word: str, asks_agent: bool) -> list[str]:
 
 def _head_nouns(mentions: list[Mention], words: list[str]) -> list[Mention]:
     """In a wh-phrase of two nouns ("which *record label*", "what *film genre*") the last is the one
-    asked; the word before it only qualifies it (unless both name one predicate: "release year")."""
+    asked; the word before it only qualifies it (unless both name one predicate: "release year"). A
+    verb after the noun ("what *venue* published X") is no second noun."""
     at = {m.position: m for m in mentions}
     return [
         m
@@ -568,8 +589,22 @@ def _head_nouns(mentions: list[Mention], words: list[str]) -> list[Mention]:
             and m.position + 1 in at
             and at[m.position + 1].predicate != m.predicate
             and words[m.position + 1] not in LINK_WORDS
+            and not _verb_form(words[m.position + 1])
         )
     ]
+
+
+def _after_wh(m: Mention, words: list[str]) -> bool:
+    """Whether the mention (of one word, or of adjacent words merged: "evaluation method") follows a
+    question word ("*which* evaluation method")."""
+    first = m.position - len(m.word.split()) + 1
+    return any(p >= 1 and words[p - 1] in WH_WORDS for p in {first, m.position})
+
+
+def _verb_form(word: str) -> bool:
+    """Whether the word reads as a verb: one with agent or object nouns ("published", "makes"), or a
+    past form ("directed")."""
+    return word in AGENT_NOUNS or word in OBJECT_NOUNS or word.endswith("ed")
 
 
 def _wh_noun(m: Mention, words: list[str]) -> bool:

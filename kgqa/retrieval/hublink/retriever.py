@@ -16,7 +16,7 @@ from kgqa.embeddings.base import Embedder
 from kgqa.graph.reader import resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.llm.base import AnswerRoles, HubContext, PartialAnswer, ScoredTriple
-from kgqa.question.components import analyse_components
+from kgqa.question.components import NamedLabel, analyse_components
 from kgqa.retrieval.base import Answer, BaseRetriever
 from kgqa.retrieval.fanout import DEFAULT_TEXT_HUB_LIMIT, rank_hubs
 from kgqa.retrieval.graph_facts import GraphFacts
@@ -144,7 +144,13 @@ class HubLinkRetriever(BaseRetriever):
     def process_question(self, question: str, params: RetrievalParams) -> ProcessedQuestion:
         """PROCESSQUESTION (Alg. 11): components and the embeddings of question and components."""
         raw = self.roles.extract_components(question) if params.use_components else []
-        analysed = analyse_components(question, raw, self._predicates(), self._hub_type_words())
+        analysed = analyse_components(
+            question,
+            raw,
+            self._predicates(),
+            self._hub_type_words(),
+            self._named_label(question, params) if raw else None,
+        )
         components = [c.text for c in analysed]
         vectors = self.embedder.embed([question] + components)
         return ProcessedQuestion(
@@ -354,6 +360,12 @@ class HubLinkRetriever(BaseRetriever):
             for p in sorted(hub.paths, key=lambda p: (-p.score, p.hash)):  # ties: the store's row order varies
                 out.extend(ScoredTriple(t, p.score, hub.root.id) for t in p.triples)
         return sorted(out, key=lambda st: -st.score)
+
+    def _named_label(self, question: str, params: RetrievalParams) -> NamedLabel | None:
+        """The topic the question names (the given topic entity, else the longest label of the graph it
+        writes; read once per question with the chain reader), as one value for the components."""
+        mention = self.facts.chain_answerer(self.embedder).topic(question, params)
+        return NamedLabel(mention.label, mention.start, mention.end) if mention else None
 
     def _hub_type_words(self) -> set[str]:
         """The hub types ("paper" when every hub is a Paper): a component naming one matches every hub
