@@ -394,6 +394,22 @@ def test_a_rel_read_backwards_is_written_with_its_verb():
     )
 
 
+@pytest.mark.parametrize(
+    "predicate, phrase",
+    [
+        ("author", " with author Ada Lind"),
+        ("directed_by", " directed by Ada Lind"),
+        ("has tags", " with tags Ada Lind"),
+        ("won", " that won Ada Lind"),
+    ],
+)
+def test_ranked_ends_are_named_by_the_relation_back_to_the_topic(predicate, phrase):
+    from kgqa.retrieval.chains import _reached_phrase
+
+    assert _reached_phrase(((predicate, -1),), "Ada Lind") == phrase
+    assert _reached_phrase(((predicate, 1), ("year", 1)), "Ada Lind").startswith(" reached from Ada Lind (")
+
+
 _EVIDENCE = """
 import json
 from kgqa.retrieval.chains.follow import ChainResult

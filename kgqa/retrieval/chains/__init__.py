@@ -229,7 +229,7 @@ def _compose_ordered(
     stated = [e for e in result.ends if e.id in values]
     noun = _ends_noun(result, len(result.ends))
     reached = _reached_phrase(plan.steps, result.start[0].text)
-    key = keyed.predicate
+    key = _readable(keyed.predicate)
     if ordering.operation == "rank":
         ordered = sorted(stated, key=lambda e: (sortable(values[e.id]), e.text.casefold()))
         if ordering.descending:
@@ -342,9 +342,18 @@ def _ends_noun(result: ChainResult, n: int) -> str:
 
 
 def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
-    """How the ends relate to the topic: " with author A" for one step back to it, else the chain."""
+    """How the ends relate to the topic, for one step back to it: " with author A", " directed by A",
+    " with tags A", " that won A"; else the chain."""
     if len(steps) == 1 and steps[0][1] < 0:
-        return f" with {_readable(steps[0][0])} {start}"
+        words = _readable(steps[0][0])
+        first, _, rest = words.partition(" ")
+        if first in ("has", "have") and rest:
+            return f" with {rest} {start}"
+        if not _verbal(steps[0][0]):
+            return f" with {words} {start}"
+        if words.split()[-1] in _PARTICLES:
+            return f" {words} {start}"
+        return f" that {words} {start}"
     chain = " -> ".join(_readable(p) if d > 0 else f"(inverse) {_readable(p)}" for p, d in steps)
     return f" reached from {start} ({chain})"
 
