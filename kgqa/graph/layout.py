@@ -205,6 +205,11 @@ class TripleLayout:
         rows = self.store.run("chains/labels_in_text", {"text": text, "min_len": min_len, "limit": limit})
         return [entity_row(r) for r in rows]
 
+    def entity_labels(self, min_len: int) -> list[Entity]:
+        """Every entity with a label at least `min_len` long, read column by column."""
+        columns = self.store.run_columns("chains/entity_labels", {"min_len": min_len})
+        return [entity_row(r) for r in zip(*columns)]
+
     def hub_facts(self, hub_type: str, limit: int) -> list[HubFactRow] | None:
         if int(self.store.run("answering/hub_fact_count", {"hub_type": hub_type})[0][0]) >= limit:
             return None  # past the limit already one hop out: not read

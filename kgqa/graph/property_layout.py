@@ -405,6 +405,22 @@ class PropertyLayout:
         found.sort(key=lambda e: (-len(e.label), e.id))
         return found[:limit]
 
+    def entity_labels(self, min_len: int) -> list[Entity]:
+        """Every node of a table with a label property, or a text key that names it, whose name is at
+        least `min_len` long (what `labels_in_text` searches)."""
+        found: list[Entity] = []
+        for m in self.mapping.nodes.values():
+            named_by_key = m.label is None
+            if named_by_key and not isinstance(m.key_value("x"), str):
+                continue
+            for (node,) in self.store.run("propgraph/all_nodes", None, {"table": m.table}):
+                e = self._entity(node)
+                if named_by_key:
+                    e = replace(e, label=str(node[str(m.key)]))
+                if len(e.label) >= min_len:
+                    found.append(e)
+        return found
+
     def hub_facts(self, hub_type: str, limit: int) -> list[HubFactRow]:
         """Read through `out_edges` (the backward readings included): the hubs' edges, then those of the
         non-literal entities of other types they reach, in batches of `FACT_BATCH` ids."""

@@ -19,12 +19,14 @@ from kgqa.answering.words import plural
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import KgqaError
+from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import in_edges, resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
 from kgqa.retrieval.chains.guards import counts, declines
-from kgqa.retrieval.chains.linking import TopicMention, find_mention, link_topic
+from kgqa.retrieval.chains.label_index import MAX_LABELS, LabelIndex
+from kgqa.retrieval.chains.linking import MIN_LABEL_LENGTH, TopicMention, find_mention, link_topic
 from kgqa.retrieval.chains.ordering import Keyed, Ordering, key_values, ordering_of, sortable
 from kgqa.retrieval.chains.reading import ChainPlan, ChainReader, label_words
 from kgqa.retrieval.chains.schema import GraphSchema, type_set
@@ -49,6 +51,9 @@ class ChainAnswerer:
         self._counts_exactly = counts_exactly or (lambda _question: exact_answers_available(store))
         self._reader: ChainReader | None = None
         self._last_topic: tuple[tuple[str, str | None], TopicMention | None] | None = None
+        self._labels: LabelIndex | None = None  # the graph's labels in memory (`_label_index`)
+        self._linked = 0  # questions whose topic was linked from their words
+        self._labels_tried = False
 
     def forget(self) -> None:
         """Drop the schema (the graph changed)."""
@@ -139,7 +144,20 @@ class ChainAnswerer:
             if where is None:  # a given entry point the question does not name: HubLink's traversal
                 return None
             return TopicMention((e.id,), e.label, type_set(e.types, e.is_literal), where[0], where[1])
-        return link_topic(self.store, question)
+        self._linked += 1
+        return link_topic(self.store, question, self._label_index())
+
+    def _label_index(self) -> LabelIndex | None:
+        """The graph's labels in memory, read at the second question whose topic is linked (one question
+        alone is cheaper to search for in the graph), for a read-only database whose layout lists its
+        labels; None otherwise (each question searches the graph)."""
+        if self._labels is None and not self._labels_tried and self._linked >= 2 and self.store.read_only:
+            self._labels_tried = True
+            read = getattr(layout_of(self.store), "entity_labels", None)
+            entities = read(MIN_LABEL_LENGTH) if callable(read) else []
+            if 0 < len(entities) <= MAX_LABELS:
+                self._labels = LabelIndex(entities)
+        return self._labels
 
     def _topic_hubs(self, start: list[Entity], is_hub: IsHub) -> list[Entity]:
         """The topic itself when it is a hub, else the hubs that lead to it (whose paths hold the

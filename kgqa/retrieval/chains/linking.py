@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
+from kgqa.retrieval.chains.label_index import LabelIndex
 from kgqa.retrieval.chains.schema import TypeSet, type_set
 from kgqa.types import Entity
 
@@ -35,10 +36,14 @@ def find_mention(question: str, label: str) -> tuple[int, int] | None:
     return (m.start(), m.end()) if m else None
 
 
-def link_topic(store: GraphStore, question: str) -> TopicMention | None:
+def link_topic(store: GraphStore, question: str, index: LabelIndex | None = None) -> TopicMention | None:
     """The longest entity label the question names as whole words (non-literals before literals of
-    the same length; every entity with that label belongs to the mention), or None."""
-    found = layout_of(store).labels_in_text(question.lower(), MIN_LABEL_LENGTH, CANDIDATES)
+    the same length; every entity with that label belongs to the mention), or None. With `index` (the
+    graph's labels in memory) the labels are looked up there instead of searched in the graph."""
+    if index is not None:
+        found = index.in_text(question, CANDIDATES)
+    else:
+        found = layout_of(store).labels_in_text(question.lower(), MIN_LABEL_LENGTH, CANDIDATES)
     best: list[Entity] = []
     span: tuple[int, int] | None = None
     for e in found:
