@@ -25,6 +25,8 @@ from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from kgqa_cli.options import parse_params
+
 from kgqa.answering.graph_answers import prepared
 from kgqa.api import Workspace
 from kgqa.config import RetrievalParams, Settings
@@ -96,7 +98,7 @@ def main() -> None:
         help="A retriever parameter KEY=VALUE for every question (chains=0: HubLink's retrieval only).",
     )
     args = ap.parse_args()
-    params = {k: int(v) if v.lstrip("-").isdigit() else v for k, _, v in (kv.partition("=") for kv in args.param)}
+    params = parse_params(tuple(args.param))
     ws = Workspace(Settings.from_env(args.db), read_only=True)
     ws.warm_up()
     if args.prime:

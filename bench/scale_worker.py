@@ -29,6 +29,8 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from kgqa_cli.options import parse_params
+
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
 from kgqa.embeddings import embedder_for_index
@@ -256,7 +258,7 @@ def serve(args: argparse.Namespace) -> dict:
 
     settings = Settings.from_env(args.db, store=args.store, **({"pg_dsn": args.pg_dsn} if args.pg_dsn else {}))
     extra_env = {"KGQA_STORE": args.store, **({"KGQA_PG_DSN": args.pg_dsn} if args.pg_dsn else {})}
-    params = dict(_param(kv) for kv in args.param)
+    params = parse_params(tuple(args.param))
     started = time.perf_counter()
     proc, url = start_service(Path(args.db), 1, extra_env=extra_env, state_path=settings.service_path, timeout=1800)
     questions = read_questions(args.questions)
@@ -281,8 +283,9 @@ def serve(args: argparse.Namespace) -> dict:
                 served.append(float(reply.get("timings", {}).get("total", 0.0)))
                 replies.append(reply["triples"])
                 answered_by.append(str(reply.get("strategy", "")))
+            scores = [score_question(r, q.golden) for r, q in zip(replies, questions)]
             out[strategy] = {
-                **_summary(latencies, [score_question(r, q.golden) for r, q in zip(replies, questions)]),
+                **_summary(latencies, scores),
                 "served_p50": statistics.median(served),
                 "via": "kgqa serve (HTTP, 1 worker)",
                 "params": params,
@@ -292,27 +295,13 @@ def serve(args: argparse.Namespace) -> dict:
             retrieved = [t for t, by in zip(latencies, answered_by) if by != "chain"]
             if retrieved and len(retrieved) < len(latencies):  # HubLink's retrieval alone, beside the chains
                 out[strategy]["retrieval_only"] = _summary(
-                    retrieved,
-                    [score_question(r, q.golden) for r, q, by in zip(replies, questions, answered_by) if by != "chain"],
+                    retrieved, [s for s, by in zip(scores, answered_by) if by != "chain"]
                 )
         out["service_peak_rss_mib"] = rss_mib(proc.pid)[1]
     finally:
         proc.send_signal(signal.SIGTERM)
         out["exit"] = proc.wait(timeout=120)
     return out
-
-
-def _param(text: str) -> tuple[str, int | float | str]:
-    """KEY=VALUE of `--param`, the value a number where it reads as one."""
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise SystemExit(f"--param {text!r}: expected KEY=VALUE")
-    for kind in (int, float):
-        try:
-            return key, kind(value)
-        except ValueError:
-            pass
-    return key, value
 
 
 def paths(args: argparse.Namespace) -> dict:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from kgqa.errors import InputError
 from kgqa.graph import layout as layouts
 from kgqa.graph.layout import GraphStats, HubFactRow, PathRow, SchemaRow, StepRow, unique
-from kgqa.graph.mapping import GraphMapping, MappingFile, infer_mapping
+from kgqa.graph.mapping import GraphMapping, MappingFile, NodeMap, infer_mapping
 from kgqa.indexing.verbalise import verbalise
 from kgqa.types import SYNTHETIC_ID_PREFIX, Entity, Triple, path_hash, synthetic_literal_id
 
@@ -393,15 +393,12 @@ class PropertyLayout:
 
     def labels_in_text(self, text: str, min_len: int, limit: int) -> list[Entity]:
         found: list[Entity] = []
-        for m in self.mapping.nodes.values():
-            named_by_key = m.label is None  # a table without a label property: its text key names it
-            if named_by_key and not isinstance(m.key_value("x"), str):
-                continue  # a numeric key names nothing a question writes
+        for m in self._named_tables():
             names = {"table": m.table, "label": m.label or m.key}
             params = {"text": text, "min_len": min_len, "limit": limit}
-            for (node,) in self.store.run("propgraph/labels_in_text", params, names):
-                e = self._entity(node)
-                found.append(replace(e, label=str(node[str(m.key)])) if named_by_key else e)
+            found += [
+                self._named_entity(m, node) for (node,) in self.store.run("propgraph/labels_in_text", params, names)
+            ]
         found.sort(key=lambda e: (-len(e.label), e.id))
         return found[:limit]
 
@@ -409,17 +406,22 @@ class PropertyLayout:
         """Every node of a table with a label property, or a text key that names it, whose name is at
         least `min_len` long (what `labels_in_text` searches)."""
         found: list[Entity] = []
-        for m in self.mapping.nodes.values():
-            named_by_key = m.label is None
-            if named_by_key and not isinstance(m.key_value("x"), str):
-                continue
+        for m in self._named_tables():
             for (node,) in self.store.run("propgraph/all_nodes", None, {"table": m.table}):
-                e = self._entity(node)
-                if named_by_key:
-                    e = replace(e, label=str(node[str(m.key)]))
+                e = self._named_entity(m, node)
                 if len(e.label) >= min_len:
                     found.append(e)
         return found
+
+    def _named_tables(self) -> list[NodeMap]:
+        """The node tables whose nodes a question can name: by a label property, or by a text key (a
+        numeric key names nothing a question writes)."""
+        return [m for m in self.mapping.nodes.values() if m.label is not None or isinstance(m.key_value("x"), str)]
+
+    def _named_entity(self, m: NodeMap, node: dict[str, Any]) -> Entity:
+        """A node of a named table as an entity, labelled by its key where the table has no label property."""
+        e = self._entity(node)
+        return replace(e, label=str(node[str(m.key)])) if m.label is None else e
 
     def hub_facts(self, hub_type: str, limit: int) -> list[HubFactRow]:
         """Read through `out_edges` (the backward readings included): the hubs' edges, then those of the

@@ -598,7 +598,7 @@ def _after_wh(m: Mention, words: list[str]) -> bool:
     """Whether the mention (of one word, or of adjacent words merged: "evaluation method") follows a
     question word ("*which* evaluation method")."""
     first = m.position - len(m.word.split()) + 1
-    return any(p >= 1 and words[p - 1] in WH_WORDS for p in {first, m.position})
+    return _wh_noun(m, words) or (first >= 1 and words[first - 1] in WH_WORDS)
 
 
 def _verb_form(word: str) -> bool:
