@@ -147,6 +147,24 @@ def release_unused_memory() -> int:
     return max(0, before - after) if before is not None and after is not None else 0
 
 
+#: A service's young-generation threshold (Python's default is 700): a direct question allocates some
+#: 15,000 tracked objects (triples, paths, tuples), nearly all freed by reference counting, and with the
+#: default the collector ran 19 times a question and a full collection every 7 questions (70 ms each at
+#: 10^6 triples); docs/scale.md, "Where a direct question's time goes".
+SERVICE_GC_THRESHOLD = 20_000
+
+
+def settle_heap() -> None:
+    """For a long-running service once it has read what it keeps: collect, move every object alive now
+    out of the collector's view (`gc.freeze`: they stay for the process's life) and collect young
+    objects less often. Called again after the service reopens its workspaces."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(SERVICE_GC_THRESHOLD, middle, old)
+
+
 def peak_rss_bytes() -> int:
     """This process's peak resident memory: Linux's VmHWM, which a new program starts afresh
     (`getrusage`'s ru_maxrss starts from the parent's at the fork, so a child of a large process

@@ -26,6 +26,7 @@ from kgqa.errors import (
 from kgqa.graph.buffer_pool import buffer_pool_bytes
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.own_prefix import upgrade_prefix
+from kgqa.graph.readers import ReaderPool
 from kgqa.memory import KUZU_CHECKPOINT_BYTES, MemoryCeiling
 
 Tracer = Callable[[str, dict[str, Any] | None, float], None]
@@ -116,9 +117,10 @@ class GraphStore:
         self._in_tx = False
         self._extensions: set[str] = set()
         self._udfs: set[str] = set()
-        self._prepared: dict[tuple[str, tuple[tuple[str, int], ...]], Any] = {}
+        self._prepared: dict[tuple[Any, ...], Any] = {}
         self._rows: dict[str, int] = {}
         self._owns_db = True
+        self._readers: ReaderPool | None = None
         try:
             upgrade_prefix(self)  # a database of an earlier release: its own tables get the kgqa_ prefix
         except SchemaError:
@@ -165,25 +167,62 @@ class GraphStore:
         """Run a named query once per value of parameter `key` (prepared once per connection), and
         return all rows. For lookups by primary key: Kùzu 0.11.3 answers `{key: $value}` from its hash
         index, but plans `WHERE key IN $list` and `UNWIND $list ... {key: x}` as scans of the whole
-        table, whose cost grows with the database."""
-        cache_key = (name, tuple(sorted(structural.items())))
-        prepared = self._prepared.get(cache_key)
-        if prepared is None:
-            prepared = self._prepared[cache_key] = self.prepare(name, **structural)
-        rows: list[list[Any]] = []
+        table, whose cost grows with the database. A read-only store splits the values between its
+        reader connections (kgqa/graph/readers.py)."""
+        batches = self.run_many(
+            name, [{**(params or {}), key: value} for value in values], label=f"x{len(values)}", **structural
+        )
+        return [row for rows in batches for row in rows]
+
+    def run_many(
+        self, name: str, param_sets: list[dict[str, Any]], *, label: str = "", **structural: int
+    ) -> list[list[list[Any]]]:
+        """Run a named query once per parameter set (prepared once per connection); the rows of each
+        run, in order. On a read-only store the runs are split between reader connections that read
+        at the same time (kgqa/graph/readers.py); otherwise they run one after another."""
         start = time.perf_counter()
-        for value in values:
+
+        def run(conn: Any, index: int, values: dict[str, Any]) -> list[list[Any]]:
+            prepared = self._prepared_on(conn, index, name, structural)
             try:
-                result = self._conn.execute(prepared, {**(params or {}), key: value})
+                result = conn.execute(prepared, values)
             except RuntimeError as exc:
                 raise _query_error(name, exc) from exc
             if isinstance(result, list):
                 raise StoreError(f"query {name} must be one statement")
+            rows = []
             while result.has_next():
                 rows.append(list(result.get_next()))
+            return rows
+
+        if self.read_only and not self._in_tx and len(param_sets) > 1:
+            batches = self._reader_pool().map(run, param_sets)
+        else:
+            batches = [run(self._conn, 0, values) for values in param_sets]
         if self.tracer:
-            self.tracer(f"{name} x{len(values)}", params, time.perf_counter() - start)
-        return rows
+            self.tracer(
+                f"{name} {label or f'x{len(param_sets)}'}",
+                param_sets[0] if param_sets else None,
+                time.perf_counter() - start,
+            )
+        return batches
+
+    def _reader_pool(self) -> ReaderPool:
+        """The reader connections of this read-only store (made at the first batch, after its extensions)."""
+        if self._readers is None:
+            self._readers = ReaderPool(self._db, self._conn)
+        return self._readers
+
+    def _prepared_on(self, conn: Any, index: int, name: str, structural: dict[str, int]) -> Any:
+        """The named query prepared on reader connection `index` (0: the store's own), once each."""
+        cache_key = (name, tuple(sorted(structural.items())), index)
+        prepared = self._prepared.get(cache_key)
+        if prepared is None:
+            if index:
+                for ext in sorted(self._extensions):  # loaded per connection
+                    self._load_on(conn, ext)
+            prepared = self._prepared[cache_key] = self._prepare_on(conn, name, **structural)
+        return prepared
 
     def by_key(self, keys: int, per_key_s: float, table: str) -> bool:
         """Whether `keys` single-key queries (`run_each`, `per_key_s` each) cost less than one query
@@ -224,7 +263,7 @@ class GraphStore:
         store.read_only = bool(getattr(db, "read_only", False))
         store._db, store._conn = db, kuzu.Connection(db)
         store._in_tx, store._extensions, store._udfs, store._owns_db = False, set(), set(), False
-        store._prepared, store._rows = {}, {}
+        store._prepared, store._rows, store._readers = {}, {}, None
         try:
             upgrade_prefix(store)
             store._check_graph()
@@ -381,6 +420,7 @@ class GraphStore:
     def _reopen(self, pool_bytes: int) -> None:
         """Close the database and open it again with a page cache of `pool_bytes` (the write-ahead log
         is checkpointed on close); UDFs and extensions are registered again on their next use."""
+        self._close_readers()
         self._conn.close()
         self._db.close()
         self._open(pool_bytes)
@@ -392,7 +432,7 @@ class GraphStore:
         other = copy.copy(self)
         other._conn = kuzu.Connection(self._db)
         other._in_tx, other._extensions, other._udfs, other._owns_db = False, set(), set(), False
-        other._prepared = {}
+        other._prepared, other._readers = {}, None
         return other
 
     def scalar(self, name: str, params: dict[str, Any] | None = None) -> Any:
@@ -422,11 +462,15 @@ class GraphStore:
     def prepare(self, name: str, **structural: int) -> Any:
         """Have Kùzu parse and bind a named query without running it; the prepared statement (run
         by `run_each`; tests prepare every query to check it binds)."""
+        return self._prepare_on(self._conn, name, **structural)
+
+    @staticmethod
+    def _prepare_on(conn: Any, name: str, **structural: int) -> Any:
         query = assets.cypher(name, **structural)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)  # Kùzu prefers execute(text)
-                prepared = self._conn.prepare(query.text)
+                prepared = conn.prepare(query.text)
         except RuntimeError as exc:
             raise StoreError(f"query {name} does not prepare: {exc}") from exc
         if not prepared.is_success():
@@ -514,14 +558,18 @@ class GraphStore:
         """Install (bundled, offline) and load a Kùzu extension once per connection."""
         if name in self._extensions:
             return
+        self._load_on(self._conn, name)
+        self._extensions.add(name)
+
+    @staticmethod
+    def _load_on(conn: Any, name: str) -> None:
         upper = name.upper()
         try:
-            self._conn.execute(f"INSTALL {upper}")
-            self._conn.execute(f"LOAD EXTENSION {upper}")
+            conn.execute(f"INSTALL {upper}")
+            conn.execute(f"LOAD EXTENSION {upper}")
         except RuntimeError as exc:
             if "already loaded" not in str(exc):
                 raise StoreError(f"cannot load Kùzu extension {name}: {exc}") from exc
-        self._extensions.add(name)
 
     # -- UDFs --------------------------------------------------------------------------------
     def register_function(self, name: str, func: Callable[..., Any], params: list[str], returns: str) -> None:
@@ -556,11 +604,18 @@ class GraphStore:
     def close(self) -> None:
         """Close the connection and the database (releases the file lock)."""
         try:
+            self._close_readers()
             self._conn.close()
             if self._owns_db:
                 self._db.close()
         except Exception:  # closing twice or after a failed open
             pass
+
+    def _close_readers(self) -> None:
+        if self._readers is not None:
+            self._readers.close()
+            self._readers = None
+        self._prepared = {k: v for k, v in self._prepared.items() if k[-1] == 0}
 
     def __enter__(self) -> GraphStore:
         return self

@@ -17,6 +17,9 @@ from kgqa.retrieval.fanout import TextHubCache
 from kgqa.types import Entity
 from kgqa.vectorstores.base import HubVectorStore
 
+#: Past this many hubs their roots are not read at prime (about 250 bytes each), but question by question.
+MAX_HUB_ROOTS = 2_000_000
+
 
 class GraphFacts:
     """The graph's predicate labels, the indexed hub ids and the hub types, each read on first use
@@ -39,6 +42,7 @@ class GraphFacts:
         # read-only: the graph cannot change while open, so traversals and hub roots read once stay valid
         self.root_levels = RootLevels(self.store, self.is_hub, remember=self.store.read_only)
         self._entities: dict[str, Entity | None] = {}
+        self._hub_roots: dict[str, Entity] = {}  # read-only, after prime_hub_roots(): every hub's root
         self.text_hubs.forget()
         self.chains: ChainAnswerer | None = None  # the relation-chain reader over the graph's schema
         self.catalogs.forget()
@@ -82,11 +86,26 @@ class GraphFacts:
         """Whether the entity is an indexed hub root."""
         return entity_id in self.hub_ids()
 
+    def prime_hub_roots(self, like: GraphFacts | None = None) -> None:
+        """Read-only: every indexed hub's root entity now, in one read (a direct question looks up the
+        roots of some 90 candidate hubs, one key read each: 16 ms at 10^6 triples); `like`: a primed
+        GraphFacts on the same database state, whose roots are shared."""
+        if not self.store.read_only:
+            return
+        if like is not None and like._hub_roots:
+            self._hub_roots = like._hub_roots
+            return
+        hubs = self.hub_ids()
+        if len(hubs) <= MAX_HUB_ROOTS:
+            self._hub_roots = entities_by_ids(self.store, sorted(hubs))
+
     def entities(self, ids: list[str]) -> dict[str, Entity]:
         """The stored entities among `ids`, keyed by id (kept while the database is read-only)."""
         if not self.store.read_only:
             return entities_by_ids(self.store, ids)
-        known = {i: self._entities[i] for i in ids if i in self._entities}
+        roots = self._hub_roots
+        known: dict[str, Entity | None] = {i: roots[i] for i in ids if i in roots}
+        known.update((i, self._entities[i]) for i in ids if i not in known and i in self._entities)
         missing = [i for i in dict.fromkeys(ids) if i not in known]
         if missing:
             if len(self._entities) > 1_000_000:

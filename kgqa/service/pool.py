@@ -22,6 +22,7 @@ import numpy as np
 from kgqa.api import Workspace
 from kgqa.config import Settings
 from kgqa.embeddings.base import Embedder
+from kgqa.memory import settle_heap
 
 T = TypeVar("T")
 
@@ -122,13 +123,16 @@ class WorkspacePool:
             ws.facts.hub_ids()
             ws.facts.hub_types()
             # the table sizes the key-or-scan choices read, each text's hubs (Kùzu keeps both; shared)
-            ws.vstore.prime(like=self._all[0].vstore if ws is not self._all[0] else None)
+            primed = self._all[0] if ws is not self._all[0] else None
+            ws.vstore.prime(like=primed.vstore if primed else None)
+            ws.facts.prime_hub_roots(like=primed.facts if primed else None)
         # the whole-graph catalog of exact answers (seconds at 10^5 triples): read once and shared,
         # since every workspace opens the same graph state; each workspace's chain reader
         first = self._all[0]
         for ws in self._all:
             ws.facts.catalogs = first.facts.catalogs
             ws.prepare_answers()
+        settle_heap()  # what was read stays for the service's life: the collector stops scanning it
 
     async def run(self, fn: Callable[[Workspace], T]) -> T:
         """Run `fn(workspace)` on a worker thread, or raise PoolFullError when the queue is full."""

@@ -208,6 +208,11 @@ class HubVectorStore(Protocol):
         """ANN search: the k nearest embedded texts as (text hash, text, similarity)."""
         ...
 
+    def nearest_each(self, queries: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
+        """ANN search for each query vector (a store may run them at once): its k nearest embedded
+        texts as (text hash, similarity)."""
+        ...
+
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """For each of these texts that some hub embeds: how many hubs do (its fan-out), and the
         first `limit` of them by id."""

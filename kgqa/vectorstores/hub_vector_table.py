@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 
 from kgqa.memory import release_unused_memory
 from kgqa.vectorstores.base import IndexCounts, ScoredVectors
+from kgqa.vectorstores.text_hub_index import by_offset
 from kgqa.vectorstores.vector_cache import LAYOUTS_KEPT
 
 #: Bytes the table keeps for each text beyond its vector (its UTF-8 text, about 90 bytes at 10^6 triples,
@@ -74,7 +75,7 @@ class HubRows:
             embeds.column(1).to_numpy().astype(np.int32)[order],
             level.indices.to_numpy(zero_copy_only=False).astype(np.int8)[order],
             np.asarray(level.dictionary.to_pylist(), dtype=object),
-            _by_offset(paths.column(0).to_numpy(), paths.column(2).combine_chunks()),
+            by_offset(paths.column(0).to_numpy(), paths.column(2).combine_chunks()),
         )
 
     @property
@@ -183,10 +184,3 @@ def _half_vectors(raws: pa.Array, dim: int) -> np.ndarray | None:
     first = int(np.frombuffer(raws.buffers()[1], width, count=1, offset=np.dtype(width).itemsize * raws.offset)[0])
     data = np.frombuffer(raws.buffers()[2], "<f2", count=len(raws) * dim, offset=first)
     return data.reshape(len(raws), dim)
-
-
-def _by_offset(offsets: np.ndarray, values: pa.Array) -> pa.Array:
-    """`values` placed at their node offsets (null where no row has that offset)."""
-    position = np.full(int(offsets.max(initial=-1)) + 1, -1, np.int64)
-    position[offsets] = np.arange(len(offsets))
-    return values.take(pa.array(position, mask=position < 0))

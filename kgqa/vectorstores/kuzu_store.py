@@ -28,6 +28,7 @@ from kgqa.memory import (
 )
 from kgqa.vectorstores.base import HubRecord, IndexCounts, PathRecord, ScoredVectors, decode_triples, encode_triples
 from kgqa.vectorstores.hub_vector_table import HubRows, HubVectorTable, table_bytes
+from kgqa.vectorstores.path_table import PathTable, estimated_bytes
 from kgqa.vectorstores.raw import raw_matrix, raw_vector
 from kgqa.vectorstores.text_hub_index import MAX_VECTORS, TextHubIndex
 from kgqa.vectorstores.vector_cache import Columns, HubVectorCache
@@ -65,6 +66,7 @@ class KuzuHubVectorStore:
         self._hub_offsets: dict[str, int] = {}  # read-only, after prime(): hub id -> node offset
         # read-only, after prime() where the memory ceiling has room: every HubVector in memory, by hub
         self.hub_table: HubVectorTable | None = None
+        self.path_table: PathTable | None = None  # read-only, after prime() where there is room: every path
 
     def ready(self) -> bool:
         """Whether the index tables exist."""
@@ -317,25 +319,51 @@ class KuzuHubVectorStore:
         rows = self.store.run(
             "retrieval/ann_texts", {"query": query.astype(np.float32).tolist(), "k": k, "efs": self.ann.search_width(k)}
         )
-        if self.text_hub_index is not None:  # where text_hubs finds these texts' hubs
-            if len(self._text_offsets) > 1_000_000:
-                self._text_offsets.clear()
-            self._text_offsets.update((r[0], int(r[3])) for r in rows)
+        self._remember_offsets((r[0], int(r[3])) for r in rows)
         return [(r[0], r[1], 1.0 - float(r[2])) for r in rows]
+
+    def nearest_each(self, queries: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
+        """HNSW searches for several query vectors, run at once on a read-only store's reader
+        connections; once primed, a search returns node offsets alone and the texts' hashes come from
+        memory (Kùzu reads a hit's properties for about as long as the search itself takes)."""
+        self.store.load_extension("vector")
+        efs = self.ann.search_width(k)
+        params = [{"query": np.asarray(q, dtype=np.float32).tolist(), "k": k, "efs": efs} for q in queries]
+        index = self.text_hub_index
+        if index is None or index.hashes is None:
+            batches = self.store.run_many("retrieval/ann_texts", params)
+            self._remember_offsets((r[0], int(r[3])) for rows in batches for r in rows)
+            return [[(r[0], 1.0 - float(r[2])) for r in rows] for rows in batches]
+        found = []
+        for rows in self.store.run_many("retrieval/ann_offsets", params):
+            offsets = [int(r[0]) for r in rows]
+            hashes = index.hashes_at(offsets)
+            self._remember_offsets((h, o) for h, o in zip(hashes, offsets) if h is not None)
+            found.append([(h, 1.0 - float(r[1])) for h, r in zip(hashes, rows) if h is not None])
+        return found
+
+    def _remember_offsets(self, pairs: Iterable[tuple[str, int]]) -> None:
+        """Hash -> node offset of texts ANN returned, where `text_hubs` finds their hubs in memory."""
+        if self.text_hub_index is None:
+            return
+        if len(self._text_offsets) > 1_000_000:
+            self._text_offsets.clear()
+        self._text_offsets.update(pairs)
 
     def prime(self, like: HubVectorStore | None = None) -> None:
         """Read now what questions read from the index and a read-only store keeps: the table sizes,
         each text's hubs as arrays (kgqa/vectorstores/text_hub_index.py; up to MAX_VECTORS HubVectors)
         and, where the memory ceiling leaves the page cache at least MIN_POOL beside it, every HubVector
-        (kgqa/vectorstores/hub_vector_table.py; the page cache gives up the room). `like`: a primed store
-        open read-only on the same database, whose counts and arrays are shared (read once for all of a
-        service's workspaces)."""
+        (kgqa/vectorstores/hub_vector_table.py; the page cache gives up the room), then, where room is
+        left, every path (kgqa/vectorstores/path_table.py). `like`: a primed store open read-only on the
+        same database, whose counts and arrays are shared (read once for all of a service's workspaces)."""
         shared = isinstance(like, KuzuHubVectorStore) and like._counts is not None and like.store.read_only
         if shared and self.store.read_only:
             self._counts, self.text_hub_index = like._counts, like.text_hub_index  # type: ignore[union-attr]
             self._hub_offsets, self.hub_table = like._hub_offsets, like.hub_table  # type: ignore[union-attr]
+            self.path_table = like.path_table  # type: ignore[union-attr]
             if self.hub_table is not None:
-                self._make_room(self.hub_table.nbytes)
+                self._make_room(self._held_bytes())
             return
         counts = self.counts()
         if not self.store.read_only or not self.ready():
@@ -347,12 +375,15 @@ class KuzuHubVectorStore:
         table = self.dim is not None and self._make_room(table_bytes(counts, self.dim))
         paths = self.store.run_arrow("retrieval/path_hubs_all")
         embeds = self.store.run_arrow("retrieval/hub_vectors_all" if table else "retrieval/embeds_all")
-        self.text_hub_index = TextHubIndex.build(
+        index = TextHubIndex.build(
             paths.column(0).to_numpy(),
             paths.column(1).to_pylist(),
             embeds.column(0).to_numpy(),
             embeds.column(1).to_numpy(),
         )
+        hashes = self._read_aside("retrieval/text_hashes_all", None)
+        self.text_hub_index = index.with_hashes(hashes.column(0).to_numpy(), hashes.column(1).combine_chunks())
+        del hashes
         rows = HubRows.of(self._hub_offsets, paths, embeds) if table else None
         del paths, embeds
         release_unused_memory()  # the columns read: before the texts and their vectors are
@@ -362,6 +393,22 @@ class KuzuHubVectorStore:
                 self.store.resize_page_cache(pool)
             else:  # room for what it holds, where the estimate was short
                 self._make_room(self.hub_table.nbytes)
+                self._read_path_table()
+
+    def _read_path_table(self) -> None:
+        """Every path in memory (`paths` reads them there), where the page cache keeps MIN_POOL beside
+        it and the hub vector table."""
+        assert self.hub_table is not None
+        paths, chars = self.store.run("retrieval/path_bytes")[0]
+        if not self._make_room(self.hub_table.nbytes + estimated_bytes(int(paths), int(chars or 0))):
+            return
+        self.path_table = PathTable.read(self._read_aside)
+        self._make_room(self._held_bytes())
+
+    def _held_bytes(self) -> int:
+        """What this store holds in memory beside the page cache (its hub vector and path tables)."""
+        tables = (self.hub_table, self.path_table)
+        return sum(t.nbytes for t in tables if t is not None)
 
     def _read_aside(self, name: str, params: dict[str, Any] | None) -> pa.Table:
         """One query of the table's scan of every text, on a handle of its own with the smallest page
@@ -418,7 +465,7 @@ class KuzuHubVectorStore:
         if not hashes:
             return {}
         wanted = list(dict.fromkeys(hashes))
-        if self._records is None:
+        if self._records is None or self.path_table is not None:  # nothing to keep, or all kept already
             found = self._read_paths(wanted, hubs)
             return {h: rec for h in wanted if (rec := found.get(h)) is not None}
         known = {h: self._records[h] for h in wanted if h in self._records}
@@ -435,6 +482,11 @@ class KuzuHubVectorStore:
     def _read_paths(self, hashes: list[str], hubs: list[str] | None = None) -> dict[str, PathRecord]:
         """The paths asked for (and, when read through `hubs`, every other path of those hubs)."""
         rows: Iterable[Any]
+        if self.path_table is not None:  # primed: every path in memory
+            return {
+                r.hash: PathRecord(r.hash, r.hub_id, r.text, decode_triples(r.triples))
+                for r in self.path_table.find(hashes)
+            }
         if hubs and len(hashes) > len(hubs):
             rows = zip(*self._columns_of_hubs("retrieval/hub_paths", hubs))
             found = {h: PathRecord(h, hub, text, decode_triples(triples)) for h, hub, text, triples in rows}

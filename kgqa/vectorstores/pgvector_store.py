@@ -292,6 +292,10 @@ class PgVectorHubStore:
         self.db.run("set_ef_search", {"efs": str(min(MAX_EF_SEARCH, self.ann.search_width(k)))})
         return [(r[0], r[1], float(r[2])) for r in self.db.run("ann_texts", {"query": vec, "k": k})]
 
+    def nearest_each(self, queries: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
+        """`nearest_texts` for each query vector, one after another on this store's connection."""
+        return [[(h, sim) for h, _text, sim in self.nearest_texts(q, k)] for q in queries]
+
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id."""
         if not text_hashes:

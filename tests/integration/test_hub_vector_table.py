@@ -60,7 +60,11 @@ def test_the_table_scores_and_answers_as_the_reads_from_kuzu(demo_db, embedder):
         ws.vstore.prime()
         table = ws.vstore.hub_table
         assert table is not None and 0 < table.nbytes <= table_bytes(ws.vstore.counts(), ws.vstore.dim)
-        assert ws.store.pool_bytes == (opened - table_bytes(ws.vstore.counts(), ws.vstore.dim)) // MIB * MIB
+        paths = ws.vstore.path_table  # every path too: the ceiling has room for both
+        assert paths is not None and len(paths) == ws.vstore.counts().paths
+        # the page cache gave up what both tables hold
+        assert ws.store.pool_bytes <= (opened - table.nbytes - paths.nbytes) // MIB * MIB
+        assert ws.store.pool_bytes >= opened - 2 * (table_bytes(ws.vstore.counts(), ws.vstore.dim) + paths.nbytes)
         from_kuzu = KuzuHubVectorStore(ws.store, ws.vstore.dim)  # read-only, not primed: reads Kùzu
         hubs = sorted(ws.vstore.signatures())
         for question in QUESTIONS:
@@ -76,13 +80,19 @@ def test_the_table_scores_and_answers_as_the_reads_from_kuzu(demo_db, embedder):
                 assert kept_sims.keys() == read_sims.keys()
                 assert all(np.allclose(kept_sims[t], read_sims[t], rtol=0, atol=1e-6) for t in kept_sims)
                 assert len(kept.best_hit) > 10 if asked == hubs else asked != ["no-such-hub"] or not kept.best_hit
+        every = [r.hash for r in paths.find([h.decode() for h in paths.sorted_hashes.tolist()])]
+        assert len(every) == len(paths)
+        assert ws.vstore.paths(every) == from_kuzu.paths(every)  # the same records as Kùzu's
+        assert ws.vstore.paths(["no-such-path", every[0]]).keys() == {every[0]}
         with_table = _answers(ws)
         ws.vstore.hub_table = None  # the same workspace reading its hubs' vectors from Kùzu
         assert _answers(ws) == with_table and all(triples for _, _, triples in with_table)
+        ws.vstore.path_table = None  # ... and its paths
+        assert _answers(ws) == with_table
         other = KuzuHubVectorStore(ws.store, ws.vstore.dim)
-        ws.vstore.hub_table = table
-        other.prime(like=ws.vstore)  # a service's second workspace shares the table
-        assert other.hub_table is table
+        ws.vstore.hub_table, ws.vstore.path_table = table, paths
+        other.prime(like=ws.vstore)  # a service's second workspace shares the tables
+        assert other.hub_table is table and other.path_table is paths
     finally:
         ws.close()
 
@@ -93,6 +103,7 @@ def test_a_ceiling_without_room_for_the_table_keeps_the_page_cache(demo_db, embe
         opened = ws.store.pool_bytes
         ws.vstore.prime()
         assert ws.vstore.hub_table is None and ws.vstore.text_hub_index is not None
+        assert ws.vstore.path_table is None
         assert ws.store.pool_bytes == opened == MIN_POOL
         assert all(triples for _, _, triples in _answers(ws))
     finally:

@@ -119,9 +119,8 @@ def test_primed_text_hubs_from_memory_equal_the_queries(demo_workspace, monkeypa
     texts = list(dict.fromkeys(texts))
     for limit in (1, 3, 100):
         expected = vstore.text_hubs(texts, limit)  # not primed: read with queries
-        ran = _counting(monkeypatch, store, "run") + _counting(monkeypatch, store, "run_each")
-        ran += _counting(monkeypatch, store, "run_columns")
-        assert primed.text_hubs(texts, limit) == expected and not ran
+        ran = [_counting(monkeypatch, store, m) for m in ("run", "run_each", "run_columns")]
+        assert primed.text_hubs(texts, limit) == expected and not any(ran)
         monkeypatch.undo()
         _read_only(monkeypatch, store)
     assert any(n > 3 and len(hubs) == 3 for n, hubs in vstore.text_hubs(texts, 3).values())  # shared texts cut
@@ -179,6 +178,8 @@ def test_paths_read_through_their_hubs_equal_the_reads_by_hash(demo_workspace, m
         kept = KuzuHubVectorStore(store, vstore.dim)
         if prime:
             kept.prime()
+            assert kept.path_table is not None  # tests/integration/test_hub_vector_table.py; here Kùzu's reads
+            kept.path_table = None
         columns, each = _counting(monkeypatch, store, "run_columns"), _counting(monkeypatch, store, "run_each")
         found = kept.paths(hashes + other[:1], hubs=hubs)
         assert found == expected and list(found) == list(expected)
@@ -187,3 +188,48 @@ def test_paths_read_through_their_hubs_equal_the_reads_by_hash(demo_workspace, m
         assert len(each) + len(columns) == 2  # kept: nothing read again
         monkeypatch.undo()
         _read_only(monkeypatch, store)
+
+
+def test_primed_ann_by_node_offset_finds_what_the_search_by_text_finds(demo_workspace, monkeypatch):
+    """A primed read-only store's ANN search returns node offsets alone and takes the texts' hashes from
+    memory (`nearest_each`, `retrieval/ann_offsets`): the same hits and similarities as the search that
+    reads each hit's hash, for several query vectors at once (split between reader connections); the
+    direct strategy keeps each text's best similarity, so the hits' order does not matter."""
+    store, vstore = demo_workspace.store, demo_workspace.vstore
+    questions = ["Which papers were published at ICSA in 2019?", "case study", "microservices", "Ingo Weber"]
+    queries = demo_workspace.embedder.embed(questions)
+    expected = [[(h, sim) for h, _text, sim in vstore.nearest_texts(q, 25)] for q in queries]
+    assert vstore.nearest_each(queries, 25) == expected  # not primed, not read-only: one after another
+    _read_only(monkeypatch, store)
+    primed = KuzuHubVectorStore(store, vstore.dim)
+    primed.prime()
+    assert primed.text_hub_index is not None and primed.text_hub_index.hashes is not None
+    names = _counting(monkeypatch, store, "run_many")
+    found = primed.nearest_each(queries, 25)
+    assert names == ["retrieval/ann_offsets"] and [len(hits) for hits in found] == [25] * 4
+    for hits, wanted in zip(found, expected):  # in another order: Kùzu returns offsets by distance
+        assert dict(hits).keys() == dict(wanted).keys()
+        assert all(abs(dict(hits)[h] - s) < 1e-6 for h, s in wanted)
+    # the hits' texts are then found in memory by `text_hubs`, as after the search by text
+    texts = list(dict.fromkeys(h for hits in found for h, _ in hits))
+    expected = vstore.text_hubs(texts, 3)
+    ran = [_counting(monkeypatch, store, m) for m in ("run", "run_each", "run_columns")]
+    assert primed.text_hubs(texts, 3) == expected and not any(ran)
+
+
+def test_primed_hub_roots_are_the_entities_read_one_by_one(demo_workspace, monkeypatch):
+    store, vstore = demo_workspace.store, demo_workspace.vstore
+    hubs = sorted(vstore.signatures())
+    expected = GraphFacts(store, vstore).entities(hubs + ["no-such-entity"])
+    _read_only(monkeypatch, store)
+    facts = GraphFacts(store, vstore)
+    facts.prime_hub_roots()
+    shared = GraphFacts(store, vstore)
+    shared.prime_hub_roots(like=facts)  # a service's other workspaces share the roots read once
+    assert shared._hub_roots is facts._hub_roots and len(facts._hub_roots) == len(hubs)
+    hashes = list(vstore.score_hubs(hubs[:1], np.ones((1, 384), np.float32)).path_hashes)
+    entity = next(t.object.id for rec in vstore.paths(hashes).values() for t in rec.triples if t.object.id not in hubs)
+    ran = [_counting(monkeypatch, store, m) for m in ("run", "run_each", "run_many")]
+    assert facts.entities(hubs) == {h: expected[h] for h in hubs} and not any(ran)
+    assert list(facts.entities(hubs[::-1])) == hubs[::-1] and not any(ran)
+    assert entity in facts.entities([entity, hubs[0]]) and any(ran)  # not a hub root: read

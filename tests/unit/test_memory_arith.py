@@ -171,3 +171,21 @@ def test_a_childs_peak_is_its_own_not_its_parents():
     code = "from kgqa.memory import peak_rss_bytes; print(peak_rss_bytes())"
     peak = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     assert 0 < peak < 200 * MIB < len(ballast)
+
+
+def test_settle_heap_freezes_what_lives_now_and_collects_young_objects_less_often():
+    import gc
+
+    from kgqa.memory import SERVICE_GC_THRESHOLD, settle_heap
+
+    threshold = gc.get_threshold()
+    kept = [object() for _ in range(3)]  # noqa: F841 - alive across the call
+    try:
+        settle_heap()
+        assert gc.get_freeze_count() > 0 and gc.get_threshold()[0] == SERVICE_GC_THRESHOLD
+        frozen = gc.get_freeze_count()
+        settle_heap()  # again (a service reopening its workspaces): unfrozen, collected, frozen anew
+        assert 0 < gc.get_freeze_count() <= frozen + 1000
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)

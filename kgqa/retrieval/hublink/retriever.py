@@ -193,9 +193,9 @@ class HubLinkRetriever(BaseRetriever):
         k = max(4 * params.paths_per_hub, 2 * params.hubs_to_keep)
         limit = int(params.extra.get("text_hub_limit", DEFAULT_TEXT_HUB_LIMIT))
         hit_sims: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(pq.embeddings))
-        for qi, vec in enumerate(pq.embeddings):
-            deadline.check("hub search")
-            for th, _text, sim in self.vstore.nearest_texts(vec, k):
+        deadline.check("hub search")
+        for qi, hits in enumerate(self.vstore.nearest_each(pq.embeddings, k)):
+            for th, sim in hits:
                 hit_sims[th][qi] = max(hit_sims[th][qi], sim)
         ranked = rank_hubs(hit_sims, self.facts.text_hubs.get(list(hit_sims), limit), limit, 3 * params.hubs_to_keep)
         scored = self._score_hubs(ranked, pq, params, {})

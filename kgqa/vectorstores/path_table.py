@@ -1,0 +1,99 @@
+"""Every stored hub path in memory, held by a primed read-only Kùzu index store where the memory
+ceiling has room beside its hub vector table.
+
+A direct question reads about 150 paths of its candidate hubs (their best path per question component,
+then every path of the hubs kept). In Kùzu each is a primary-key lookup of about 0.5 ms at 10^6 triples
+(55 ms a question); in memory the hashes are a sorted array searched at once, and a path's text and
+triples are rows of two Arrow string arrays (about 450 bytes a path: 380 MiB for the 843,000 paths of
+10^6 triples). While the database is open read-only no process can change them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from kgqa.memory import release_unused_memory
+
+#: Paths read per query while the table is filled (a window's Arrow buffers are freed before the next).
+WINDOW = 200_000
+
+ReadArrow = Callable[[str, dict | None], pa.Table]
+
+
+@dataclass(frozen=True)
+class PathRow:
+    """One stored path as the table holds it (triples still encoded, decoded by the caller)."""
+
+    hash: str
+    hub_id: str
+    text: str
+    triples: str
+
+
+@dataclass(frozen=True)
+class PathTable:
+    """Stored paths by hash: `sorted_hashes` (fixed-width bytes, sorted) and each one's row of the
+    columns `hub_ids`, `texts` and `triples`."""
+
+    sorted_hashes: np.ndarray
+    rows: np.ndarray
+    hub_ids: pa.Array
+    texts: pa.Array
+    triples: pa.Array
+
+    @classmethod
+    def read(cls, read: ReadArrow) -> PathTable:
+        """Every stored path, WINDOW node offsets at a time (`retrieval/paths_in_range`)."""
+        last = read("retrieval/path_offset_max", None).column(0)[0].as_py()
+        parts: list[list[pa.Array]] = [[], [], [], []]
+        for lo in range(0, 0 if last is None else last + 1, WINDOW):
+            window = read("retrieval/paths_in_range", {"lo": lo, "hi": lo + WINDOW})
+            for column, part in zip(window.columns, parts):
+                part.append(pa.concat_arrays(column.chunks))  # a copy: the window's buffers go
+            del window
+            release_unused_memory()
+        hashes, hub_ids, texts, triples = (pa.concat_arrays(p) if p else pa.array([], pa.string()) for p in parts)
+        keys = np.asarray(hashes.to_numpy(zero_copy_only=False), dtype=np.bytes_)
+        order = np.argsort(keys, kind="stable")
+        return cls(keys[order], order.astype(np.int64), hub_ids, texts, triples)
+
+    @property
+    def nbytes(self) -> int:
+        """What the table keeps in memory."""
+        arrays = (self.hub_ids, self.texts, self.triples)
+        return self.sorted_hashes.nbytes + self.rows.nbytes + sum(a.nbytes for a in arrays)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def find(self, hashes: Sequence[str]) -> list[PathRow]:
+        """The stored paths among `hashes` (an unknown hash is left out), in the order asked."""
+        if not len(self.rows) or not hashes:
+            return []
+        keys = np.asarray([h.encode() for h in hashes], dtype=np.bytes_)
+        width = self.sorted_hashes.dtype.itemsize
+        if keys.dtype.itemsize > width:  # longer than every stored hash: none of them is stored
+            keys = np.where(np.char.str_len(keys) > width, b"", keys).astype(self.sorted_hashes.dtype)
+        at = np.minimum(np.searchsorted(self.sorted_hashes, keys), len(self.rows) - 1)
+        hit = (self.sorted_hashes[at] == keys) & (np.char.str_len(keys) > 0)
+        rows = pa.array(self.rows[at[hit]])
+        found = [h for h, ok in zip(hashes, hit.tolist()) if ok]
+        return list(
+            map(
+                PathRow,
+                found,
+                self.hub_ids.take(rows).to_pylist(),
+                self.texts.take(rows).to_pylist(),
+                self.triples.take(rows).to_pylist(),
+            )
+        )
+
+
+def estimated_bytes(paths: int, text_bytes: int) -> int:
+    """What a table of `paths` paths whose hash, hub id, text and triples hold `text_bytes` in all keeps
+    (the strings, their Arrow offsets and the sorted hashes' index)."""
+    return text_bytes + paths * (4 * 3 + 8 + 40)
