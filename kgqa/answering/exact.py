@@ -23,7 +23,7 @@ from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
 from kgqa.question.meaning import Reading, names_hubs, read
-from kgqa.question.verbs import share_a_stem
+from kgqa.question.verbs import agent_words, share_a_stem
 
 QUERY = "[query]"
 #: Seconds of one answering/matching_hubs_one or group_hubs_one read (one key, a hop, the hubs' rows:
@@ -347,11 +347,15 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
         # "how many films did X direct" when X both directs and acts: the attribute the question words
         # ("direct" ~ "directed", "write" ~ "screenwriter") before the one X holds most often
         masked = plan.question.replace(m.text, " ")
-        attribute = max(by_attr, key=lambda at: (share_a_stem(masked, at), len(by_attr[at])))
-        if attribute == skip:
-            continue
-        facts = by_attr[attribute]
-        out.append(Constraint(attribute, facts[0].path, facts[0].value, sorted({f.value_id for f in facts})))
+        # "which films did X both write and direct": X in each role the question joins with "and"
+        roles = joined_roles(masked, list(by_attr)) or [
+            max(by_attr, key=lambda at: (share_a_stem(masked, at), len(by_attr[at])))
+        ]
+        for attribute in roles:
+            if attribute == skip:
+                continue
+            facts = by_attr[attribute]
+            out.append(Constraint(attribute, facts[0].path, facts[0].value, sorted({f.value_id for f in facts})))
     years = list(links.years)
     if plan.year_range:
         years = [str(y) for y in range(plan.year_range[0], plan.year_range[1] + 1)]
@@ -365,6 +369,33 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
         label = years[0] if len(years) == 1 else f"{years[0]} to {years[-1]}"
         out.append(Constraint(year_attr, cat.paths[year_attr][0], label, ids))
     return out
+
+
+#: Words that may stand between a role verb and "and" ("act in and direct"), or after "and" ("and also wrote").
+_ROLE_FILLERS = frozenset({"in", "on", "for", "to", "also", "then", "both", "as", "well"})
+
+
+def joined_roles(text: str, attributes: list[str]) -> list[str]:
+    """The attributes of a value that `text` (the question without the value) names with verbs joined by
+    "and" ("both write and act in" -> screenwriter, cast member): two or more different attributes, each
+    named by one side, or nothing. A verb names the attributes it shares a stem with, or whose agent noun
+    it has ("act" -> actor)."""
+    words = re.findall(r"[a-z]+", text.lower())
+    for i, word in enumerate(words):
+        if word not in ("and", "&"):
+            continue
+        left = [w for w in reversed(words[max(0, i - 3) : i]) if w not in _ROLE_FILLERS][:1]
+        right = [w for w in words[i + 1 : i + 4] if w not in _ROLE_FILLERS][:1]
+        if not left or not right:
+            continue
+        sides = [[at for at in attributes if _names_role(side[0], at)] for side in (left, right)]
+        if all(len(named) == 1 for named in sides) and sides[0][0] != sides[1][0]:
+            return [sides[0][0], sides[1][0]]
+    return []
+
+
+def _names_role(verb: str, attribute: str) -> bool:
+    return share_a_stem(verb, attribute) or share_a_stem(agent_words(verb), attribute)
 
 
 def _meets(value: str, bound: tuple[str, int]) -> bool:

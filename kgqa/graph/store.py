@@ -195,7 +195,7 @@ class GraphStore:
                 rows.append(list(result.get_next()))
             return rows
 
-        if self.read_only and not self._in_tx and len(param_sets) > 1:
+        if self.read_only and not self._in_tx and not self._udfs and len(param_sets) > 1:  # UDFs: this connection's
             batches = self._reader_pool().map(run, param_sets)
         else:
             batches = [run(self._conn, 0, values) for values in param_sets]

@@ -17,8 +17,9 @@ from kgqa.retrieval.fanout import TextHubCache
 from kgqa.types import Entity
 from kgqa.vectorstores.base import HubVectorStore
 
-#: Past this many hubs their roots are not read at prime (about 250 bytes each), but question by question.
-MAX_HUB_ROOTS = 2_000_000
+#: Past this many hubs their roots are not read at prime (about 300 bytes each: 150 MiB here), but
+#: question by question. 10^6 triples of the scale benchmark have 49,632 hubs.
+MAX_HUB_ROOTS = 500_000
 
 
 class GraphFacts:

@@ -403,7 +403,9 @@ class KuzuHubVectorStore:
         if not self._make_room(self.hub_table.nbytes + estimated_bytes(int(paths), int(chars or 0))):
             return
         self.path_table = PathTable.read(self._read_aside)
-        self._make_room(self._held_bytes())
+        if not self._make_room(self._held_bytes()):  # larger than estimated (characters, not bytes): not kept
+            self.path_table = None
+            release_unused_memory()
 
     def _held_bytes(self) -> int:
         """What this store holds in memory beside the page cache (its hub vector and path tables)."""

@@ -57,7 +57,7 @@ class PathTable:
             del window
             release_unused_memory()
         hashes, hub_ids, texts, triples = (pa.concat_arrays(p) if p else pa.array([], pa.string()) for p in parts)
-        keys = np.asarray(hashes.to_numpy(zero_copy_only=False), dtype=np.bytes_)
+        keys = np.asarray(hashes.cast(pa.binary()).to_numpy(zero_copy_only=False), dtype=np.bytes_)  # UTF-8
         order = np.argsort(keys, kind="stable")
         return cls(keys[order], order.astype(np.int64), hub_ids, texts, triples)
 

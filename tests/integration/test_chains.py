@@ -148,10 +148,41 @@ def test_generated_film_questions_of_every_hop_count_are_answered(tmp_path, embe
         assert any(r["object"] == "2" for r in graph)  # the keyword "2" is in the graph too
         a = ws.ask(f"Who directed {title}?", RetrievalParams())
         assert a.topic_entity == movie and a.result["items"] == [director]
+        _ask_for_two_roles(ws, graph)
     finally:
         ws.close()
     for hops, values in scores.items():
         assert sum(values) / len(values) >= 0.9, (hops, values)
+
+
+#: How a question says a person's role in a film, by the generator's predicate.
+ROLE_VERBS = {"director": "direct", "screenwriter": "write", "cast member": "act in"}
+
+
+def _ask_for_two_roles(ws: Workspace, graph: list[dict[str, str]]) -> None:
+    """ "Which movies did X write and direct?" asks for the films X holds both roles in (none at all, for
+    a person whose roles are in different films), not for a chain from one role to the other."""
+    films: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for r in graph:
+        if r["predicate"] in ROLE_VERBS:
+            films[(r["object"], r["object_label"])][r["predicate"]].add(r["subject_label"])
+    named = defaultdict(int)  # a person's name may be shared: ask only about names one person has
+    for _, label in films:
+        named[label] += 1
+    asked: list[tuple[str, tuple[str, str], set[str]]] = []
+    for (_, person), roles in sorted(films.items()):
+        if len(roles) < 2 or named[person] > 1:
+            continue
+        first, second = sorted(roles)[:2]
+        both = roles[first] & roles[second]
+        if any(bool(both) == bool(b) for _, _, b in asked):
+            continue  # one person whose roles meet in a film and one whose roles never do
+        asked.append((person, (first, second), both))
+    assert asked
+    for person, (first, second), both in asked:
+        question = f"Which movies did {person} {ROLE_VERBS[first]} and {ROLE_VERBS[second]}?"
+        a = ws.ask(question, RetrievalParams())
+        assert set(a.result.get("items") or []) == both, (question, a.answer)
 
 
 def test_a_chains_order_does_not_depend_on_the_order_its_rows_are_read(demo_workspace, monkeypatch):

@@ -123,3 +123,18 @@ def test_float32_copies_are_read_from_kuzu_with_the_page_cache_given_back(tmp_pa
         assert all(triples for _, _, triples in _answers(ws))
     finally:
         ws.close()
+
+
+def test_paths_larger_than_their_estimate_are_not_kept(demo_db, embedder, monkeypatch):
+    """The path table's room is estimated from characters; read, it is measured in bytes, and a table that
+    then does not fit beside the page cache's least is let go rather than held past the ceiling."""
+    from kgqa.vectorstores.path_table import PathTable
+
+    ws = _open(demo_db, embedder, f"{PROCESS_RESERVE // MIB + 300}M")
+    try:
+        monkeypatch.setattr(PathTable, "nbytes", property(lambda self: 10 * 1024 * MIB))
+        ws.vstore.prime()
+        assert ws.vstore.hub_table is not None and ws.vstore.path_table is None
+        assert ws.store.pool_bytes >= MIN_POOL and all(triples for _, _, triples in _answers(ws))
+    finally:
+        ws.close()

@@ -76,3 +76,9 @@ def test_a_writable_store_reads_on_its_own_connection(tmp_path):
         assert store._readers is None
     finally:
         store.close()
+
+
+def test_a_store_with_udfs_reads_on_the_connection_that_has_them(read_only_db):
+    read_only_db.register_function("kgqa_test_upper", lambda s: s.upper(), ["STRING"], "STRING")
+    rows = read_only_db.run_each("graph/entity_by_id", "id", ["E1", "E2", "E3", "E4", "E5"])
+    assert [r[0] for r in rows] == ["E1", "E2", "E3", "E4", "E5"] and read_only_db._readers is None

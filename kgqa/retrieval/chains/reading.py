@@ -305,6 +305,8 @@ class ChainReader:
         if not any(m.type_name and m.type_name not in topic_types and m.position == topic_at - 1 for m in mentions):
             relations = _drop_restating_verb(relations, words, topic_at)
         relations = _drop_verb_of_share(relations)
+        if _joined(relations, words):
+            return None  # "the films X wrote and directed": both relations of the same films, not a chain
         if not relations:
             return self._typed_neighbours(mentions, unexplained, topic_types, words, topic_at)
         merged = sorted(relations + [m for m in mentions if m.type_name], key=lambda m: m.position)
@@ -696,6 +698,20 @@ def _merge_adjacent(mentions: list[Mention], words: list[str]) -> list[Mention]:
             continue
         out.append(m)
     return out
+
+
+#: Words that may stand between two relations joined by "and" ("acted in and directed", "wrote and also directed").
+_JOINING = frozenset({"and", "also", "in", "on", "as", "well", "both"})
+
+
+def _joined(relations: list[Mention], words: list[str]) -> bool:
+    """Whether two relations of the question are joined by "and" ("the films X wrote and directed"): the
+    question asks for what holds both, which no chain of steps reads."""
+    for a, b in zip(relations, relations[1:]):
+        between = words[a.position + 1 : b.position]
+        if a.predicate != b.predicate and "and" in between and all(w in _JOINING for w in between):
+            return not (a.share or b.share)
+    return False
 
 
 def _agent_of(noun: str, verb: str) -> bool:
