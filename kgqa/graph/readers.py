@@ -4,8 +4,8 @@ A direct question at 10^6 triples makes about four HNSW searches and some 150 pr
 paths and root entities of its candidate hubs); each is a query of its own, and Kùzu runs a small query
 on one thread with the Python lock released. On a read-only database other connections to the same
 handle read the same state, so a batch of such queries is split between `READERS` connections, each on
-a thread of its own (docs/scale.md, "HubLink's direct retrieval under 300 ms at 10^6"). Only for read-only stores: a
-writer's connection may hold a transaction that other connections would not see.
+a thread of its own (docs/scale.md, "HubLink's direct retrieval under 300 ms at 10^6"). Only for
+read-only stores: a writer's connection may hold a transaction that other connections would not see.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ Run = Callable[[Any, int, Any], list[list[Any]]]
 class ReaderPool:
     """`size` connections to one open database (the store's own first) and the threads that use them."""
 
-    def __init__(self, db: kuzu.Database, first: kuzu.Connection, size: int = READERS) -> None:
+    def __init__(self, db: kuzu.Database, first: kuzu.Connection, size: int | None = None) -> None:
+        size = size or READERS
         self._connections = [first] + [kuzu.Connection(db) for _ in range(max(0, size - 1))]
         self._executor = ThreadPoolExecutor(max_workers=size - 1, thread_name_prefix="kgqa-read") if size > 1 else None
 
