@@ -132,6 +132,8 @@ class WorkspacePool:
         for ws in self._all:
             ws.facts.catalogs = first.facts.catalogs
             ws.prepare_answers()
+            # the graph's labels, for questions without a topic: read once, shared
+            ws.facts.chain_answerer(ws.embedder).prime_labels(like=None if ws is first else first.facts.chains)
         settle_heap()  # what was read stays for the service's life: the collector stops scanning it
 
     async def run(self, fn: Callable[[Workspace], T]) -> T:

@@ -31,6 +31,10 @@ def test_prime_reads_one_catalog_shared_by_every_workspace(tmp_path, embedder, m
         cat = pool.primary.facts.catalogs.get(pool.primary.store, "Paper")
         assert isinstance(cat, Catalog) and cat.linker is not None and len(cat.hubs) >= 10
         assert all(ws.facts.chains is not None and ws.facts.chains._reader is not None for ws in pool._all)
+        # the graph's labels (questions without a topic), read at start and shared
+        labels = {id(ws.facts.chains._labels) for ws in pool._all if ws.facts.chains is not None}
+        assert len(labels) == 1 and pool.primary.facts.chains is not None
+        assert pool.primary.facts.chains._labels is not None
         # each text's hubs in memory (the direct strategy's expansion), one copy for every workspace
         arrays = {id(ws.vstore.text_hub_index) for ws in pool._all}
         assert len(arrays) == 1 and pool.primary.vstore.text_hub_index is not None

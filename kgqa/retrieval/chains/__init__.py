@@ -147,6 +147,16 @@ class ChainAnswerer:
         self._linked += 1
         return link_topic(self.store, question, self._label_index())
 
+    def prime_labels(self, like: ChainAnswerer | None = None) -> None:
+        """A service before its first question: the graph's labels in memory now (read-only databases
+        whose layout lists them), or those of `like`, a primed answerer on the same database state, so
+        that a pool's workspaces share one copy and none pays for it at a question."""
+        if like is not None and like._labels_tried:
+            self._labels, self._labels_tried = like._labels, True
+            return
+        self._linked = max(self._linked, 2)
+        self._label_index()
+
     def _label_index(self) -> LabelIndex | None:
         """The graph's labels in memory, read at the second question whose topic is linked (one question
         alone is cheaper to search for in the graph), for a read-only database whose layout lists its
