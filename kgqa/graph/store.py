@@ -169,14 +169,10 @@ class GraphStore:
         index, but plans `WHERE key IN $list` and `UNWIND $list ... {key: x}` as scans of the whole
         table, whose cost grows with the database. A read-only store splits the values between its
         reader connections (kgqa/graph/readers.py)."""
-        batches = self.run_many(
-            name, [{**(params or {}), key: value} for value in values], label=f"x{len(values)}", **structural
-        )
+        batches = self.run_many(name, [{**(params or {}), key: value} for value in values], **structural)
         return [row for rows in batches for row in rows]
 
-    def run_many(
-        self, name: str, param_sets: list[dict[str, Any]], *, label: str = "", **structural: int
-    ) -> list[list[list[Any]]]:
+    def run_many(self, name: str, param_sets: list[dict[str, Any]], **structural: int) -> list[list[list[Any]]]:
         """Run a named query once per parameter set (prepared once per connection); the rows of each
         run, in order. On a read-only store the runs are split between reader connections that read
         at the same time (kgqa/graph/readers.py); otherwise they run one after another."""
@@ -201,7 +197,7 @@ class GraphStore:
             batches = [run(self._conn, 0, values) for values in param_sets]
         if self.tracer:
             self.tracer(
-                f"{name} {label or f'x{len(param_sets)}'}",
+                f"{name} x{len(param_sets)}",
                 param_sets[0] if param_sets else None,
                 time.perf_counter() - start,
             )

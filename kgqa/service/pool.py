@@ -116,6 +116,7 @@ class WorkspacePool:
     def prime(self) -> None:
         """Read what every question needs from the graph (predicates, hub ids and types) into each
         workspace's cache now, so the first request is as fast as the next; no-op without an index."""
+        first = self._all[0]  # what it reads, the others share
         for ws in self._all:
             if ws.index_status().info is None:
                 return
@@ -123,12 +124,11 @@ class WorkspacePool:
             ws.facts.hub_ids()
             ws.facts.hub_types()
             # the table sizes the key-or-scan choices read, each text's hubs (Kùzu keeps both; shared)
-            primed = self._all[0] if ws is not self._all[0] else None
+            primed = None if ws is first else first
             ws.vstore.prime(like=primed.vstore if primed else None)
             ws.facts.prime_hub_roots(like=primed.facts if primed else None)
         # the whole-graph catalog of exact answers (seconds at 10^5 triples): read once and shared,
         # since every workspace opens the same graph state; each workspace's chain reader
-        first = self._all[0]
         for ws in self._all:
             ws.facts.catalogs = first.facts.catalogs
             ws.prepare_answers()
