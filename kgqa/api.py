@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kgqa.answering.graph_answers import prepared_all, with_exact
+from kgqa.answering.joined import join_answers
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.deadline import question_budget
 from kgqa.embeddings import embedder_for_index
@@ -19,7 +20,7 @@ from kgqa.graph.disk_space import files_size, require_room
 from kgqa.graph.layout import UNMARKED_NOTE, tracks_writes
 from kgqa.graph.loaders.base import TripleRecord
 from kgqa.graph.property_layout import drop_own_tables
-from kgqa.graph.reader import GraphStats, graph_stats
+from kgqa.graph.reader import GraphStats, entities_by_ids, graph_stats
 from kgqa.graph.store import GraphStore, stderr_tracer
 from kgqa.graph.writer import LoadReport, load_file
 from kgqa.indexing.builder import TEMPLATE_VERBALISER, BuildReport, build_index
@@ -33,6 +34,8 @@ from kgqa.llm.base import LLMClient
 from kgqa.llm.registry import PROVIDERS, get_roles, get_verbaliser, make_client, needs_client
 from kgqa.progress import ProgressFn, no_progress
 from kgqa.question.meaning import prepare as prepare_reading
+from kgqa.question.parts import QuestionParts, parts_for_each, question_parts
+from kgqa.retrieval.base import BaseRetriever
 from kgqa.retrieval.graph_facts import GraphFacts
 from kgqa.retrieval.registry import get_retriever, index_parts, label_index_parts
 from kgqa.textkg.build import Extractor, KgBuildReport, build_kg
@@ -314,32 +317,86 @@ class Workspace:
         if token_budget is not None:
             settings = replace(settings, llm=replace(settings.llm, token_budget=token_budget))
         roles = get_roles(llm, settings, self.llm_client(llm) if needs_client(llm) else None)
-        r = get_retriever(
-            retriever,
-            store=self.store,
-            vstore=self.vstore,
-            embedder=self.embedder,
-            roles=roles,
-            params=params,
-            facts=self.facts,
-        )
+
+        def make(p: RetrievalParams) -> BaseRetriever:
+            return get_retriever(
+                retriever,
+                store=self.store,
+                vstore=self.vstore,
+                embedder=self.embedder,
+                roles=roles,
+                params=p,
+                facts=self.facts,
+            )
+
         with question_budget(self.settings.question_timeout_s):  # QuestionTimeoutError past it
-            answer = r.retrieve(question)
-            # the graph's exact answer where it has one (docs/answers.md); a relation chain's answer
-            # is read from the graph already (kgqa/retrieval/chains) and is kept as it is
-            # (`--param exact=0` keeps the retrieved facts' answer and evidence)
-            if llm == "offline" and answer.strategy != "chain" and int(params.extra.get("exact", 1)):
-                # the evidence grows with the result unless a smaller cap than the default was asked for
-                cap = (
-                    params.max_output_triples
-                    if params.max_output_triples < RetrievalParams().max_output_triples
-                    else None
-                )
-                answer = with_exact(answer, self.store, self.facts.index_meta, self.embedder, self.facts.catalogs, cap)
+            parts = self._parts(question, params) if retriever == "hublink" else None
+            answer = self._answer_parts(make, question, parts, params, llm) if parts else None
+            if answer is None:
+                answer = self._answer_one(make(params), question, params, llm)
         answer.llm_tokens = roles.usage.as_dict()
         answer.notes += list(roles.notes) + stale
         self._log_answer(answer)
         return answer
+
+    def _answer_one(self, r: BaseRetriever, question: str, params: RetrievalParams, llm: str) -> Answer:
+        answer = r.retrieve(question)
+        # the graph's exact answer where it has one (docs/answers.md); a relation chain's answer
+        # is read from the graph already (kgqa/retrieval/chains) and is kept as it is
+        # (`--param exact=0` keeps the retrieved facts' answer and evidence)
+        if llm == "offline" and answer.strategy != "chain" and int(params.extra.get("exact", 1)):
+            # the evidence grows with the result unless a smaller cap than the default was asked for
+            cap = (
+                params.max_output_triples if params.max_output_triples < RetrievalParams().max_output_triples else None
+            )
+            answer = with_exact(answer, self.store, self.facts.index_meta, self.embedder, self.facts.catalogs, cap)
+        return answer
+
+    def _parts(self, question: str, params: RetrievalParams) -> QuestionParts | None:
+        """The two parts of a question that asks two things (kgqa/question/parts.py), or None."""
+        if not int(params.extra.get("parts", 1)):
+            return None
+        parts = question_parts(question)
+        if parts is None and not params.topic_entity and " and " in question.lower():
+            linker = self.facts.chain_answerer(self.embedder)
+
+            def hub_named_at(text: str) -> tuple[int, int] | None:
+                mention = linker.topic(text, RetrievalParams())
+                if mention is None or not any(self.facts.is_hub(i) for i in mention.ids):
+                    return None
+                return mention.start, mention.end
+
+            parts = parts_for_each(question, hub_named_at)
+        return parts
+
+    def _answer_parts(
+        self,
+        make: Callable[[RetrievalParams], BaseRetriever],
+        question: str,
+        parts: QuestionParts,
+        params: RetrievalParams,
+        llm: str,
+    ) -> Answer | None:
+        """A question that asks two things ("Who wrote X and who directed it?"), answered part by part
+        (kgqa/question/parts.py); None where the second part's pronoun stands for nothing the first
+        part settled, and the question is answered whole."""
+        first = self._answer_one(make(params), parts.first, params, llm)
+        topic = self._topic_label(first)
+        items = [str(i) for i in (first.result or {}).get("items", [])]
+        second = parts.second_for(topic, items)
+        if second is None:
+            return None
+        if first.topic_entity and parts.asks_for_others():  # "what else did she direct": not X itself
+            params = replace(params, exclude_entities=(*params.exclude_entities, first.topic_entity))
+        return join_answers(question, [first, self._answer_one(make(params), second, params, llm)])
+
+    def _topic_label(self, answer: Answer) -> str | None:
+        """The label of what an answer is about: its topic entity, else the one hub it cites."""
+        if answer.topic_entity:
+            entity = entities_by_ids(self.store, [answer.topic_entity]).get(answer.topic_entity)
+            return entity.label if entity is not None and entity.label else None
+        hubs = {s.hub_id: s.label for s in answer.sources}
+        return next(iter(hubs.values())) if len(hubs) == 1 else None
 
     def _index_notes(self, retriever: str) -> list[str]:
         """Check `retriever`'s index (errors if missing or built with another model); notes on a stale

@@ -353,6 +353,7 @@ EXTRA_BOUNDS: dict[str, tuple[int, int]] = {
     "chains": (0, 1),  # 0: no relation chains (kgqa/retrieval/chains)
     "chain_fanout": (1, 1_000_000),  # triples one chain hop may read
     "exact": (0, 1),  # 0: keep the retrieved facts' answer (no exact answer from the whole graph)
+    "parts": (0, 1),  # 0: a question that asks two things is answered whole (kgqa/question/parts.py)
 }
 
 
@@ -374,6 +375,8 @@ class RetrievalParams:
     hub_margin: float = 0.1  # coverage scoring: keep hubs within this of the best hub
     path_margin: float = 0.05  # coverage scoring: output paths within this of the hub's best
     topic_entity: str | None = None
+    #: entities a relation chain's answer leaves out ("what *else* did she direct": the film asked about)
+    exclude_entities: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -94,7 +94,15 @@ class ChainAnswerer:
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
         named = _named_outside(asked, (mention.start, mention.end))
-        result = follow_chain(self.store, start, plan.steps, fanout, revisit=plan.plain_path(asked), named=named)
+        result = follow_chain(
+            self.store,
+            start,
+            plan.steps,
+            fanout,
+            revisit=plan.plain_path(asked),
+            named=named,
+            exclude=frozenset(params.exclude_entities),
+        )
         if not result.ends or _containers(result):
             return None
         if any(named(e) for e in result.ends):
@@ -419,8 +427,8 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
             if direction < 0:
                 return f"{listing} {_agreeing(predicate, n)} '{start}'."
             return f"'{start}' {predicate} {listing}."
-        if direction > 0:
-            return f"The {predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
+        if direction > 0:  # "The screenwriters of 'X' are A [1] and B [1]."
+            return f"The {plural(predicate) if n > 1 else predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
         return f"'{start}' is the {predicate} of {listing}."
     way = " → ".join(p if d > 0 else f"{p} of" for p, d in steps)
     return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."

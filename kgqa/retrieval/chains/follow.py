@@ -55,13 +55,15 @@ def follow_chain(
     fanout: int = DEFAULT_FANOUT,
     revisit: bool = False,
     named: Callable[[Entity], bool] | None = None,
+    exclude: frozenset[str] = frozenset(),
 ) -> ChainResult:
     """The entities the chain reaches from `start`, one set-based read per hop (the graph's layout).
     The last hop never reaches the topic or, going straight back, where it came from; with `revisit`
     the hops before it may ("the writers of the films directed by the director of X" include X's own),
     without it no hop does ("films that *share* a director with X", "the *other* films ...").
     Where the question names some of a hop's entities before the last (`named`: "the affiliation of
-    Sofia Horvat, an author of X"), the chain goes on from those only."""
+    Sofia Horvat, an author of X"), the chain goes on from those only. The last hop never reaches an
+    entity in `exclude` either."""
     layout = layout_of(store)
     frontiers: list[dict[str, Entity]] = [{e.id: e for e in start}]
     start_ids = {e.id for e in start}
@@ -83,6 +85,8 @@ def follow_chain(
         strict = not revisit or i == len(steps) - 1
         back = i >= 1 and steps[i - 1] == (predicate, -direction)
         excluded = (set(frontiers[-2]) if back else set()) | start_ids if strict else set()
+        if i == len(steps) - 1:
+            excluded |= exclude
         reached: dict[str, Entity] = {}
         by: dict[str, list[Triple]] = defaultdict(list)
         counts: dict[str, int] = defaultdict(int)
