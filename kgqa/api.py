@@ -341,10 +341,10 @@ class Workspace:
 
     def _answer_one(self, r: BaseRetriever, question: str, params: RetrievalParams, llm: str) -> Answer:
         answer = r.retrieve(question)
-        # the graph's exact answer where it has one (docs/answers.md); a relation chain's answer
-        # is read from the graph already (kgqa/retrieval/chains) and is kept as it is
+        # the graph's exact answer where it has one (docs/answers.md); a relation chain's answer and an
+        # overview are read from the graph already (kgqa/retrieval/chains, kgqa/answering/overview.py)
         # (`--param exact=0` keeps the retrieved facts' answer and evidence)
-        if llm == "offline" and answer.strategy != "chain" and int(params.extra.get("exact", 1)):
+        if llm == "offline" and answer.strategy not in ("chain", "overview") and int(params.extra.get("exact", 1)):
             # the evidence grows with the result unless a smaller cap than the default was asked for
             cap = (
                 params.max_output_triples if params.max_output_triples < RetrievalParams().max_output_triples else None

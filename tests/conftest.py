@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import os
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ import pytest
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
 from kgqa.demo import demo_graph_path
+from kgqa.synthetic.films import generate_films
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 ORKG_GRAPH = SHARED / "bench" / "orkg" / "graph_gv3.json"
@@ -87,3 +90,37 @@ def pg_database(pg_server, request):
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(dbname)))
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
     yield with_database(pg_server, dbname)
+
+
+@pytest.fixture(scope="session")
+def film_workspace(tmp_path_factory, embedder):
+    """A generated film graph (kgqa bench generate --domain films), indexed once per session, and what it
+    says of each film: title, director, writers, year, and each
+    director's films."""
+    root = tmp_path_factory.mktemp("films")
+    gen = generate_films(root / "films", 400, seed=5, questions=0)
+    ws = Workspace.init(Settings(db_path=root / "films.kuzu"), embedder=embedder)
+    ws.load(gen.graph_file)
+    ws.build_index(IndexParams(hub_types=("Movie",)))
+    with gen.graph_file.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    facts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    title: dict[str, str] = {}
+    directed: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        if r["subject_types"] == "Movie":
+            title[r["subject"]] = r["subject_label"]
+            facts[r["subject"]][r["predicate"]].append(r["object_label"] or r["object"])
+            if r["predicate"] == "director":
+                directed[r["object_label"]].add(r["subject_label"])
+    # films with one director and at least one writer, whose titles no other title contains
+    plain = [
+        m
+        for m in sorted(title)
+        if len(facts[m]["director"]) == 1
+        and facts[m]["screenwriter"]
+        and facts[m]["release year"]
+        and not any(title[m].lower() in t.lower() for o, t in title.items() if o != m)
+    ]
+    yield ws, title, facts, directed, plain
+    ws.close()

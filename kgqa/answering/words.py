@@ -116,6 +116,39 @@ def plural(noun: str) -> str:
     return f"{head} {p}".strip()
 
 
+def label_words(label: str) -> str:
+    """A label as words: underscores, dashes, brackets and camelCase split, lower-cased."""
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", label)
+    return " ".join(re.sub(r"[^0-9A-Za-z\u00C0-\uFFFF']+", " ", text).split()).lower()
+
+
+#: Words that make a predicate label a verb phrase ("wrote", "published at", "has tags").
+_VERB_WORDS = frozenset(
+    {"has", "have", "is", "was", "are", "were", "wrote", "made", "won", "knows", "likes"}
+    | {"cites", "uses", "contains", "includes", "mentions"}
+)
+PARTICLES = frozenset({"at", "by", "in", "of", "on", "to", "from", "with", "for", "into"})
+
+
+def verbal_label(predicate: str) -> bool:
+    """Whether a predicate label reads as a verb phrase rather than a noun ("author", "release year")."""
+    words = label_words(predicate).split()
+    if not words:
+        return False
+    return words[0] in _VERB_WORDS or words[0].endswith("ed") or (len(words) > 1 and words[-1] in PARTICLES)
+
+
+def agreeing(verb_phrase: str, subjects: int) -> str:
+    """The verb phrase for several subjects ("comes from" -> "come from", "has" -> "have")."""
+    first, _, rest = verb_phrase.partition(" ")
+    if subjects < 2 or not first.endswith("s") or first.endswith("ss"):
+        return verb_phrase
+    plural = {"has": "have", "is": "are", "was": "were"}.get(first) or (
+        first[:-2] if first.endswith(("ches", "shes", "xes", "sses")) else first[:-1]
+    )
+    return f"{plural} {rest}".strip()
+
+
 def join_items(items: list[str]) -> str:
     """ "A", "A and B", "A, B and C"."""
     if len(items) <= 1:

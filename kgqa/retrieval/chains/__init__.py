@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
+from kgqa.answering.words import PARTICLES, agreeing, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
-from kgqa.answering.words import plural
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import KgqaError
@@ -28,7 +29,7 @@ from kgqa.retrieval.chains.guards import counts, declines
 from kgqa.retrieval.chains.label_index import MAX_LABELS, LabelIndex
 from kgqa.retrieval.chains.linking import MIN_LABEL_LENGTH, TopicMention, find_mention, link_topic
 from kgqa.retrieval.chains.ordering import Keyed, Ordering, key_values, ordering_of, sortable
-from kgqa.retrieval.chains.reading import ChainPlan, ChainReader, label_words
+from kgqa.retrieval.chains.reading import ChainPlan, ChainReader
 from kgqa.retrieval.chains.schema import GraphSchema, type_set
 from kgqa.types import Entity, RankedHub, Source, Triple
 
@@ -90,6 +91,7 @@ class ChainAnswerer:
         how_many = counts(asked) and ordering is None and self._counts_exactly(question)
         if plan is None or not self._worth_it(plan, mention, is_hub, how_many):
             return None
+        plan = self._anchored(plan, mention)
         t1 = time.perf_counter()
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
@@ -122,6 +124,22 @@ class ChainAnswerer:
             answer = _compose(question, plan, result, params, is_hub, mode, topic_hubs)
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
         return answer
+
+    def _anchored(self, plan: ChainPlan, mention: TopicMention) -> ChainPlan:
+        """The plan with a first step the topic has: a step no question word named (a bridge the schema
+        chose by weight, "ada whitcombe's movies": cast member) is swapped for the next heaviest that
+        leads to the same types and that the topic has a triple along (director). A named step stays."""
+        first = plan.steps[0]
+        if any(m.predicate == first[0] for m in plan.mentions):
+            return plan
+        layout = layout_of(self.store)
+        start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
+        if layout.step(start, first[0], first[1], 1):
+            return plan
+        for step in self.reader.bridges(set(mention.types), first):
+            if step != first and layout.step(start, step[0], step[1], 1):
+                return replace(plan, steps=(step, *plan.steps[1:]))
+        return plan
 
     def _end_types(self, plan: ChainPlan, mention: TopicMention) -> set[str]:
         """The types the chain's steps reach from the topic's types (by the schema)."""
@@ -385,9 +403,9 @@ def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
         first, _, rest = words.partition(" ")
         if first in ("has", "have") and rest:
             return f" with {rest} {start}"
-        if not _verbal(steps[0][0]):
+        if not verbal_label(steps[0][0]):
             return f" with {words} {start}"
-        if words.split()[-1] in _PARTICLES:
+        if words.split()[-1] in PARTICLES:
             return f" {words} {start}"
         return f" that {words} {start}"
     chain = " -> ".join(_readable(p) if d > 0 else f"(inverse) {_readable(p)}" for p, d in steps)
@@ -410,6 +428,9 @@ def _sentence(question: str, listing: str, n: int, how_many: bool) -> str | None
     if not m or not m.group(1).lower().startswith("the "):
         return None
     phrase = m.group(1)
+    noun = phrase.split()[1] if len(phrase.split()) > 1 else ""
+    if n > 1 and plural(noun) != noun:  # "the genre of X" with two genres: the labels' sentence says it
+        return None
     return f"{phrase[0].upper()}{phrase[1:]} {'are' if n > 1 else 'is'} {listing}."
 
 
@@ -420,12 +441,12 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
     if len(steps) == 1:
         predicate, direction = steps[0]
         backwards = re.fullmatch(r"(.+) \((.+)\)", predicate)  # a rel read backwards: "person (acted in)"
-        if backwards and _verbal(backwards.group(2)):  # "Mei [1] acted in 'X'"
+        if backwards and verbal_label(backwards.group(2)):  # "Mei [1] acted in 'X'"
             verb = backwards.group(2)
             return f"{listing} {verb} '{start}'." if direction > 0 else f"'{start}' {verb} {listing}."
-        if _verbal(predicate):  # the triple read as it stands: "A [1] wrote 'X'", "'X' published at V [1]"
+        if verbal_label(predicate):  # the triple read as it stands: "A [1] wrote 'X'", "'X' published at V [1]"
             if direction < 0:
-                return f"{listing} {_agreeing(predicate, n)} '{start}'."
+                return f"{listing} {agreeing(predicate, n)} '{start}'."
             return f"'{start}' {predicate} {listing}."
         if direction > 0:  # "The screenwriters of 'X' are A [1] and B [1]."
             return f"The {plural(predicate) if n > 1 else predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
@@ -434,36 +455,12 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
     return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."
 
 
-def _agreeing(verb_phrase: str, subjects: int) -> str:
-    """The verb phrase for several subjects ("comes from" -> "come from", "has" -> "have")."""
-    first, _, rest = verb_phrase.partition(" ")
-    if subjects < 2 or not first.endswith("s") or first.endswith("ss"):
-        return verb_phrase
-    plural = {"has": "have", "is": "are", "was": "were"}.get(first) or (
-        first[:-2] if first.endswith(("ches", "shes", "xes", "sses")) else first[:-1]
-    )
-    return f"{plural} {rest}".strip()
-
-
 def _readable(predicate: str) -> str:
     """A machine-style label as words ("directed_by" -> "directed by", "releaseYear" -> "release
     year"); a label written as words stays as it is."""
     if " " not in predicate and ("_" in predicate or re.search(r"[a-z][A-Z]", predicate)):
         return label_words(predicate)
     return predicate
-
-
-#: Words that make a predicate label a verb phrase ("wrote", "published at", "has tags").
-_VERB_WORDS = frozenset({"has", "have", "is", "was", "are", "were", "wrote", "made", "won", "knows", "likes"})
-_PARTICLES = frozenset({"at", "by", "in", "of", "on", "to", "from", "with", "for", "into"})
-
-
-def _verbal(predicate: str) -> bool:
-    """Whether a predicate label reads as a verb phrase rather than a noun ("author", "release year")."""
-    words = label_words(predicate).split()
-    if not words:
-        return False
-    return words[0] in _VERB_WORDS or words[0].endswith("ed") or (len(words) > 1 and words[-1] in _PARTICLES)
 
 
 def _hub_of(evidence: list[Triple], is_hub: IsHub) -> Entity | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgqa.answering.words import plural, same_word
+from kgqa.answering.words import label_words, plural, same_word
 from kgqa.embeddings.base import Embedder
 from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, PLACE_NOUNS, stems
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
@@ -104,12 +104,6 @@ class _Cues:
     vectors: np.ndarray  # each row scaled by its cue's weight
     stems: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     vocabulary: frozenset[str] = frozenset()  # the words of the labels and type names, types also plural
-
-
-def label_words(label: str) -> str:
-    """A label as words: underscores, dashes, brackets and camelCase split, lower-cased."""
-    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", label)
-    return " ".join(re.sub(r"[^0-9A-Za-z\u00C0-\uFFFF']+", " ", text).split()).lower()
 
 
 class ChainReader:
@@ -476,6 +470,18 @@ class ChainReader:
         """Whether every value of the predicate is a literal (a year, a number, a text)."""
         objects = self.schema.object_types(predicate)
         return bool(objects) and objects <= {LITERAL}
+
+    def bridges(self, types: set[str], step: tuple[str, int]) -> list[tuple[str, int]]:
+        """The steps that lead from `types` where `step` leads, most triples first: what a plan could
+        have taken in its place ("ada whitcombe's movies": cast member, director or screenwriter)."""
+        goal = self.schema.step(*step, types)
+        weighted = [
+            (self.schema.weight(p, d, types, goal), p, d)
+            for p in self.schema.predicates
+            for d in (1, -1)
+            if self.schema.step(p, d, types) & goal
+        ]
+        return [(p, d) for w, p, d in sorted(weighted, key=lambda x: (-x[0], x[1], x[2])) if w]
 
     def _heaviest(self, start: set[str], goal: set[str] | None) -> tuple[str, int] | None:
         """The step (predicate, direction) with most triples from the `start` types to the `goal` types

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kgqa import deadline
+from kgqa.answering.overview import asks_overview, may_ask_overview, overview
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.reader import resolve_entity
@@ -82,7 +83,7 @@ class HubLinkRetriever(BaseRetriever):
     # -- template method -----------------------------------------------------------------------
     def _retrieve(self, question: str) -> Answer:
         params = self.params
-        chained = self._chain_answer(question, params)
+        chained = self._overview(question, params) or self._chain_answer(question, params)
         if chained is not None:
             return chained
         timings: dict[str, float] = {}
@@ -140,6 +141,16 @@ class HubLinkRetriever(BaseRetriever):
         """The answer along the question's relation chain through shared entities (kgqa/retrieval/chains),
         or None when the question reads as none; the workspace's facts keep the chain reader."""
         return self.facts.chain_answerer(self.embedder).answer(question, params, self.facts.is_hub, self.roles.name)
+
+    def _overview(self, question: str, params: RetrievalParams) -> Answer | None:
+        """What the graph says about the one thing the question names, where it asks for that ("Tell me
+        about X", "who is X"; kgqa/answering/overview.py); offline mode, like relation chains."""
+        if self.roles.name != "offline" or not may_ask_overview(question):
+            return None
+        topic = self.facts.chain_answerer(self.embedder).topic(question, params)
+        if topic is None or not asks_overview(question, topic.start, topic.end):
+            return None
+        return overview(self.store, question, topic.ids, self.facts.is_hub, params.max_output_triples, self.roles.name)
 
     def process_question(self, question: str, params: RetrievalParams) -> ProcessedQuestion:
         """PROCESSQUESTION (Alg. 11): components and the embeddings of question and components."""
