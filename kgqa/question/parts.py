@@ -2,7 +2,8 @@
 X and who directed it?", "When was X released and what genre is it?") or two verbs sharing one question
 word and object ("Who wrote and directed X?"). The second clause may name the first one's topic, or its
 one answer, by a pronoun ("it", "she"); `QuestionParts.second_for` puts the name in its place once the
-first part is answered. A question about two named things ("Who directed X and Y?") is two parts too,
+first part is answered. Two nouns of one thing ("What are the genre and release year of X?", "what genre
+and language is X") are two parts as well. A question about two named things ("Who directed X and Y?") is two parts too,
 where the graph says X and Y are two things (`parts_for_each`). General English only: the graph is asked
 through a callback."""
 
@@ -27,6 +28,17 @@ _CLAUSES = re.compile(
 #: "Who wrote and directed X": one question word, two verbs, one object.
 _SHARED = re.compile(
     r"^\s*(?P<wh>who|what|which)\s+(?P<v1>[a-z]+)\s+and\s+(?:also\s+)?(?P<v2>[a-z]+)\s+(?P<rest>.+)$", re.I
+)
+#: "What are the genre and (the) release year of X": two nouns of one thing.
+_NOUNS_OF = re.compile(
+    r"^\s*(?P<ask>(?:what|which|who)\s+(?:is|are|was|were)\s+the)\s+(?P<n1>[a-z][a-z\- ]{0,40}?)\s*,?\s+and\s+"
+    r"(?:the\s+)?(?P<n2>[a-z][a-z\- ]{0,40}?)\s+(?P<rest>(?:of|for|in)\s+.+)$",
+    re.I,
+)
+#: "What genre and language is X".
+_NOUNS_IS = re.compile(
+    r"^\s*(?P<wh>what|which)\s+(?P<n1>[a-z]+)\s+and\s+(?P<n2>[a-z]+)\s+(?P<rest>(?:is|are|was|were|does|do|did)\s+.+)$",
+    re.I,
 )
 _PREPOSITION = re.compile(r"^(?:in|on|at|for|from|by|with|to|of)\s+", re.I)
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
@@ -88,6 +100,14 @@ def question_parts(question: str) -> QuestionParts | None:
     if m and _OPENING.match(masked) and len(m.group("first").split()) >= 3:
         first, second = text[: m.end("first")].rstrip(" ,"), text[m.start("second") :]
         return QuestionParts(_as_question(first), _as_question(second))
+    m = _NOUNS_OF.match(masked)
+    if m and " and " not in f" {m.group('n1')} " and " and " not in f" {m.group('n2')} ":
+        ask, n1, n2, rest = (text[m.start(g) : m.end(g)] for g in ("ask", "n1", "n2", "rest"))
+        return QuestionParts(_as_question(f"{ask} {n1} {rest}"), _as_question(f"{ask} {n2} {rest}"))
+    m = _NOUNS_IS.match(masked)
+    if m and not _is_verb(m.group("n1")) and not _is_verb(m.group("n2")):
+        wh, n1, n2, rest = (text[m.start(g) : m.end(g)] for g in ("wh", "n1", "n2", "rest"))
+        return QuestionParts(_as_question(f"{wh} {n1} {rest}"), _as_question(f"{wh} {n2} {rest}"))
     m = _SHARED.match(masked)
     if m and _is_verb(m.group("v1")) and _is_verb(m.group("v2")):
         wh, v1, v2, rest = (text[m.start(g) : m.end(g)] for g in ("wh", "v1", "v2", "rest"))

@@ -33,6 +33,13 @@ def test_two_verbs_share_one_object(film_workspace):
     assert _items(a, 0) == set(facts[movie]["screenwriter"]) and _items(a, 1) == set(facts[movie]["director"])
 
 
+def test_two_nouns_of_one_film(film_workspace):
+    ws, title, facts, _, plain = film_workspace
+    movie = plain[1]
+    a = ws.ask(f"what are the director and release year of {title[movie].lower()}")
+    assert _items(a, 0) == set(facts[movie]["director"]) and _items(a, 1) == set(facts[movie]["release year"])
+
+
 def test_two_named_films_are_each_asked_about(film_workspace):
     ws, title, facts, _, plain = film_workspace
     first, second = plain[2], plain[3]

@@ -31,6 +31,12 @@ from kgqa.types import Answer, RankedHub, Source
         ),
         ("Who wrote and directed Northern Parade?", "Who wrote Northern Parade?", "Who directed Northern Parade?"),
         ("who directed and starred in X", "Who directed X?", "Who starred in X?"),
+        (
+            "what are the genre and release year of northern parade",
+            "What are the genre of northern parade?",
+            "What are the release year of northern parade?",
+        ),
+        ("what genre and language is X", "What genre is X?", "What language is X?"),
     ],
 )
 def test_a_question_that_asks_two_things_is_read_as_its_two_parts(question, first, second):
