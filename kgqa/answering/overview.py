@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 
-from kgqa.answering.words import agreeing, join_items, plural, verbal_label
+from kgqa.answering.words import agreeing, join_items, plural, verbal_label, written
 from kgqa.graph.reader import entities_by_ids, in_edges, out_edges
 from kgqa.graph.store import GraphStore
 from kgqa.types import Answer, Entity, Source, Triple
@@ -102,14 +102,14 @@ def overview(
                 values.append(f"{t.object.text} ({detail})" if detail else t.object.text)
             groups[predicate] = [t.object.text for t in triples]
             noun = plural(predicate) if len(values) > 1 and not verbal_label(predicate) else predicate
-            facts.append(f"{noun} {_capped(values)}")
+            facts.append(f"{noun} {written(values, LIST_MAX)}")
         kind = f" ({', '.join(entity.types)})" if entity.types else ""
         head = f"'{entity.text}'{kind}{cite(entity)}"
         sentence = f"{head}: {'; '.join(facts)}." if facts else f"{head}."
         for predicate, triples in _by_predicate(mine_in).items():  # "It is the director of A [1] and B [2]."
             for t in triples:
                 stated(t)
-            subjects = _capped([f"{t.subject.text}{cite(t.subject)}" for t in triples])
+            subjects = written([f"{t.subject.text}{cite(t.subject)}" for t in triples], LIST_MAX)
             groups[f"{predicate} (of)"] = [t.subject.text for t in triples]
             verbal = verbal_label(predicate)
             sentence += (
@@ -146,10 +146,3 @@ def _by_predicate(triples: list[Triple]) -> dict[str, list[Triple]]:
     ):
         grouped.setdefault(t.predicate, []).append(t)
     return grouped
-
-
-def _capped(values: list[str]) -> str:
-    """The values joined, at most LIST_MAX written out."""
-    if len(values) <= LIST_MAX:
-        return join_items(values)
-    return join_items(values[:LIST_MAX] + [f"{len(values) - LIST_MAX:,} more"])

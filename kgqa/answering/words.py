@@ -160,11 +160,11 @@ def join_items(items: list[str]) -> str:
 WRITTEN_MAX = 100
 
 
-def written(items: list[str]) -> str:
-    """`join_items`, with at most WRITTEN_MAX items written out and the rest counted."""
-    if len(items) <= WRITTEN_MAX:
+def written(items: list[str], limit: int = WRITTEN_MAX) -> str:
+    """`join_items`, with at most `limit` items written out and the rest counted."""
+    if len(items) <= limit:
         return join_items(items)
-    return join_items(items[:WRITTEN_MAX] + [f"{len(items) - WRITTEN_MAX:,} more"])
+    return join_items(items[:limit] + [f"{len(items) - limit:,} more"])
 
 
 NEGATIVE_VALUES = frozenset({"false", "no", "none", "0", "n/a", "na", "null", "nil", "never", "-"})

@@ -95,7 +95,7 @@ def question_parts(question: str) -> QuestionParts | None:
     """The two parts of a question that asks two things, or None for a question that asks one ("Who
     directed X and Y?", "When was Pride and Prejudice released?")."""
     text = question.strip()
-    masked = _QUOTED.sub(lambda m: "x" * len(m.group()), text)  # an "and" inside a quoted title splits nothing
+    masked = _masked(text)
     m = _CLAUSES.match(masked)
     if m and _OPENING.match(masked) and len(m.group("first").split()) >= 3:
         first, second = text[: m.end("first")].rstrip(" ,"), text[m.start("second") :]
@@ -114,6 +114,11 @@ def question_parts(question: str) -> QuestionParts | None:
         # "who directed and starred in X": the preposition belongs to the second verb only
         return QuestionParts(_as_question(f"{wh} {v1} {_PREPOSITION.sub('', rest)}"), _as_question(f"{wh} {v2} {rest}"))
     return None
+
+
+def _masked(text: str) -> str:
+    """`text` with its quoted titles blanked out, same length: an "and" inside one splits nothing."""
+    return _QUOTED.sub(lambda m: "x" * len(m.group()), text)
 
 
 def _is_verb(word: str) -> bool:
@@ -140,14 +145,16 @@ def parts_for_each(question: str, named_at: Callable[[str], tuple[int, int] | No
     text = question.strip()
     if not _ASKS_OF_EACH.match(text):
         return None
-    masked = _QUOTED.sub(lambda m: "x" * len(m.group()), text)
+    masked = _masked(text)
+    whole: list[tuple[int, int] | None] = []  # the label the whole question names, read once when needed
     for joint in re.finditer(r"\s*,?\s+and\s+", masked):
         before = text[: joint.start()]
         x = named_at(before)
         if x is None or x[1] != len(before.rstrip(_QUOTES)):
             continue
-        whole = named_at(text)
-        if whole is not None and whole[0] < joint.start() < whole[1]:
+        if not whole:
+            whole.append(named_at(text))
+        if whole[0] is not None and whole[0][0] < joint.start() < whole[0][1]:
             return None  # one label with "and" in it
         x_start = x[0] - 1 if x[0] > 0 and text[x[0] - 1] in _QUOTES else x[0]
         second = before[:x_start] + text[joint.end() :]

@@ -91,9 +91,9 @@ class ChainAnswerer:
         how_many = counts(asked) and ordering is None and self._counts_exactly(question)
         if plan is None or not self._worth_it(plan, mention, is_hub, how_many):
             return None
-        plan = self._anchored(plan, mention)
-        t1 = time.perf_counter()
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
+        plan = self._anchored(plan, start, set(mention.types))
+        t1 = time.perf_counter()
         fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
         named = _named_outside(asked, (mention.start, mention.end))
         result = follow_chain(
@@ -125,7 +125,7 @@ class ChainAnswerer:
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
         return answer
 
-    def _anchored(self, plan: ChainPlan, mention: TopicMention) -> ChainPlan:
+    def _anchored(self, plan: ChainPlan, start: list[Entity], types: set[str]) -> ChainPlan:
         """The plan with a first step the topic has: a step no question word named (a bridge the schema
         chose by weight, "ada whitcombe's movies": cast member) is swapped for the next heaviest that
         leads to the same types and that the topic has a triple along (director). A named step stays."""
@@ -133,10 +133,9 @@ class ChainAnswerer:
         if any(m.predicate == first[0] for m in plan.mentions):
             return plan
         layout = layout_of(self.store)
-        start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         if layout.step(start, first[0], first[1], 1):
             return plan
-        for step in self.reader.bridges(set(mention.types), first):
+        for step in self.reader.bridges(types, first):
             if step != first and layout.step(start, step[0], step[1], 1):
                 return replace(plan, steps=(step, *plan.steps[1:]))
         return plan
