@@ -360,13 +360,13 @@ class Workspace:
         if parts is None and not params.topic_entity and " and " in question.lower():
             linker = self.facts.chain_answerer(self.embedder)
 
-            def hub_named_at(text: str) -> tuple[int, int] | None:
+            def named_at(text: str) -> tuple[int, int] | None:
                 mention = linker.topic(text, RetrievalParams())
-                if mention is None or not any(self.facts.is_hub(i) for i in mention.ids):
+                if mention is None or not mention.ids:
                     return None
                 return mention.start, mention.end
 
-            parts = parts_for_each(question, hub_named_at)
+            parts = parts_for_each(question, named_at)
         return parts
 
     def _answer_parts(

@@ -50,10 +50,14 @@ _POSSESSIVE = frozenset({"its", "his", "hers"})
 _NOT_A_NOUN = frozenset("and or in on at for to with by from as than".split())
 _QUOTES = "'\"‘’“”"
 _OTHERS = re.compile(r"\b(?:else|other|others|another|besides)\b", re.I)
-#: Openings that ask the same thing of each named thing ("who directed X and Y"), not for things related to
-#: both ("which films did A and B direct": those they directed together).
+#: Openings that ask the same thing of each named thing ("who directed X and Y", "which films did A and B
+#: direct": the films of each), not where the question asks for what both have ("which films did A and B
+#: *both* direct", "... *together*": those of both at once, one question).
 _ASKS_OF_EACH = re.compile(
-    r"^\s*(?:who|whom|whose|when|where|(?:in\s+)?what\s+year|(?:what|which)\s+(?:is|are|was|were)\s+the)\b", re.I
+    r"^\s*(?!.*\b(?:both|together|jointly|in\s+common|each\s+other|alongside)\b)"
+    r"(?:who|whom|whose|when|where|(?:in\s+)?what\s+year|(?:what|which)\s+(?:is|are|was|were)\s+the"
+    r"|(?:what|which)\s+[a-z]+\s+(?:did|do|does|have|has|had|is|are|was|were)\s)",
+    re.I,
 )
 _ASKS_FOR_PERSON = re.compile(r"^\s*(?:who|whom)\b", re.I)
 

@@ -95,7 +95,11 @@ def test_a_question_about_two_named_things_is_asked_of_each():
     parts = parts_for_each("when were 'Northern Parade' and 'Lonely Letters' released", at)
     assert parts == QuestionParts("When were 'Northern Parade' released?", "When were 'Lonely Letters' released?")
     assert parts_for_each("When was Pride and Prejudice released?", at) is None  # one label
-    assert parts_for_each("Which films did Northern Parade and Lonely Letters win?", at) is None  # which films: both
+    # "which films did A and B ...": the films of each; with "both" or "together", those of both at once
+    parts = parts_for_each("Which films did Northern Parade and Lonely Letters win?", at)
+    assert parts == QuestionParts("Which films did Northern Parade win?", "Which films did Lonely Letters win?")
+    assert parts_for_each("Which films did Northern Parade and Lonely Letters both win?", at) is None
+    assert parts_for_each("which films did Northern Parade and Lonely Letters make together", at) is None
     assert parts_for_each("Who directed Northern Parade and why?", at) is None  # no second named thing
 
 

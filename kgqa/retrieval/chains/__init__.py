@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
-from kgqa.answering.words import PARTICLES, agreeing, label_words, plural, verbal_label
+from kgqa.answering.words import PARTICLES, agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
@@ -27,10 +27,21 @@ from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
 from kgqa.retrieval.chains.guards import counts, declines
 from kgqa.retrieval.chains.label_index import MAX_LABELS, LabelIndex
-from kgqa.retrieval.chains.linking import MIN_LABEL_LENGTH, TopicMention, find_mention, link_topic
-from kgqa.retrieval.chains.ordering import Keyed, Ordering, key_values, ordering_of, sortable
+from kgqa.retrieval.chains.linking import CANDIDATES, MIN_LABEL_LENGTH, TopicMention, find_mention, link_topic
+from kgqa.retrieval.chains.ordering import (
+    Keyed,
+    LatestAt,
+    Ordering,
+    extremes,
+    key_values,
+    ordering_of,
+    sortable,
+    time_keyed,
+    time_top_of,
+)
 from kgqa.retrieval.chains.reading import ChainPlan, ChainReader
 from kgqa.retrieval.chains.schema import GraphSchema, type_set
+from kgqa.retrieval.chains.values import Narrowing, Unmet, named_values
 from kgqa.types import Entity, RankedHub, Source, Triple
 
 IsHub = Callable[[str], bool]
@@ -84,17 +95,36 @@ class ChainAnswerer:
         ordering = ordering_of(question, mention.end)
         if ordering is not None and self._counts_exactly(question):
             ordering = None
+        top = time_top_of(question, (mention.start, mention.end)) if ordering is None else None
         asked = ordering.chain_question if ordering else question
+        where = find_mention(top.chain_question, mention.label) if top is not None else None
+        if top is not None and where is not None:  # the question without its "latest" / "first"
+            asked, span = top.chain_question, where
+            mention = replace(mention, start=where[0], end=where[1])
+        else:
+            top = None
         if declines(asked, span):
             return None
         plan = self.reader.plan(asked, span, set(mention.types), MAX_HOPS)
+        fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
+        narrowing = self._narrowing(asked, mention, fanout)
+        if narrowing is not None:
+            words = frozenset(w for v in narrowing.values for w in v.words)
+            narrowed = self.reader.plan(asked, span, set(mention.types), MAX_HOPS, words)
+            if narrowed is not None and narrowing.applies(self._hop_types(narrowed, mention)):
+                plan = narrowed
+            else:
+                narrowing = None
         how_many = counts(asked) and ordering is None and self._counts_exactly(question)
-        if plan is None or not self._worth_it(plan, mention, is_hub, how_many):
+        # a count narrowed by a value the question names is the chain's (it counts every entity it reaches)
+        if plan is None or not self._worth_it(plan, mention, is_hub, how_many and narrowing is None):
             return None
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         plan = self._anchored(plan, start, set(mention.types))
+        latest_at = self._latest_at(plan, mention, top, fanout) if top is not None else None
+        if latest_at is not None:
+            top = None  # the latest of a hop on the way, not of the ends
         t1 = time.perf_counter()
-        fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
         named = _named_outside(asked, (mention.start, mention.end))
         result = follow_chain(
             self.store,
@@ -104,7 +134,12 @@ class ChainAnswerer:
             revisit=plan.plain_path(asked),
             named=named,
             exclude=frozenset(params.exclude_entities),
+            narrowers=[n for n in (narrowing, latest_at) if n is not None],
         )
+        if narrowing is not None and narrowing.unmet:
+            answer = _compose_none(question, plan, result, narrowing.unmet[0], mode, self._topic_hubs(start, is_hub))
+            answer.timings = {"question": t1 - t0, "retrieve": time.perf_counter() - t1, "generate": 0.0}
+            return answer
         if not result.ends or _containers(result):
             return None
         if any(named(e) for e in result.ends):
@@ -118,10 +153,20 @@ class ChainAnswerer:
                 return None  # nothing states the value to order by: HubLink's retrieval answers
         t2 = time.perf_counter()
         topic_hubs = self._topic_hubs(result.start, is_hub)
+        latest = self._time_keyed(plan, mention, result, top, fanout) if top is not None else None
         if ordering is not None and keyed is not None:
             answer = _compose_ordered(question, plan, result, ordering, keyed, params, is_hub, mode, topic_hubs)
+        elif top is not None and latest is not None:
+            answer = _compose_ordered(question, plan, result, top, latest, params, is_hub, mode, topic_hubs)
         else:
             answer = _compose(question, plan, result, params, is_hub, mode, topic_hubs)
+        said = [f"those with {narrowing.phrase()}"] if narrowing is not None and narrowing.used else []
+        if latest_at is not None and latest_at.kept:
+            word = "latest" if latest_at.descending else "earliest"
+            kept = join_items([f"'{e.text}'" for e in latest_at.kept])
+            said.append(f"through the {word} {_ends_noun_of(latest_at.kept)}, {kept}")
+        if said:
+            answer.answer = f"{answer.answer.rstrip('.')} ({'; '.join(said)})."
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
         return answer
 
@@ -130,7 +175,12 @@ class ChainAnswerer:
         chose by weight, "ada whitcombe's movies": cast member) is swapped for the next heaviest that
         leads to the same types and that the topic has a triple along (director). A named step stays."""
         first = plan.steps[0]
-        if any(m.predicate == first[0] for m in plan.mentions):
+        # the step out of a sharing no word named ("which *actors* worked *with* X": out along what X has,
+        # back along cast member) may be swapped even where the word names the step back
+        out_and_back = plan.steps[1:2] == ((first[0], -first[1]),) and any(
+            m.inferred and m.share and m.predicate == first[0] for m in plan.mentions
+        )
+        if not out_and_back and any(m.predicate == first[0] and not m.inferred for m in plan.mentions):
             return plan
         layout = layout_of(self.store)
         if layout.step(start, first[0], first[1], 1):
@@ -139,6 +189,53 @@ class ChainAnswerer:
             if step != first and layout.step(start, step[0], step[1], 1):
                 return replace(plan, steps=(step, *plan.steps[1:]))
         return plan
+
+    def _narrowing(self, question: str, mention: TopicMention, fanout: int) -> Narrowing | None:
+        """The values the question names beside its topic (`values.named_values`), ready to narrow a
+        chain's hops to the entities that have them; None where it names none."""
+        index = self._label_index()
+        layout = layout_of(self.store)
+
+        def find(text: str) -> list[Entity]:
+            if index is not None:
+                return index.in_text(text, CANDIDATES)
+            return layout.labels_in_text(text, MIN_LABEL_LENGTH, CANDIDATES)
+
+        values = named_values(question, (mention.start, mention.end), find, self.reader.cues.vocabulary)
+        return Narrowing(layout, self.reader.schema, values, fanout) if values else None
+
+    def _time_keyed(
+        self, plan: ChainPlan, mention: TopicMention, result: ChainResult, top: Ordering, fanout: int
+    ) -> Keyed | None:
+        """The years or dates the latest / earliest of the ends is read by: the ends themselves where they
+        are such values, else each end's year or date where the question names the ends' type ("the most
+        recent *film* by X") or closes with the superlative ("... direct first"); None otherwise."""
+        if all(e.is_literal for e in result.ends):
+            values = {e.id: e.label for e in result.ends if sortable(e.label)[0] == 0}
+            return Keyed(plan.steps[-1][0], values, {}) if values else None
+        types = self._end_types(plan, mention)
+        named = any(m.type_name in types for m in plan.mentions if m.type_name)
+        if not (named or top.closing):
+            return None  # "who directed X's latest film": the superlative is of a hop on the way
+        return time_keyed(self.store, self.reader.schema, result.ends, types, fanout)
+
+    def _latest_at(self, plan: ChainPlan, mention: TopicMention, top: Ordering, fanout: int) -> LatestAt | None:
+        """Where the superlative's noun names the entities of a hop before the last ("who directed X's
+        *latest film*": the films), the narrower that keeps the latest / earliest of them; else None."""
+        named = {m.type_name for m in plan.mentions if m.type_name and m.word == top.noun}
+        hops = self._hop_types(plan, mention)[:-1]
+        at = next((i for i, types in enumerate(hops) if named & types), None)
+        if at is None:
+            return None
+        return LatestAt(self.store, self.reader.schema, at, top.descending, fanout)
+
+    def _hop_types(self, plan: ChainPlan, mention: TopicMention) -> list[set[str]]:
+        """The types each step of the plan reaches from the topic's types (by the schema)."""
+        types, out = set(mention.types), []
+        for predicate, direction in plan.steps:
+            types = self.reader.schema.step(predicate, direction, types)
+            out.append(types)
+        return out
 
     def _end_types(self, plan: ChainPlan, mention: TopicMention) -> set[str]:
         """The types the chain's steps reach from the topic's types (by the schema)."""
@@ -264,6 +361,67 @@ def _compose(
     return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
 
 
+def _compose_none(
+    question: str, plan: ChainPlan, result: ChainResult, unmet: Unmet, mode: str, topic_hubs: list[Entity]
+) -> Answer:
+    """The answer where a value the question names is had by none of the entities the chain reached:
+    "None of the 8 movies with director A has genre Comedy [1]." (the topic's hub cited)."""
+    reached = result.reached_by[unmet.hop] if unmet.hop < len(result.reached_by) else {}
+    step = plan.steps[unmet.hop]
+    types = sorted({t for ts in reached.values() if ts for t in _far_end(ts[0], step).types})
+    noun = types[0].lower() if len(types) == 1 else "entity"
+    noun = noun if unmet.among == 1 else plural(noun)
+    sources = {h.id: Source(n, h.id, h.label or h.id) for n, h in enumerate(topic_hubs[:1], 1)}
+    cite = " [1]" if sources else ""
+    way = _reached_phrase(plan.steps[: unmet.hop + 1], result.start[0].text)
+    said = f"{_readable(unmet.predicate)} {unmet.value.label}"
+    text = f"None of the {unmet.among} {noun}{way} has {said}{cite}."
+    if unmet.among == 1:
+        text = f"The one {noun}{way} does not have {said}{cite}."
+    triples = list(dict.fromkeys(t.canonical for ts in reached.values() for t in ts[:1]))[:12]
+    outcome: dict[str, Any] = {
+        "operation": "count" if counts(question) else "list",
+        "value": 0 if counts(question) else None,
+        "items": [],
+        "groups": {},
+    }
+    return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
+
+
+def _top(
+    result: ChainResult, plan: ChainPlan, top: Ordering, keyed: Keyed, is_hub: IsHub, topic_hubs: list[Entity]
+) -> tuple[str, dict[str, Any], dict[str, Source], list[Entity]]:
+    """The latest or earliest of the chain's ends by their year or date (ties all named): "The latest of
+    the 8 movies with director A is 'X' (2019) [1]."; ends that are years themselves give the value. The
+    text, the result, the sources and the ends named."""
+    values = keyed.values
+    stated = [e for e in result.ends if e.id in values]
+    winners = extremes(keyed, result.ends, top.descending)
+    sources, cites = _cited(winners, result, is_hub, topic_hubs)
+    word = "latest" if top.descending else "earliest"
+    start = result.start[0].text
+    if all(e.is_literal for e in result.ends):
+        listing = join_items([f"{e.text} {cites[e.id]}".rstrip() for e in winners])
+        text = f"The {word} is {listing} (of {len(stated)} values reached from '{start}')."
+    else:
+        listing = join_items([f"'{e.text}' ({values[e.id]}) {cites[e.id]}".rstrip() for e in winners])
+        noun = _ends_noun(result, len(result.ends))
+        verb = "is" if len(winners) == 1 else "are"
+        text = f"The {word} of the {len(result.ends)} {noun}{_reached_phrase(plan.steps, start)} {verb} {listing}."
+    outcome = {
+        "operation": "max" if top.descending else "min",
+        "value": winners[0].text if len(winners) == 1 else [e.text for e in winners],
+        "items": [e.text for e in winners],
+        "groups": {e.text: values[e.id] for e in stated},
+    }
+    return text, outcome, sources, winners
+
+
+def _far_end(triple: Triple, step: tuple[str, int]) -> Entity:
+    """The entity a step reached along `triple` (its object going forward, its subject going back)."""
+    return triple.object if step[1] > 0 else triple.subject
+
+
 def _compose_ordered(
     question: str,
     plan: ChainPlan,
@@ -276,10 +434,16 @@ def _compose_ordered(
     topic_hubs: list[Entity],
 ) -> Answer:
     """The chain's ends ranked by the value the question names, or counted per value: "The 3 papers with
-    author A, in descending order of publication year: 1. 'X' (2024) [1]; ..."."""
+    author A, in descending order of publication year: 1. 'X' (2024) [1]; ...", or the latest / earliest
+    of them (`_top`)."""
     outcome: dict[str, Any]
     values = keyed.values
     stated = [e for e in result.ends if e.id in values]
+    if ordering.operation == "top":
+        text, outcome, sources, named = _top(result, plan, ordering, keyed, is_hub, topic_hubs)
+        stating = [keyed.triples[e.id] for e in named if e.id in keyed.triples]
+        triples = _evidence_triples(replace(result, ends=named), params.max_output_triples, stating)
+        return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
     noun = _ends_noun(result, len(result.ends))
     reached = _reached_phrase(plan.steps, result.start[0].text)
     key = _readable(keyed.predicate)
@@ -387,6 +551,13 @@ def _chain_answer(
     )
 
 
+def _ends_noun_of(entities: list[Entity]) -> str:
+    """What the entities are, in words ("movies", "movie"), else "answers"."""
+    types = sorted({t for e in entities for t in e.types})
+    noun = types[0].lower() if len(types) == 1 else "answer"
+    return noun if len(entities) == 1 else plural(noun)
+
+
 def _ends_noun(result: ChainResult, n: int) -> str:
     """What the ends are, in words: their type ("papers"), else "answers"."""
     types = sorted({t for e in result.ends for t in e.types})
@@ -407,6 +578,9 @@ def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
         if words.split()[-1] in PARTICLES:
             return f" {words} {start}"
         return f" that {words} {start}"
+    if len(steps) == 1:  # forward: "that A directed", "that are the genres of A"
+        words = _readable(steps[0][0])
+        return f" that {start} {words}" if verbal_label(steps[0][0]) else f" that are the {plural(words)} of {start}"
     chain = " -> ".join(_readable(p) if d > 0 else f"(inverse) {_readable(p)}" for p, d in steps)
     return f" reached from {start} ({chain})"
 
@@ -450,8 +624,15 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
         if direction > 0:  # "The screenwriters of 'X' are A [1] and B [1]."
             return f"The {plural(predicate) if n > 1 else predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
         return f"'{start}' is the {predicate} of {listing}."
-    way = " → ".join(p if d > 0 else f"{p} of" for p, d in steps)
+    way = " → ".join(p if d > 0 else _backwards(p) for p, d in steps)
     return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."
+
+
+def _backwards(label: str) -> str:
+    """A predicate read from its object to its subject: "director of", "directed by", "acted in (by)"."""
+    if not verbal_label(label):
+        return f"{label} of"
+    return f"{label} by" if label.endswith("ed") else f"{label} (by)"
 
 
 def _readable(predicate: str) -> str:

@@ -6,18 +6,31 @@ reached entity, the triples that reached it, to cite them."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from kgqa import deadline
 from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
+from kgqa.retrieval.chains.schema import type_set
 from kgqa.types import Entity, Triple
 
 #: Triples one hop reads at most (the chain is cut there, and says so).
 DEFAULT_FANOUT = 20_000
 #: Entities an end entity is traced back through, per hop, for its evidence.
 TRACE_WIDTH = 3
+
+
+class Narrows(Protocol):
+    """Keeps some of a hop's entities (`narrow`: None where it keeps them all) and the triples that
+    show why each kept one was kept."""
+
+    triples: dict[str, list[Triple]]
+
+    def narrow(self, hop: int, types: set[str], reached: dict[str, Entity]) -> dict[str, Entity] | None:
+        """The entities of hop `hop` (of `types`) to go on from, or None for all."""
+        ...
 
 
 @dataclass
@@ -31,6 +44,7 @@ class ChainResult:
     support: dict[str, int] = field(default_factory=dict)  # end id -> supporting triples at the last hop
     reached_by: list[dict[str, list[Triple]]] = field(default_factory=list)  # per hop: entity id -> triples
     truncated: bool = False
+    narrowed_by: dict[str, list[Triple]] = field(default_factory=dict)  # entity id -> its triple to a named value
 
     def evidence(self, end_id: str, limit: int = 12) -> list[Triple]:
         """The triples of a few paths from the topic to `end_id`, topic side first."""
@@ -43,6 +57,7 @@ class ChainResult:
                     out.append(t)
                     direction = self.steps[hop][1]
                     prev[t.subject.id if direction > 0 else t.object.id] = None
+                out.extend(self.narrowed_by.get(eid, []))  # read after the triple that reached it
             wanted = list(prev)[: TRACE_WIDTH * 2]
         ordered = list(reversed(out))
         return ordered[-limit:]  # over the limit, the end side stays (the answer's own triple last)
@@ -56,6 +71,7 @@ def follow_chain(
     revisit: bool = False,
     named: Callable[[Entity], bool] | None = None,
     exclude: frozenset[str] = frozenset(),
+    narrowers: Sequence[Narrows] = (),
 ) -> ChainResult:
     """The entities the chain reaches from `start`, one set-based read per hop (the graph's layout).
     The last hop never reaches the topic or, going straight back, where it came from; with `revisit`
@@ -63,7 +79,8 @@ def follow_chain(
     without it no hop does ("films that *share* a director with X", "the *other* films ...").
     Where the question names some of a hop's entities before the last (`named`: "the affiliation of
     Sofia Horvat, an author of X"), the chain goes on from those only. The last hop never reaches an
-    entity in `exclude` either."""
+    entity in `exclude` either. Each of `narrowers` may keep some of a hop's entities: those with a value
+    the question names ("which *drama* movies did X direct"), the latest ("X's *latest* film")."""
     layout = layout_of(store)
     frontiers: list[dict[str, Entity]] = [{e.id: e for e in start}]
     start_ids = {e.id for e in start}
@@ -104,9 +121,18 @@ def follow_chain(
             chosen = {k: e for k, e in reached.items() if named(e)}
             if chosen and len(chosen) < len(reached):
                 reached, by = chosen, defaultdict(list, {k: v for k, v in by.items() if k in chosen})
+        for narrower in narrowers:
+            types = {t for e in reached.values() for t in type_set(e.types, e.is_literal)}
+            kept = narrower.narrow(i, types, reached)
+            if kept is not None:
+                reached, by = kept, defaultdict(list, {k: v for k, v in by.items() if k in kept})
+                counts = defaultdict(int, {k: v for k, v in counts.items() if k in kept})
         frontiers.append(reached)
         result.reached_by.append(dict(by))
         last_counts = dict(counts)
+    for narrower in narrowers:
+        for k, ts in narrower.triples.items():
+            result.narrowed_by.setdefault(k, []).extend(ts)
     if len(frontiers) == len(steps) + 1:
         ends = frontiers[-1]
         result.ends = sorted(ends.values(), key=lambda e: -last_counts.get(e.id, 0))  # ties: reached order (above)

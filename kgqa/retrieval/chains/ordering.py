@@ -5,7 +5,7 @@ reaches: what the exact answers give where the graph has their catalog, for grap
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kgqa.answering.question import analyse
 from kgqa.answering.words import phrase_score
@@ -20,6 +20,15 @@ _RANK = re.compile(
     r"\b(newest|latest|oldest|earliest|most recent) first\b"
 )
 _GROUP = re.compile(r"\b(?:per|for each|for every|by each)\s+(?:the\s+)?[a-z][a-z\-]*(?: [a-z][a-z\-]*)?")
+#: Words that ask for the latest or the earliest of the ends ("X's *latest* film", "which film did X direct
+#: *first*"), and words after "first"/"last" that make them no such ask ("the first author", "last year").
+_TIME_TOP = re.compile(r"\b(?:(?P<late>latest|newest|most\s+recent(?:ly)?|last)|(?P<early>earliest|oldest|first))\b")
+_NOT_TIME_TOP = re.compile(
+    r"\s*(?:first|author|authors|name|names|page|pages|edition|line|sentence|word|words|time|times|year|years|"
+    r"month|week|decade|half|quarter|one|two|three|four|five|ten|\d)\b"
+)
+#: The value names the latest and earliest are read by, in the order tried.
+TIME_KEYS = ("year", "date")
 #: A value's phrase must name the predicate at least this well (`phrase_score`).
 KEY_MATCH = 0.5
 
@@ -33,6 +42,8 @@ class Ordering:
     key: str
     descending: bool
     chain_question: str
+    closing: bool = False  # the ordering word ends the question ("which film did X direct *first*")
+    noun: str = ""  # the word right after it ("the latest *film*")
 
 
 def ordering_of(question: str, after: int) -> Ordering | None:
@@ -52,6 +63,25 @@ def ordering_of(question: str, after: int) -> Ordering | None:
         if m is None:
             return None
         return Ordering("group", plan.group_key, False, (question[: m.start()] + question[m.end() :]).strip())
+    return None
+
+
+def time_top_of(question: str, topic: tuple[int, int]) -> Ordering | None:
+    """ "the most recent film by X", "X's first movie", "which film did X direct last": the latest
+    (descending) or earliest of the chain's ends by a year or date, with the question read without the
+    superlative; None where the question asks none outside the topic's mention."""
+    low = question.lower()
+    for m in _TIME_TOP.finditer(low):
+        if topic[0] < m.end() and m.start() < topic[1]:
+            continue  # a title's word ("The Last Station")
+        if _NOT_TIME_TOP.match(low, m.end()):
+            continue
+        rest = re.sub(r"\s{2,}", " ", (question[: m.start()] + question[m.end() :])).strip()
+        closing = not re.search(r"\w", low[m.end() :])
+        after = re.match(r"\W*([a-z]+)", low[m.end() :])
+        return Ordering(
+            "top", TIME_KEYS[0], m.group("late") is not None, rest, closing, after.group(1) if after else ""
+        )
     return None
 
 
@@ -82,6 +112,53 @@ def key_values(
             values[from_id] = to_label
             triples[from_id] = Triple(by_id[from_id], predicate, Entity(to_id, to_label, (), bool(to_literal)))
     return Keyed(predicate, values, triples)
+
+
+def time_keyed(
+    store: GraphStore, schema: GraphSchema, entities: list[Entity], types: set[str], cap: int
+) -> Keyed | None:
+    """The year or date each of `entities` states (the first of `TIME_KEYS` a predicate of theirs names),
+    or None where they state neither."""
+    for key in TIME_KEYS:
+        keyed = key_values(store, schema, entities, types, key, cap)
+        if keyed is not None and keyed.values:
+            return keyed
+    return None
+
+
+def extremes(keyed: Keyed, entities: list[Entity], descending: bool) -> list[Entity]:
+    """The entities with the latest (`descending`) or earliest value of `keyed` (all tied ones)."""
+    stated = [e for e in entities if e.id in keyed.values]
+    if not stated:
+        return []
+    pick = max if descending else min
+    best = pick(sortable(keyed.values[e.id]) for e in stated)
+    return [e for e in stated if sortable(keyed.values[e.id]) == best]
+
+
+@dataclass
+class LatestAt:
+    """Keeps, at one hop of a chain, only the latest or earliest of its entities by their year or date
+    ("who directed X's *latest* film": the films, then their director); a `chains.follow.Narrows`."""
+
+    store: GraphStore
+    schema: GraphSchema
+    hop: int
+    descending: bool
+    cap: int
+    triples: dict[str, list[Triple]] = field(default_factory=dict)
+    kept: list[Entity] = field(default_factory=list)
+
+    def narrow(self, hop: int, types: set[str], reached: dict[str, Entity]) -> dict[str, Entity] | None:
+        """The latest / earliest entities of hop `self.hop`; None at other hops or where none states a time."""
+        if hop != self.hop:
+            return None
+        keyed = time_keyed(self.store, self.schema, list(reached.values()), types, self.cap)
+        if keyed is None:
+            return None
+        self.kept = extremes(keyed, list(reached.values()), self.descending)
+        self.triples = {e.id: [keyed.triples[e.id]] for e in self.kept}
+        return {e.id: e for e in self.kept}
 
 
 def sortable(value: str) -> tuple:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgqa.answering.words import label_words, plural, same_word
+from kgqa.answering.words import label_words, phrase_score, plural, same_word
 from kgqa.embeddings.base import Embedder
 from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, PLACE_NOUNS, stems
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
@@ -79,6 +79,7 @@ class Mention:
     predicate: str | None
     type_name: str | None
     share: bool = False
+    inferred: bool = False  # no word names the predicate: the schema chose it ("who worked *with* X")
 
 
 @dataclass(frozen=True)
@@ -189,10 +190,15 @@ class ChainReader:
         return best_p[0], best_p[1], best_t[0], best_t[1]
 
     def mentions(
-        self, question: str, topic_span: tuple[int, int] | None, from_value: bool = False
+        self,
+        question: str,
+        topic_span: tuple[int, int] | None,
+        from_value: bool = False,
+        values: frozenset[str] = frozenset(),
     ) -> tuple[list[Mention], list[str], int, list[str]]:
         """The question's predicate and type mentions, the words left unexplained, the topic's word
-        position and the question's words (the topic's and quoted strings' words are not read).
+        position and the question's words (the topic's and quoted strings' words are not read, nor the
+        words of `values`: labels of entities the question names, "which *dramas* did X direct").
         `from_value`: the topic is a literal (a year, a number)."""
         tokens: list[tuple[str, int]] = []
         topic_at = -1
@@ -211,7 +217,7 @@ class ChainReader:
         content = [
             i
             for i, w in enumerate(words)
-            if (w not in STOP_WORDS and w not in SHARE_WORDS and w != "\x00topic")
+            if (w not in STOP_WORDS and w not in SHARE_WORDS and w != "\x00topic" and tokens[i][0] not in values)
             or _about_the_topic(words, i, topic_at)
         ]
         asks_agent = bool(AGENT_WH.intersection(words))  # "who ...": a verb asks for its agent
@@ -281,11 +287,16 @@ class ChainReader:
         return out, unexplained, topic_at, words
 
     def plan(
-        self, question: str, topic_span: tuple[int, int] | None, topic_types: set[str], max_hops: int
+        self,
+        question: str,
+        topic_span: tuple[int, int] | None,
+        topic_types: set[str],
+        max_hops: int,
+        values: frozenset[str] = frozenset(),
     ) -> ChainPlan | None:
         """The chain from the topic, or None when the question names no predicate or the schema
-        cannot follow what it names within `max_hops` steps."""
-        mentions, unexplained, topic_at, words = self.mentions(question, topic_span, LITERAL in topic_types)
+        cannot follow what it names within `max_hops` steps. The words of `values` name no relation."""
+        mentions, unexplained, topic_at, words = self.mentions(question, topic_span, LITERAL in topic_types, values)
         mentions = _head_nouns([self._shared_type(m, words, topic_types) for m in mentions], words)
         mentions = sorted(
             mentions
@@ -307,9 +318,17 @@ class ChainReader:
         before = [m for m in merged if m.position < topic_at]
         after = [m for m in merged if m.position > topic_at]
         order: list[Mention] = []
-        if before and all(w in LINK_WORDS for w in words[before[-1].position + 1 : topic_at]):
+        # "X's films": the noun after a possessive is X's own relation, not a word before X ("who directed
+        # *X's film*": the film's director, not the films X directed)
+        possessive = words[topic_at + 1 : topic_at + 2] == ["s"] and any(m.position == topic_at + 2 for m in after)
+        if before and not possessive and all(w in LINK_WORDS for w in words[before[-1].position + 1 : topic_at]):
             order.append(before.pop())
-        order += after + before[::-1]
+        if _asks_after(words, topic_at):
+            # "the films that share actors with X *were released in which years*": the words before the
+            # topic say which entities, the clause after it asks what of them
+            order += before[::-1] + after
+        else:
+            order += after + before[::-1]
         steps: list[tuple[str, int]] = []
         types = set(topic_types)
         bridged = False  # the last step was inferred (it leads to the next mention)
@@ -320,6 +339,8 @@ class ChainReader:
             if m.predicate is None:  # a type word on the way ("the *films* written by ..."): reach it
                 if m.type_name and m.type_name not in types and m.type_name not in passed:
                     ahead = next((n for n in order[k + 1 :] if n.predicate), None)
+                    if possessive and m.position == topic_at + 2:
+                        ahead = None  # "who directed X's film": X's films by what X has, then their director
                     back = bool(steps) and bool(self.schema.step(steps[-1][0], -steps[-1][1], types) & {m.type_name})
                     bridge = self._bridge(types, {m.type_name}, steps, ahead.predicate if ahead else None)
                     if bridge is not None:
@@ -372,6 +393,10 @@ class ChainReader:
             bridge = self._bridge(types, {answer_type}, steps, None)
             if bridge is not None:
                 steps.append(bridge)
+        if "when" in words and steps and LITERAL not in self._reached(steps, topic_types):
+            dated = self._time_of(self._reached(steps, topic_types))
+            if dated is not None:  # "when did X direct her first film": the film's year
+                steps.append((dated, 1))
         if not steps or len(steps) > max_hops:
             return None
         if "when" in words and LITERAL not in self._reached(steps, topic_types):
@@ -424,19 +449,25 @@ class ChainReader:
         """ "who collaborated *with* X", "who worked with X": a verb that names no predicate, then "with"
         and the topic, asks for those who share with X what X has most of (the predicate with most
         triples from the topic's types to entities); "who's *in* X" asks for those X has most of."""
-        if words[0] not in AGENT_WH or any(m.predicate and not _wh_noun(m, words) for m in mentions):
+        if any(m.predicate and not _wh_noun(m, words) for m in mentions):
+            return []
+        # "which *actors* worked with X": those who share with X what the wh-phrase's noun names
+        role = next((m for m in mentions if m.predicate and _wh_noun(m, words) and m.position == 1), None)
+        if words[0] not in AGENT_WH and (words[0] not in WH_WORDS or role is None):
             return []
         before = words[topic_at - 1] if topic_at >= 2 else ""
         if before == "in" and all(w in STOP_WORDS or w in AGENT_WH for w in words[1 : topic_at - 1]):
             # "who's in X", "who is in X": those X has most of, no sharing
             heaviest = self._heaviest(topic_types, None)
-            return [Mention("in", topic_at - 1, heaviest[0], None)] if heaviest else []
+            return [Mention("in", topic_at - 1, heaviest[0], None, inferred=True)] if heaviest else []
         closing = words[-1] == "with" and topic_at < len(words) - 1  # "who did X collaborate with"
         if not (closing or before == "with"):
             return []
-        heaviest = self._heaviest(topic_types, None)
         at = len(words) - 1 if closing else topic_at - 1
-        return [Mention("with", at, heaviest[0], None, True)] if heaviest else []
+        if role is not None and role.predicate:
+            return [Mention("with", at, role.predicate, None, True, inferred=True)]
+        heaviest = self._heaviest(topic_types, None)
+        return [Mention("with", at, heaviest[0], None, True, inferred=True)] if heaviest else []
 
     def _typed_neighbours(
         self, mentions: list[Mention], unexplained: list[str], topic_types: set[str], words: list[str], topic_at: int
@@ -452,10 +483,25 @@ class ChainReader:
         at = next(m.position for m in mentions if m.type_name in kinds)
         between = words[min(at, topic_at) + 1 : max(at, topic_at)]
         asked = _asked_type(mentions, words) in kinds
-        if (unexplained or any(w != "s" for w in between)) and not (asked and self._one_predicate(topic_types, kinds)):
+        # "the latest film *by* X", "movies *with* X": a bare preposition before the topic joins the two too
+        joins = {"s"} | ({"by", "with", "from", "the"} if at < topic_at else set())
+        if (unexplained or any(w not in joins for w in between)) and not (
+            asked and self._one_predicate(topic_types, kinds)
+        ):
             return None  # "which drugs can *cause* headache": one predicate joins the two, whatever the verb
         bridge = self._bridge(topic_types, kinds, [], None)
         return ChainPlan((bridge,), tuple(mentions), ()) if bridge else None
+
+    def _time_of(self, types: set[str]) -> str | None:
+        """The literal predicate of the `types` that names a date or a year best ("release year",
+        "publication date"), or None."""
+        scored = [
+            (max(phrase_score(key, p) for key in ("date", "year")), p)
+            for p in sorted(self.schema.predicates)
+            if LITERAL in self.schema.step(p, 1, types)
+        ]
+        score, predicate = max(scored, default=(0.0, ""))
+        return predicate if score >= 0.5 else None
 
     def _at_the_wh_noun(self, m: Mention, words: list[str], types: set[str]) -> bool:
         """Whether `m` is the wh-phrase's noun and the chain already stands where its predicate leads."""
@@ -574,6 +620,18 @@ def _drop_restating_verb(relations: list[Mention], words: list[str], topic_at: i
     ):
         return [m for m in relations if m is not verb]
     return relations
+
+
+def _asks_after(words: list[str], topic_at: int) -> bool:
+    """Whether the question word stands only after the topic, behind a noun phrase that holds it ("the
+    movies written by X *were in which genres*", "films directed by X starred *who*")."""
+    asking = WH_WORDS | AGENT_WH | {"when", "where", "how"}
+    return (
+        0 < topic_at < len(words) - 1
+        and not asking.intersection(words[:topic_at])
+        and words[0] not in AUXILIARIES
+        and bool(asking.intersection(words[topic_at + 1 :]))
+    )
 
 
 def _agent_texts(word: str, asks_agent: bool) -> list[str]:
