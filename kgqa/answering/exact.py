@@ -16,13 +16,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
-from kgqa.answering.question import QuestionPlan, analyse, year_in_bound
+from kgqa.answering.question import QuestionPlan, analyse, meets_threshold, year_in_bound
 from kgqa.answering.render import attribute_noun, singular_phrase
 from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
-from kgqa.question.meaning import Reading, names_hubs, read
+from kgqa.question.meaning import Reading, lexical_attribute, names_hubs, read
 from kgqa.question.verbs import agent_words, share_a_stem
 
 QUERY = "[query]"
@@ -117,6 +117,8 @@ def refine(
             exact = lacking(plan, links, cat, store, embedder, counting=reading.operation == "count")
     if exact is not None:
         pass
+    elif reading.operation == "threshold" and plan.threshold is not None:
+        exact = _threshold(plan, reading, links, cat, store)
     elif (
         reading.operation == "compare"
         and not links.hubs
@@ -602,6 +604,52 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     shown += f" and {n - SHOWN} more" if n > SHOWN else ""
     text = f"The {number_words(n) if n > 1 else 'one'} {noun if n > 1 else _type(cat)}{_phrase(constraints)} ({n}) {QUERY}: {shown}."
     return Exact(text, _result("list", None, labels, query=query), list(hubs), evidence)
+
+
+def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, store: GraphStore) -> Exact | None:
+    """ "which actors appear in more than 3 movies": the values of the asked attribute with that many hubs;
+    "which papers have at least 3 authors": the hubs with that many values of the counted attribute."""
+    assert plan.threshold is not None
+    side, k = plan.threshold
+    bound = {"more": "more than", "least": "at least", "fewer": "fewer than", "most": "at most", "exactly": "exactly"}[
+        side
+    ]
+    counts_hubs = names_hubs(plan.counted, cat)
+    asked = None if names_hubs(plan.asked, cat) else reading.asked
+    constraints = constraints_of(plan, links, cat, skip=asked)
+    hubs, query = matching(store, cat, constraints)
+    ids = [h for h, _ in hubs]
+    noun = plural(_type(cat))
+    if asked is not None and counts_hubs:
+        groups = [g for g in grouped(store, cat, ids, asked) if meets_threshold(g[1], plan.threshold)]
+        what = plural(singular_phrase(asked)) if len(groups) != 1 else singular_phrase(asked)
+        if not groups:
+            text = f"No {singular_phrase(asked)} has {bound} {k} {noun}{_phrase(constraints)} in this graph {QUERY}."
+            return Exact(text, _result("list", None, [], query=query))
+        listing = written([f"{g[0]} ({g[1]})" for g in groups], SHOWN)
+        many = number_words(len(groups)) if len(groups) > 1 else "one"
+        text = f"The {many} {what} with {bound} {k} {noun}{_phrase(constraints)} ({len(groups)}) {QUERY}: {listing}."
+        return Exact(text, _result("list", None, [g[0] for g in groups], {g[0]: g[1] for g in groups}, query=query))
+    attribute = lexical_attribute(plan.counted, cat)
+    if asked is not None or attribute is None:
+        return None
+    per_hub = {h: len({f.value_id for f in cat.of(h, attribute)}) for h in ids}
+    kept = [h for h in ids if meets_threshold(per_hub[h], plan.threshold)]
+    what = plural(singular_phrase(attribute))
+    if not kept:
+        text = f"No {_type(cat)}{_phrase(constraints)} has {bound} {k} {what} in this graph {QUERY}."
+        return Exact(text, _result("list", None, [], query=query))
+    shown = join_items([f"'{cat.hubs[h]}' ({per_hub[h]}) [{i}]" for i, h in enumerate(kept[:SHOWN], 1)])
+    shown += f" and {len(kept) - SHOWN} more" if len(kept) > SHOWN else ""
+    many = number_words(len(kept)) if len(kept) > 1 else "one"
+    text = f"The {many} {noun if len(kept) > 1 else _type(cat)}{_phrase(constraints)} with {bound} {k} {what} ({len(kept)}) {QUERY}: {shown}."
+    evidence = [f.triples[-1].canonical for h in kept[:SHOWN] for f in cat.of(h, attribute)]
+    return Exact(
+        text,
+        _result("list", None, [cat.hubs[h] for h in kept], {cat.hubs[h]: per_hub[h] for h in kept}, query=query),
+        [(h, cat.hubs[h]) for h in kept],
+        list(dict.fromkeys(evidence)),
+    )
 
 
 def _names(asked: str, attribute: str, cat: Catalog) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kgqa.answering.words import same_word
+from kgqa.answering.words import WORD_NUMBERS, same_word
 from kgqa.question.components import STOP_WORDS, VERB_FORMS
 
 _KEYWORDS = """rank ranked ranking order ordered sort sorted arrange arranged descending ascending alphabetical
@@ -96,6 +96,37 @@ class QuestionPlan:
     rest: str = ""  # the question after the asked phrase, original casing
     sides: tuple[str, str] = ("", "")  # text before and after the comparison word
     flags: dict[str, bool] = field(default_factory=dict)
+    threshold: tuple[str, int] | None = None  # ("more", 3) in "which actors appear in more than 3 movies"
+    counted: str = ""  # the noun the threshold counts ("movies")
+
+
+#: "more than 3 movies", "at least two authors": a count each answer must meet, and the noun counted.
+_THRESHOLD = re.compile(
+    r"\b(more than|over|at least|fewer than|less than|under|at most|exactly)\s+([a-z]+|\d+)\s+([a-z][a-z\-]*)"
+)
+_THRESHOLD_SIDE = {
+    "more than": "more",
+    "over": "more",
+    "at least": "least",
+    "fewer than": "fewer",
+    "less than": "fewer",
+    "under": "fewer",
+    "at most": "most",
+    "exactly": "exactly",
+}
+#: Openings that ask for the things meeting a count ("which", "what", "who", "list", ...).
+_ASKS_WHICH = re.compile(r"^\W*(?:which|what|who|list|name|show|give me|find)\b")
+
+
+def _count_of(word: str) -> int | None:
+    """A count written in digits or words ("3", "three"), or None."""
+    return int(word) if word.isdigit() else WORD_NUMBERS.get(word)
+
+
+def meets_threshold(n: int, threshold: tuple[str, int]) -> bool:
+    """Whether a count `n` meets the question's threshold (("more", 3): n > 3)."""
+    side, k = threshold
+    return {"more": n > k, "least": n >= k, "fewer": n < k, "most": n <= k, "exactly": n == k}[side]
 
 
 _HOW_MANY = re.compile(r"\b(?:how|hw|hoe|hiw|hwo)\s+(?:many|mny|manny|meny|amny|mnay)\b", re.IGNORECASE)
@@ -141,7 +172,13 @@ def analyse(question: str) -> QuestionPlan:
     if neg:
         plan.negated = _phrase_after(unquoted, neg.end())
     cmp_m = _COMPARE.search(unquoted)
-    if _RANK.search(unquoted):
+    over = _THRESHOLD.search(unquoted)
+    if over and _ASKS_WHICH.match(unquoted) and _count_of(over.group(2)) is not None:
+        # "which actors appear in more than 3 movies", "list papers with at least two authors"
+        plan.operation = "threshold"
+        plan.threshold = (_THRESHOLD_SIDE[over.group(1)], _count_of(over.group(2)) or 0)
+        plan.counted = over.group(3)
+    elif _RANK.search(unquoted):
         plan.operation = "rank"
         plan.descending = bool(_DESC.search(unquoted))
         plan.alphabetical = bool(_ALPHA.search(unquoted))

@@ -70,7 +70,7 @@ MIN_ATTRIBUTE_SIMILARITY = 0.3
 class Reading:
     """The operation, the asked attribute (None: the hubs themselves), the key and the direction."""
 
-    operation: str  # list count rank max min compare group negation relationship lookup
+    operation: str  # list count rank max min compare group negation relationship lookup threshold
     asked: str | None
     key: str | None = None
     descending: bool = False
@@ -219,8 +219,8 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
     asked_phrase = plan.asked
     name_words = {w.casefold() for name in names for w in re.findall(r"[^\W\d_]+", name)}
     asked_phrase = " ".join(w for w in asked_phrase.split() if re.sub(r"'s$", "", w.casefold()) not in name_words)
-    certain = op in ("rank", "group", "compare", "count", "max", "min", "negation")
-    if _COMPARE.search(plan.question):
+    certain = op in ("rank", "group", "compare", "count", "max", "min", "negation", "threshold")
+    if _COMPARE.search(plan.question) and op != "threshold":  # "more than 3 movies" is a count to meet
         op, certain = "compare", True
     if not certain:
         typo = typo_operation(masked)  # names masked: "maya" is no typo of "many"

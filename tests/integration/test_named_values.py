@@ -117,3 +117,49 @@ def test_the_latest_of_a_hop_on_the_way(film_workspace):
     directors = set(facts[by_title[latest[0]]]["director"])
     a = ws.ask(f"who directed {actor.lower()}'s latest film")
     assert set(a.result["items"]) == directors and latest[0] in a.answer, a.answer
+
+
+def _by_genre(film_workspace) -> dict[str, set[str]]:
+    _, title, facts, _, _ = film_workspace
+    films: dict[str, set[str]] = {}
+    for m, f in facts.items():
+        for g in f["genre"]:
+            films.setdefault(g, set()).add(m)
+    return films
+
+
+def test_a_value_in_the_plural_is_the_topic(film_workspace):
+    """ "westerns", "comedies": the genre's label in the plural names it; alone it asks for its films."""
+    ws, title, facts, _, _ = film_workspace
+    genre, movies = next((g, ms) for g, ms in sorted(_by_genre(film_workspace).items()) if " " not in g)
+    word = plural(genre.lower())
+    a = ws.ask(f"which directors made {word}")
+    assert set(a.result["items"]) == {d for m in movies for d in facts[m]["director"]}, a.answer
+    a = ws.ask(f"how many {word} are there")
+    assert a.result["value"] == len(movies), a.answer
+    a = ws.ask(f"list all {word}")
+    assert set(a.result["items"]) == {title[m] for m in movies}, a.answer
+
+
+def test_who_is_in_both_films(film_workspace):
+    ws, title, facts, _, _ = film_workspace
+    casts = {m: set(f["cast member"]) for m, f in facts.items() if f["cast member"]}
+    pairs = [(a, b) for a in sorted(casts) for b in sorted(casts) if a < b and casts[a] & casts[b]]
+    first, second = pairs[0]
+    a = ws.ask(f"who acted in both {title[first].lower()} and {title[second].lower()}")
+    assert set(a.result["items"]) == casts[first] & casts[second], a.answer
+
+
+def test_values_with_more_than_a_count(film_workspace):
+    """ "which actors appear in more than 3 movies": each actor's films counted over the whole graph."""
+    ws, _, facts, directed, _ = film_workspace
+    films: dict[str, int] = {}
+    for f in facts.values():
+        for c in set(f["cast member"]):
+            films[c] = films.get(c, 0) + 1
+    k = sorted(films.values())[-5]  # a count a few actors exceed
+    a = ws.ask(f"which actors appear in more than {k} movies")
+    assert a.result["items"] and set(a.result["items"]) == {c for c, n in films.items() if n > k}, a.answer
+    a = ws.ask(f"who directed at least {len(max(directed.values(), key=len))} movies")
+    top = max(len(v) for v in directed.values())
+    assert set(a.result["items"]) == {d for d, v in directed.items() if len(v) >= top}, a.answer

@@ -401,6 +401,7 @@ def test_a_rel_read_backwards_is_written_with_its_verb():
         ("directed_by", " directed by Ada Lind"),
         ("has tags", " with tags Ada Lind"),
         ("won", " that won Ada Lind"),
+        ("acted in", " that acted in Ada Lind"),
     ],
 )
 def test_ranked_ends_are_named_by_the_relation_back_to_the_topic(predicate, phrase):

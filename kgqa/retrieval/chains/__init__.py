@@ -27,7 +27,14 @@ from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
 from kgqa.retrieval.chains.guards import counts, declines
 from kgqa.retrieval.chains.label_index import MAX_LABELS, LabelIndex
-from kgqa.retrieval.chains.linking import CANDIDATES, MIN_LABEL_LENGTH, TopicMention, find_mention, link_topic
+from kgqa.retrieval.chains.linking import (
+    CANDIDATES,
+    MIN_LABEL_LENGTH,
+    TopicMention,
+    find_mention,
+    link_plural_topic,
+    link_topic,
+)
 from kgqa.retrieval.chains.ordering import (
     Keyed,
     LatestAt,
@@ -41,7 +48,7 @@ from kgqa.retrieval.chains.ordering import (
 )
 from kgqa.retrieval.chains.reading import ChainPlan, ChainReader
 from kgqa.retrieval.chains.schema import GraphSchema, type_set
-from kgqa.retrieval.chains.values import Narrowing, Unmet, named_values
+from kgqa.retrieval.chains.values import Narrowing, Unmet, blanked, named_values, value_spans
 from kgqa.types import Entity, RankedHub, Source, Triple
 
 IsHub = Callable[[str], bool]
@@ -95,7 +102,12 @@ class ChainAnswerer:
         ordering = ordering_of(question, mention.end)
         if ordering is not None and self._counts_exactly(question):
             ordering = None
-        top = time_top_of(question, (mention.start, mention.end)) if ordering is None else None
+        fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
+        narrowing = self._narrowing(question, mention, fanout)  # the values named ("Last Shadows")
+        values = narrowing.values if narrowing is not None else []
+        top = (
+            time_top_of(question, (mention.start, mention.end), value_spans(question, values)) if not ordering else None
+        )
         asked = ordering.chain_question if ordering else question
         where = find_mention(top.chain_question, mention.label) if top is not None else None
         if top is not None and where is not None:  # the question without its "latest" / "first"
@@ -103,24 +115,23 @@ class ChainAnswerer:
             mention = replace(mention, start=where[0], end=where[1])
         else:
             top = None
-        if declines(asked, span):
+        # "who acted in both X and Y": Y narrows the chain from X (a value), so "both" may stand, and the
+        # values' own words operate nothing ("Last Shadows")
+        both = re.sub(r"\bboth\b", "    ", asked, flags=re.IGNORECASE)
+        if declines(blanked(both, value_spans(both, values)), span):
             return None
-        plan = self.reader.plan(asked, span, set(mention.types), MAX_HOPS)
-        fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
-        narrowing = self._narrowing(asked, mention, fanout)
-        if narrowing is not None:
-            words = frozenset(w for v in narrowing.values for w in v.words)
-            narrowed = self.reader.plan(asked, span, set(mention.types), MAX_HOPS, words)
-            if narrowed is not None and narrowing.applies(self._hop_types(narrowed, mention)):
-                plan = narrowed
-            else:
-                narrowing = None
+        plan, narrowing, bare = self._read_plan(asked, span, mention, narrowing, is_hub)
+        if both != asked and narrowing is None:
+            return None  # "both" of nothing the chain narrows by
         how_many = counts(asked) and ordering is None and self._counts_exactly(question)
-        # a count narrowed by a value the question names is the chain's (it counts every entity it reaches)
-        if plan is None or not self._worth_it(plan, mention, is_hub, how_many and narrowing is None):
+        # a count narrowed by a value the question names, or of what a value is the value of ("how many
+        # comedies are there"), is the chain's: it counts every entity it reaches
+        if plan is None or not self._worth_it(plan, mention, is_hub, how_many and narrowing is None and not bare):
             return None
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         plan = self._anchored(plan, start, set(mention.types))
+        if narrowing is not None:
+            narrowing.plan_steps = plan.steps
         latest_at = self._latest_at(plan, mention, top, fanout) if top is not None else None
         if latest_at is not None:
             top = None  # the latest of a hop on the way, not of the ends
@@ -160,7 +171,7 @@ class ChainAnswerer:
             answer = _compose_ordered(question, plan, result, top, latest, params, is_hub, mode, topic_hubs)
         else:
             answer = _compose(question, plan, result, params, is_hub, mode, topic_hubs)
-        said = [f"those with {narrowing.phrase()}"] if narrowing is not None and narrowing.used else []
+        said = [f"those {narrowing.phrase()}"] if narrowing is not None and narrowing.used else []
         if latest_at is not None and latest_at.kept:
             word = "latest" if latest_at.descending else "earliest"
             kept = join_items([f"'{e.text}'" for e in latest_at.kept])
@@ -190,6 +201,33 @@ class ChainAnswerer:
                 return replace(plan, steps=(step, *plan.steps[1:]))
         return plan
 
+    def _read_plan(
+        self,
+        asked: str,
+        span: tuple[int, int] | None,
+        mention: TopicMention,
+        narrowing: Narrowing | None,
+        is_hub: IsHub,
+    ) -> tuple[ChainPlan | None, Narrowing | None, bool]:
+        """The chain's plan, the values that narrow it (`narrowing`, or None where none applies), and
+        whether the plan is a bare topic's one step into what it is the value of (`ChainReader.bare`)."""
+        types = set(mention.types)
+        plan = self.reader.plan(asked, span, types, MAX_HOPS)
+        words = frozenset(w for v in narrowing.values for w in v.words) if narrowing is not None else frozenset()
+        if narrowing is not None:
+            # the words naming a value's own relation ("*written* by B") are the value's, not a step
+            words |= {v.lead for v in narrowing.values if v.label in narrowing.named_by}
+            narrowed = self.reader.plan(asked, span, types, MAX_HOPS, words)
+            if narrowed is not None and narrowing.applies(self._hop_types(narrowed, mention)):
+                return narrowed, narrowing, False
+        if plan is not None or any(is_hub(i) for i in mention.ids):
+            return plan, None, False
+        bare = self.reader.bare(asked, span, types, words) if words else None
+        if bare is not None and narrowing is not None and narrowing.applies(self._hop_types(bare, mention)):
+            return bare, narrowing, True
+        bare = self.reader.bare(asked, span, types, frozenset())
+        return bare, None, bare is not None
+
     def _narrowing(self, question: str, mention: TopicMention, fanout: int) -> Narrowing | None:
         """The values the question names beside its topic (`values.named_values`), ready to narrow a
         chain's hops to the entities that have them; None where it names none."""
@@ -202,7 +240,12 @@ class ChainAnswerer:
             return layout.labels_in_text(text, MIN_LABEL_LENGTH, CANDIDATES)
 
         values = named_values(question, (mention.start, mention.end), find, self.reader.cues.vocabulary)
-        return Narrowing(layout, self.reader.schema, values, fanout) if values else None
+        if not values:
+            return None
+        narrowing = Narrowing(layout, self.reader.schema, values, fanout)
+        said = {m.word: m.predicate for m in self.reader.mentions(question, (mention.start, mention.end))[0]}
+        narrowing.named_by = {v.label: p for v in values if (p := said.get(v.lead))}
+        return narrowing
 
     def _time_keyed(
         self, plan: ChainPlan, mention: TopicMention, result: ChainResult, top: Ordering, fanout: int
@@ -267,7 +310,10 @@ class ChainAnswerer:
                 return None
             return TopicMention((e.id,), e.label, type_set(e.types, e.is_literal), where[0], where[1])
         self._linked += 1
-        return link_topic(self.store, question, self._label_index())
+        index = self._label_index()
+        return link_topic(self.store, question, index) or link_plural_topic(
+            self.store, question, index, self.reader.cues.vocabulary
+        )
 
     def prime_labels(self, like: ChainAnswerer | None = None) -> None:
         """A service before its first question: the graph's labels in memory now (read-only databases
@@ -374,10 +420,9 @@ def _compose_none(
     sources = {h.id: Source(n, h.id, h.label or h.id) for n, h in enumerate(topic_hubs[:1], 1)}
     cite = " [1]" if sources else ""
     way = _reached_phrase(plan.steps[: unmet.hop + 1], result.start[0].text)
-    said = f"{_readable(unmet.predicate)} {unmet.value.label}"
-    text = f"None of the {unmet.among} {noun}{way} has {said}{cite}."
+    text = f"None of the {unmet.among} {noun}{way} {unmet.sentence_end()}{cite}."
     if unmet.among == 1:
-        text = f"The one {noun}{way} does not have {said}{cite}."
+        text = f"The one {noun}{way} {unmet.sentence_end()}{cite}."
     triples = list(dict.fromkeys(t.canonical for ts in reached.values() for t in ts[:1]))[:12]
     outcome: dict[str, Any] = {
         "operation": "count" if counts(question) else "list",
@@ -575,8 +620,10 @@ def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
             return f" with {rest} {start}"
         if not verbal_label(steps[0][0]):
             return f" with {words} {start}"
-        if words.split()[-1] in PARTICLES:
+        if words.split()[-1] == "by":  # "directed by A"
             return f" {words} {start}"
+        if words.split()[-1] in PARTICLES:  # "that acted in A"
+            return f" that {words} {start}"
         return f" that {words} {start}"
     if len(steps) == 1:  # forward: "that A directed", "that are the genres of A"
         words = _readable(steps[0][0])

@@ -66,14 +66,14 @@ def ordering_of(question: str, after: int) -> Ordering | None:
     return None
 
 
-def time_top_of(question: str, topic: tuple[int, int]) -> Ordering | None:
+def time_top_of(question: str, topic: tuple[int, int], skip: list[tuple[int, int]] | None = None) -> Ordering | None:
     """ "the most recent film by X", "X's first movie", "which film did X direct last": the latest
     (descending) or earliest of the chain's ends by a year or date, with the question read without the
     superlative; None where the question asks none outside the topic's mention."""
     low = question.lower()
     for m in _TIME_TOP.finditer(low):
-        if topic[0] < m.end() and m.start() < topic[1]:
-            continue  # a title's word ("The Last Station")
+        if any(a < m.end() and m.start() < b for a, b in [topic, *(skip or [])]):
+            continue  # a title's word ("The Last Station"), the topic's or a value's the question names
         if _NOT_TIME_TOP.match(low, m.end()):
             continue
         rest = re.sub(r"\s{2,}", " ", (question[: m.start()] + question[m.end() :])).strip()

@@ -403,6 +403,18 @@ class ChainReader:
             return None  # "when did X come out": a date or year, never an entity ("comes from")
         return ChainPlan(tuple(steps), tuple(mentions), tuple(unexplained))
 
+    def bare(
+        self, question: str, topic_span: tuple[int, int] | None, topic_types: set[str], values: frozenset[str]
+    ) -> ChainPlan | None:
+        """ "list all westerns", "how many comedies are there", "which comedies are in korean": a question
+        that names nothing but its topic (and `values`) asks for what the topic is a value of, one step
+        along the predicate with most triples from the topic's types into entities; None otherwise."""
+        mentions, unexplained, _, _ = self.mentions(question, topic_span, LITERAL in topic_types, values)
+        if mentions or unexplained:
+            return None
+        step = self._heaviest(topic_types, None)
+        return ChainPlan((step,), (), ()) if step else None
+
     def _preposition_relations(self, mentions: list[Mention], words: list[str], topic_types: set[str]) -> list[Mention]:
         """ "where is X *from*", "which artists are *from* Austin", "which albums are *on* Kestrel": a
         preposition that ends a predicate's label ("comes from", "released on") names that predicate
@@ -465,6 +477,9 @@ class ChainReader:
             return []
         at = len(words) - 1 if closing else topic_at - 1
         if role is not None and role.predicate:
+            verb = words[at - 1] if at >= 1 else ""
+            if self._only_literals(role.predicate) or not _verb_form(verb):
+                return []  # "what year did *recovery with* X come out": no one worked with X
             return [Mention("with", at, role.predicate, None, True, inferred=True)]
         heaviest = self._heaviest(topic_types, None)
         return [Mention("with", at, heaviest[0], None, True, inferred=True)] if heaviest else []
@@ -685,7 +700,7 @@ def _drop_verb_of_share(relations: list[Mention]) -> list[Mention]:
     return [
         m
         for m in relations
-        if m.share or not any(s.predicate == m.predicate and 0 < s.position - m.position <= 4 for s in shares)
+        if m.share or not any(s.predicate == m.predicate and 0 < s.position - m.position <= 5 for s in shares)
     ]
 
 

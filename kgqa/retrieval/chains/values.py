@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kgqa.answering.words import label_words, singular
+from kgqa.answering.words import label_words, singular, verbal_label
 from kgqa.graph.layout import GraphLayout
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.verbs import AGENT_NOUNS
@@ -22,6 +22,8 @@ from kgqa.types import Entity, Triple
 #: Shortest label a value is recognised by (a word, not a stray letter pair).
 VALUE_MIN_LENGTH = 4
 _WORD = re.compile(r"[A-Za-z0-9]+")
+#: Words between a relation and its value ("written *by the* X").
+_LINKS = frozenset({"by", "the", "a", "an", "in", "with", "from", "of", "as", "to", "at", "on"})
 #: Words that set named things side by side or offer a choice, rather than requiring each of them.
 _WEIGHS = re.compile(r"\b(?:compared?|comparing|comparison|versus|vs|than|or|either)\b", re.I)
 
@@ -33,6 +35,7 @@ class NamedValue:
     label: str
     entities: tuple[Entity, ...]
     words: frozenset[str]
+    lead: str = ""  # the word before it, past link words ("*written* by X"), which may name its relation
 
 
 def named_values(
@@ -69,10 +72,27 @@ def named_values(
             )
             known = found.get(label)
             entities = (known.entities if known else ()) + (e,)
+            lead = next((w for w in reversed(spoken[: max(at, 0)]) if w not in _LINKS), "") if at >= 0 else ""
             found[label] = NamedValue(
-                e.label, tuple(dict.fromkeys(entities)), typed | (known.words if known else frozenset())
+                e.label, tuple(dict.fromkeys(entities)), typed | (known.words if known else frozenset()), lead
             )
     return list(found.values())
+
+
+def value_spans(text: str, values: list[NamedValue]) -> list[tuple[int, int]]:
+    """Where the values' words stand in `text` (each word as a whole word, case-insensitive)."""
+    words = {w for v in values for w in v.words}
+    if not words:
+        return []
+    pattern = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return [(m.start(), m.end()) for m in re.finditer(rf"(?<!\w)(?:{pattern})(?!\w)", text, re.IGNORECASE)]
+
+
+def blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with the `spans` blanked out (same length: positions stay)."""
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _may_name_a_value(word: str, vocabulary: frozenset[str]) -> bool:
@@ -95,8 +115,13 @@ class Unmet:
 
     value: NamedValue
     hop: int
-    predicate: str
+    step: tuple[str, int]  # (predicate, direction) from the hop's entities to the value
     among: int
+
+    def sentence_end(self) -> str:
+        """What none of the entities is ("has genre Comedy", "is cast member of X", "is one X directed"),
+        or where it was one entity, what it is not ("does not have genre Comedy", "is not ...")."""
+        return _relation(self.step, self.value.label, "one" if self.among == 1 else "none")
 
 
 @dataclass
@@ -112,7 +137,9 @@ class Narrowing:
     used: list[NamedValue] = field(default_factory=list)
     unmet: list[Unmet] = field(default_factory=list)
     triples: dict[str, list[Triple]] = field(default_factory=dict)  # kept entity id -> its value triples
-    predicates: list[str] = field(default_factory=list)  # per used value: the predicate it was found along
+    steps: list[tuple[str, int]] = field(default_factory=list)  # per used value: the step it was found along
+    plan_steps: tuple[tuple[str, int], ...] = ()  # the chain's steps: a value is met along the one that reached it
+    named_by: dict[str, str] = field(default_factory=dict)  # value label -> the predicate its lead word names
 
     def applies(self, types_per_hop: list[set[str]]) -> bool:
         """Whether the schema joins some value to the entities of some hop (`types_per_hop`)."""
@@ -141,6 +168,12 @@ class Narrowing:
             steps = self._joins(types, value)
             if not steps or any(e.id in reached for e in value.entities):
                 continue  # the value is one of these entities itself: the chain's `named` reads it
+            named = [s for s in steps if s[0] == self.named_by.get(value.label)]
+            if named:
+                steps = named  # "films directed by A and *written by* B": B as screenwriter
+            elif hop < len(self.plan_steps):
+                back = (self.plan_steps[hop][0], -self.plan_steps[hop][1])
+                steps = [back] if back in steps else steps  # "who acted in both X and Y": in Y as cast too
             ids = {e.id for e in value.entities}
             having: dict[str, list[Triple]] = {}
             for predicate, direction in steps:
@@ -152,10 +185,11 @@ class Narrowing:
                         t = Triple(here, predicate, there) if direction > 0 else Triple(there, predicate, here)
                         having.setdefault(from_id, []).append(t)
             if not having:
-                self.unmet.append(Unmet(value, hop, steps[0][0], len(kept)))
+                self.unmet.append(Unmet(value, hop, steps[0], len(kept)))
                 continue
             self.used.append(value)
-            self.predicates.append(next(iter(having.values()))[0].predicate)
+            first = next(iter(having.values()))[0]
+            self.steps.append(next(s for s in steps if s[0] == first.predicate))
             kept = {k: e for k, e in kept.items() if k in having}
             for k, ts in having.items():
                 self.triples.setdefault(k, []).extend(ts[:1])
@@ -163,9 +197,40 @@ class Narrowing:
         return kept if narrowed else None
 
     def phrase(self) -> str:
-        """The values the answer was narrowed by, in words: "genre Drama", "genre Drama and original
-        language French"; empty where none was used."""
-        return " and ".join(f"{label_words(p)} {v.label}" for v, p in zip(self.used, self.predicates, strict=True))
+        """The values the answer was narrowed by, in words: "with genre Drama", "with genre Drama and with
+        original language French", "that are cast member of X"; empty where none was used."""
+        return " and ".join(_relation(step, v.label) for v, step in zip(self.used, self.steps, strict=True))
 
 
-__all__ = ["NamedValue", "Narrowing", "Unmet", "named_values"]
+def _relation(step: tuple[str, int], label: str, mood: str = "those") -> str:
+    """How an entity relates to a value along `step`: for "those ..." ("with genre Drama", "that are cast
+    member of X", "that X directed", "that acted in X"), for "none of them ..." (`mood` "none": "has genre
+    Drama", "is cast member of X", "is one X directed", "acted in X") or for "the one ..." (`mood` "one":
+    "does not have genre Drama", "is not cast member of X", "is not one X directed", ...)."""
+    predicate, direction = step
+    words = label_words(predicate) if " " not in predicate else predicate
+    verbal = verbal_label(predicate)
+    if direction > 0 and verbal:
+        said = {"those": f"that {words} {label}", "none": f"{words} {label}", "one": f"is not one that {words} {label}"}
+    elif direction > 0:
+        said = {
+            "those": f"with {words} {label}",
+            "none": f"has {words} {label}",
+            "one": f"does not have {words} {label}",
+        }
+    elif verbal:
+        said = {
+            "those": f"that {label} {words}",
+            "none": f"is one {label} {words}",
+            "one": f"is not one {label} {words}",
+        }
+    else:
+        said = {
+            "those": f"that are {words} of {label}",
+            "none": f"is {words} of {label}",
+            "one": f"is not {words} of {label}",
+        }
+    return said[mood]
+
+
+__all__ = ["NamedValue", "Narrowing", "Unmet", "blanked", "named_values", "value_spans"]
