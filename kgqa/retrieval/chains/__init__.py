@@ -220,6 +220,12 @@ class ChainAnswerer:
             narrowed = self.reader.plan(asked, span, types, MAX_HOPS, words)
             if narrowed is not None and narrowing.applies(self._hop_types(narrowed, mention)):
                 return narrowed, narrowing, False
+        if plan is not None and narrowing is not None:
+            value_words = {w for v in narrowing.values for w in v.words}
+            if any(set(m.word.split()) & value_words for m in plan.mentions if m.predicate):
+                # "which *case study* papers did X write": a value the chain cannot place, read as a
+                # relation ("study": research field); the exact answers place it (two steps away)
+                return None, None, False
         if plan is not None or any(is_hub(i) for i in mention.ids):
             return plan, None, False
         bare = self.reader.bare(asked, span, types, words) if words else None

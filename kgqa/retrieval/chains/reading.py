@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgqa.answering.words import label_words, phrase_score, plural, same_word
+from kgqa.answering.words import label_words, phrase_score, plural, same_word, verbal_label
 from kgqa.embeddings.base import Embedder
 from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, PLACE_NOUNS, stems
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
@@ -570,6 +570,10 @@ class ChainReader:
         co = (m.position > 0 and words[m.position - 1] == "co") or (m.word.startswith("co") and len(m.word) > 5)
         if not (m.share and m.predicate and co):
             return False
+        if verbal_label(m.predicate) and label_words(m.predicate).split()[-1] != "by":
+            return (
+                False  # "wrote" (not "written by"): its subject is the writer, so "the co-writers of A" share A's films
+            )
         subjects, objects = self.schema.subject_types(m.predicate), self.schema.object_types(m.predicate)
         return types <= subjects and not types & objects
 

@@ -64,8 +64,8 @@ def named_values(
             if e.is_literal or len(label) < VALUE_MIN_LENGTH or find_mention(text, label) is None:
                 continue
             label_words = _WORD.findall(label)
-            if all(w in vocabulary or w in STOP_WORDS for w in label_words):
-                continue  # "movies", "the director": the question's relation and type words, not values
+            if all(not _may_name_a_value(w, vocabulary) for w in label_words):
+                continue  # "movies", "the director", "directed": the question's relation, type and verb words
             at = _token_index(spoken, label_words)
             typed = (
                 frozenset(outside[i][0].lower() for i in range(at, at + len(label_words))) if at >= 0 else frozenset()
