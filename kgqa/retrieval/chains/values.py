@@ -135,6 +135,7 @@ class Narrowing:
     values: list[NamedValue]
     cap: int
     used: list[NamedValue] = field(default_factory=list)
+    met: list[NamedValue] = field(default_factory=list)  # values the chain reached as entities on the way
     unmet: list[Unmet] = field(default_factory=list)
     triples: dict[str, list[Triple]] = field(default_factory=dict)  # kept entity id -> its value triples
     steps: list[tuple[str, int]] = field(default_factory=list)  # per used value: the step it was found along
@@ -163,11 +164,14 @@ class Narrowing:
         kept = reached
         narrowed = False
         for value in self.values:
-            if value in self.used or any(u.value == value for u in self.unmet):
+            if value in self.used or value in self.met or any(u.value == value for u in self.unmet):
+                continue
+            if any(e.id in reached for e in value.entities):
+                self.met.append(value)  # one of these entities itself: the chain's `named` reads it, here only
                 continue
             steps = self._joins(types, value)
-            if not steps or any(e.id in reached for e in value.entities):
-                continue  # the value is one of these entities itself: the chain's `named` reads it
+            if not steps:
+                continue
             named = [s for s in steps if s[0] == self.named_by.get(value.label)]
             if named:
                 steps = named  # "films directed by A and *written by* B": B as screenwriter
