@@ -115,3 +115,22 @@ def test_past_the_ceiling_an_order_or_groups_cover_the_whole_graph(demo_workspac
     assert grouped.strategy == "chain" and grouped.result["operation"] == "group", grouped.answer
     assert grouped.result["groups"] == years and grouped.result["value"] == len(papers)
     assert all(f"{y}: {n} [" in grouped.answer for y, n in years.items())
+
+
+def test_past_the_ceiling_a_year_narrows_the_chain(demo_workspace, monkeypatch):
+    """Without a catalog "which papers did X write in 2019" follows the relation and keeps the papers
+    stating that year (a literal value the question names), over the whole graph."""
+    ws = demo_workspace
+    rows = ws.store.query(
+        "MATCH (p:Entity)-[:Triple {predicate: 'author'}]->(a:Entity), (p)-[:Triple {predicate: 'publication year'}]->(y:Entity) "
+        "WITH a, collect({title: p.label, year: y.label}) AS papers WHERE size(papers) >= 2 "
+        "RETURN a.label, papers ORDER BY size(papers) DESC, a.label LIMIT 1"
+    )[1]
+    name, papers = rows[0]
+    year = papers[0]["year"]
+    monkeypatch.setattr(catalog_mod, "MAX_FACTS", 1)
+    monkeypatch.setattr(ws.facts, "catalogs", CatalogCache())
+    answer = ws.ask(f"which papers did {name.lower()} write in {year}", RetrievalParams(strategy="direct"))
+    assert answer.strategy == "chain", answer.answer
+    assert set(answer.result["items"]) == {p["title"] for p in papers if p["year"] == year}, answer.answer
+    assert f"publication year {year}" in answer.answer

@@ -245,7 +245,9 @@ class ChainAnswerer:
                 return index.in_text(text, CANDIDATES)
             return layout.labels_in_text(text, MIN_LABEL_LENGTH, CANDIDATES)
 
-        values = named_values(question, (mention.start, mention.end), find, self.reader.cues.vocabulary)
+        # a year is a value only where no exact answers read it (a graph past the catalog's ceiling)
+        years = not self._counts_exactly(question)
+        values = named_values(question, (mention.start, mention.end), find, self.reader.cues.vocabulary, years)
         if not values:
             return None
         narrowing = Narrowing(layout, self.reader.schema, values, fanout)

@@ -22,6 +22,8 @@ from kgqa.types import Entity, Triple
 #: Shortest label a value is recognised by (a word, not a stray letter pair).
 VALUE_MIN_LENGTH = 4
 _WORD = re.compile(r"[A-Za-z0-9]+")
+#: A year a question names ("2019"), a value where the chain takes year constraints.
+_YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
 #: Words between a relation and its value ("written *by the* X").
 _LINKS = frozenset({"by", "the", "a", "an", "in", "with", "from", "of", "as", "to", "at", "on"})
 #: Words that set named things side by side or offer a choice, rather than requiring each of them.
@@ -43,15 +45,17 @@ def named_values(
     topic_span: tuple[int, int],
     find: Callable[[str], list[Entity]],
     vocabulary: frozenset[str],
+    years: bool = False,
 ) -> list[NamedValue]:
     """The entity labels `question` writes outside the topic's span, read in the question as typed and
-    with each plural as its singular ("dramas": Drama); literals and labels made only of the graph's
-    predicate and type words (`vocabulary`: "movie", "director") or stop words are no values."""
+    with each plural as its singular ("dramas": Drama); literals (but years, with `years`: "published
+    *in 2019*") and labels made only of the graph's predicate and type words (`vocabulary`: "movie",
+    "director") or stop words are no values."""
     if _WEIGHS.search(question):
         return []  # "how many papers did A write compared to B", "drama or comedy": no value narrows them all
     words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(question)]
     outside = [w for w in words if w[2] <= topic_span[0] or w[1] >= topic_span[1]]
-    if not any(_may_name_a_value(w[0].lower(), vocabulary) for w in outside):
+    if not any(_may_name_a_value(w[0].lower(), vocabulary) or (years and _YEAR.match(w[0])) for w in outside):
         return []  # only relation, type and function words: no label to look up
     found: dict[str, NamedValue] = {}
     for text in {
@@ -61,10 +65,11 @@ def named_values(
         spoken = text.split()
         for e in find(text):
             label = e.label.lower()
-            if e.is_literal or len(label) < VALUE_MIN_LENGTH or find_mention(text, label) is None:
+            year = years and e.is_literal and _YEAR.match(label) is not None
+            if (e.is_literal and not year) or len(label) < VALUE_MIN_LENGTH or find_mention(text, label) is None:
                 continue
             label_words = _WORD.findall(label)
-            if all(not _may_name_a_value(w, vocabulary) for w in label_words):
+            if not year and all(not _may_name_a_value(w, vocabulary) for w in label_words):
                 continue  # "movies", "the director", "directed": the question's relation, type and verb words
             at = _token_index(spoken, label_words)
             typed = (
