@@ -120,7 +120,9 @@ class ChainAnswerer:
         both = re.sub(r"\bboth\b", "    ", asked, flags=re.IGNORECASE)
         if declines(blanked(both, value_spans(both, values)), span):
             return None
-        plan, narrowing, bare = self._read_plan(asked, span, mention, narrowing, is_hub)
+        # "the latest film *by* X": the chain joins the films to X where the exact answers do not read it
+        loose = top is not None or not self._counts_exactly(question)
+        plan, narrowing, bare = self._read_plan(asked, span, mention, narrowing, is_hub, loose)
         if both != asked and narrowing is None:
             return None  # "both" of nothing the chain narrows by
         how_many = counts(asked) and ordering is None and self._counts_exactly(question)
@@ -208,16 +210,17 @@ class ChainAnswerer:
         mention: TopicMention,
         narrowing: Narrowing | None,
         is_hub: IsHub,
+        by_preposition: bool,
     ) -> tuple[ChainPlan | None, Narrowing | None, bool]:
         """The chain's plan, the values that narrow it (`narrowing`, or None where none applies), and
         whether the plan is a bare topic's one step into what it is the value of (`ChainReader.bare`)."""
         types = set(mention.types)
-        plan = self.reader.plan(asked, span, types, MAX_HOPS)
+        plan = self.reader.plan(asked, span, types, MAX_HOPS, by_preposition=by_preposition)
         words = frozenset(w for v in narrowing.values for w in v.words) if narrowing is not None else frozenset()
         if narrowing is not None:
             # the words naming a value's own relation ("*written* by B") are the value's, not a step
             words |= {v.lead for v in narrowing.values if v.label in narrowing.named_by}
-            narrowed = self.reader.plan(asked, span, types, MAX_HOPS, words)
+            narrowed = self.reader.plan(asked, span, types, MAX_HOPS, words, True)
             if narrowed is not None and narrowing.applies(self._hop_types(narrowed, mention)):
                 return narrowed, narrowing, False
         if plan is not None and narrowing is not None:

@@ -293,9 +293,11 @@ class ChainReader:
         topic_types: set[str],
         max_hops: int,
         values: frozenset[str] = frozenset(),
+        by_preposition: bool = False,
     ) -> ChainPlan | None:
         """The chain from the topic, or None when the question names no predicate or the schema
-        cannot follow what it names within `max_hops` steps. The words of `values` name no relation."""
+        cannot follow what it names within `max_hops` steps. The words of `values` name no relation;
+        with `by_preposition`, "the films *by* X" joins the type to the topic (`_typed_neighbours`)."""
         mentions, unexplained, topic_at, words = self.mentions(question, topic_span, LITERAL in topic_types, values)
         mentions = _head_nouns([self._shared_type(m, words, topic_types) for m in mentions], words)
         mentions = sorted(
@@ -313,7 +315,7 @@ class ChainReader:
         if _joined(relations, words):
             return None  # "the films X wrote and directed": both relations of the same films, not a chain
         if not relations:
-            return self._typed_neighbours(mentions, unexplained, topic_types, words, topic_at)
+            return self._typed_neighbours(mentions, unexplained, topic_types, words, topic_at, by_preposition)
         merged = sorted(relations + [m for m in mentions if m.type_name], key=lambda m: m.position)
         before = [m for m in merged if m.position < topic_at]
         after = [m for m in merged if m.position > topic_at]
@@ -485,7 +487,13 @@ class ChainReader:
         return [Mention("with", at, heaviest[0], None, True, inferred=True)] if heaviest else []
 
     def _typed_neighbours(
-        self, mentions: list[Mention], unexplained: list[str], topic_types: set[str], words: list[str], topic_at: int
+        self,
+        mentions: list[Mention],
+        unexplained: list[str],
+        topic_types: set[str],
+        words: list[str],
+        topic_at: int,
+        by_preposition: bool = False,
     ) -> ChainPlan | None:
         """ "iron tides albums", "albums iron tides", "iron tides' albums": the topic written beside a
         type and nothing else asks for the entities of that type next to the topic (the predicate with
@@ -499,7 +507,7 @@ class ChainReader:
         between = words[min(at, topic_at) + 1 : max(at, topic_at)]
         asked = _asked_type(mentions, words) in kinds
         # "the latest film *by* X", "movies *with* X": a bare preposition before the topic joins the two too
-        joins = {"s"} | ({"by", "with", "from", "the"} if at < topic_at else set())
+        joins = {"s"} | ({"by", "with", "from", "the"} if at < topic_at and by_preposition else set())
         if (unexplained or any(w not in joins for w in between)) and not (
             asked and self._one_predicate(topic_types, kinds)
         ):
