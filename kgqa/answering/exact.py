@@ -620,8 +620,14 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     hubs, query = matching(store, cat, constraints)
     ids = [h for h, _ in hubs]
     noun = plural(_type(cat))
+    counting = plan.flags.get("count", False)
     if asked is not None and counts_hubs:
         groups = [g for g in grouped(store, cat, ids, asked) if meets_threshold(g[1], plan.threshold)]
+        if counting:
+            text = f"{_cap(number_words(len(groups)))} {plural(singular_phrase(asked)) if len(groups) != 1 else singular_phrase(asked)} ({len(groups)}) {'have' if len(groups) != 1 else 'has'} {bound} {k} {noun}{_phrase(constraints)} {QUERY}."
+            return Exact(
+                text, _result("count", len(groups), [g[0] for g in groups], {g[0]: g[1] for g in groups}, query=query)
+            )
         what = plural(singular_phrase(asked)) if len(groups) != 1 else singular_phrase(asked)
         if not groups:
             text = f"No {singular_phrase(asked)} has {bound} {k} {noun}{_phrase(constraints)} in this graph {QUERY}."
@@ -636,6 +642,16 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     per_hub = {h: len({f.value_id for f in cat.of(h, attribute)}) for h in ids}
     kept = [h for h in ids if meets_threshold(per_hub[h], plan.threshold)]
     what = plural(singular_phrase(attribute))
+    if counting:
+        things = noun if len(kept) != 1 else _type(cat)
+        text = f"{_cap(number_words(len(kept)))} {things}{_phrase(constraints)} ({len(kept)}) {'have' if len(kept) != 1 else 'has'} {bound} {k} {what} {QUERY}."
+        return Exact(
+            text,
+            _result(
+                "count", len(kept), [cat.hubs[h] for h in kept], {cat.hubs[h]: per_hub[h] for h in kept}, query=query
+            ),
+            [(h, cat.hubs[h]) for h in kept[:SHOWN]],
+        )
     if not kept:
         text = f"No {_type(cat)}{_phrase(constraints)} has {bound} {k} {what} in this graph {QUERY}."
         return Exact(text, _result("list", None, [], query=query))

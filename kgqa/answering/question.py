@@ -116,6 +116,7 @@ _THRESHOLD_SIDE = {
 }
 #: Openings that ask for the things meeting a count ("which", "what", "who", "list", ...).
 _ASKS_WHICH = re.compile(r"^\W*(?:which|what|who|list|name|show|give me|find)\b")
+_HOW_MANY_OPENING = re.compile(r"^\W*how many\b")
 
 
 def _count_of(word: str) -> int | None:
@@ -173,11 +174,14 @@ def analyse(question: str) -> QuestionPlan:
         plan.negated = _phrase_after(unquoted, neg.end())
     cmp_m = _COMPARE.search(unquoted)
     over = _THRESHOLD.search(unquoted)
-    if over and _ASKS_WHICH.match(unquoted) and _count_of(over.group(2)) is not None:
-        # "which actors appear in more than 3 movies", "list papers with at least two authors"
+    how_many = _HOW_MANY_OPENING.match(unquoted)
+    if over and (_ASKS_WHICH.match(unquoted) or how_many) and _count_of(over.group(2)) is not None:
+        # "which actors appear in more than 3 movies", "list papers with at least two authors", "how many
+        # papers have more than 3 authors" (then counted)
         plan.operation = "threshold"
         plan.threshold = (_THRESHOLD_SIDE[over.group(1)], _count_of(over.group(2)) or 0)
         plan.counted = over.group(3)
+        plan.flags["count"] = bool(how_many)
     elif _RANK.search(unquoted):
         plan.operation = "rank"
         plan.descending = bool(_DESC.search(unquoted))

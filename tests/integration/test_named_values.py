@@ -141,6 +141,22 @@ def test_a_value_in_the_plural_is_the_topic(film_workspace):
     assert set(a.result["items"]) == {title[m] for m in movies}, a.answer
 
 
+def test_the_authors_of_the_latest_include_the_topic(film_workspace):
+    """ "who acted in X's latest film": the whole cast of that one film, X too."""
+    ws, title, facts, _, _ = film_workspace
+    starred: dict[str, set[str]] = {}
+    for m, f in facts.items():
+        for c in f["cast member"]:
+            starred.setdefault(c, set()).add(m)
+    for actor in sorted(starred, key=lambda c: (-len(starred[c]), c)):
+        years = {m: int(facts[m]["release year"][0]) for m in starred[actor] if facts[m]["release year"]}
+        latest = [m for m, y in years.items() if y == max(years.values())]
+        if len(latest) == 1:
+            break
+    a = ws.ask(f"who acted in {actor.lower()}'s latest film")
+    assert set(a.result["items"]) == set(facts[latest[0]]["cast member"]) and actor in a.result["items"], a.answer
+
+
 def test_who_is_in_both_films(film_workspace):
     ws, title, facts, _, _ = film_workspace
     casts = {m: set(f["cast member"]) for m, f in facts.items() if f["cast member"]}
@@ -160,6 +176,8 @@ def test_values_with_more_than_a_count(film_workspace):
     k = sorted(films.values())[-5]  # a count a few actors exceed
     a = ws.ask(f"which actors appear in more than {k} movies")
     assert a.result["items"] and set(a.result["items"]) == {c for c, n in films.items() if n > k}, a.answer
+    a = ws.ask(f"how many actors appear in more than {k} movies")
+    assert a.result["value"] == sum(1 for n in films.values() if n > k), a.answer
     a = ws.ask(f"who directed at least {len(max(directed.values(), key=len))} movies")
     top = max(len(v) for v in directed.values())
     assert set(a.result["items"]) == {d for d, v in directed.items() if len(v) >= top}, a.answer

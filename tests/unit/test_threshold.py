@@ -25,12 +25,16 @@ def test_a_count_to_meet_is_read(question, threshold, counted):
     "question",
     [
         "Did Lena write more papers than Jonas?",  # a comparison of two named things
-        "how many papers have more than 3 authors",  # a count of them, not a list
         "which actors appear in more than many movies",  # no number
     ],
 )
 def test_other_questions_set_no_count(question):
     assert analyse(question).operation != "threshold"
+
+
+def test_how_many_meet_a_count_is_a_counted_threshold():
+    plan = analyse("how many papers have more than 3 authors")
+    assert (plan.operation, plan.threshold, plan.flags["count"]) == ("threshold", ("more", 3), True)
 
 
 def test_meeting_a_count():

@@ -148,6 +148,7 @@ class ChainAnswerer:
             named=named,
             exclude=frozenset(params.exclude_entities),
             narrowers=[n for n in (narrowing, latest_at) if n is not None],
+            whole_last=latest_at is not None,  # one item on the way: all of its values, the topic's too
         )
         if narrowing is not None and narrowing.unmet:
             answer = _compose_none(question, plan, result, narrowing.unmet[0], mode, self._topic_hubs(start, is_hub))

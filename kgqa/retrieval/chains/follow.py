@@ -72,6 +72,7 @@ def follow_chain(
     named: Callable[[Entity], bool] | None = None,
     exclude: frozenset[str] = frozenset(),
     narrowers: Sequence[Narrows] = (),
+    whole_last: bool = False,
 ) -> ChainResult:
     """The entities the chain reaches from `start`, one set-based read per hop (the graph's layout).
     The last hop never reaches the topic or, going straight back, where it came from; with `revisit`
@@ -80,7 +81,8 @@ def follow_chain(
     Where the question names some of a hop's entities before the last (`named`: "the affiliation of
     Sofia Horvat, an author of X"), the chain goes on from those only. The last hop never reaches an
     entity in `exclude` either. Each of `narrowers` may keep some of a hop's entities: those with a value
-    the question names ("which *drama* movies did X direct"), the latest ("X's *latest* film")."""
+    the question names ("which *drama* movies did X direct"), the latest ("X's *latest* film"). With
+    `whole_last` the last hop reaches all it leads to, the topic too ("the authors of X's latest paper")."""
     layout = layout_of(store)
     frontiers: list[dict[str, Entity]] = [{e.id: e for e in start}]
     start_ids = {e.id for e in start}
@@ -99,7 +101,7 @@ def follow_chain(
         rows = sorted(rows, key=lambda r: (position.get(r[0], len(position)), (r[2] or "").casefold(), str(r[1])))
         if len(rows) >= fanout:
             result.truncated = True
-        strict = not revisit or i == len(steps) - 1
+        strict = (not revisit or i == len(steps) - 1) and not (whole_last and i == len(steps) - 1)
         back = i >= 1 and steps[i - 1] == (predicate, -direction)
         excluded = (set(frontiers[-2]) if back else set()) | start_ids if strict else set()
         if i == len(steps) - 1:
