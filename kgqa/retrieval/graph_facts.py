@@ -12,7 +12,10 @@ from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
 from kgqa.graph.traversal import RootLevels
 from kgqa.indexing.metadata import META_KEY
+from kgqa.question.linking import Linker
 from kgqa.retrieval.chains import ChainAnswerer
+from kgqa.retrieval.chains.linking import TopicMention
+from kgqa.retrieval.chains.schema import type_set
 from kgqa.retrieval.fanout import TextHubCache
 from kgqa.types import Entity
 from kgqa.vectorstores.base import HubVectorStore
@@ -51,8 +54,31 @@ class GraphFacts:
     def chain_answerer(self, embedder: Embedder) -> ChainAnswerer:
         """The relation-chain answerer over this graph (kgqa/retrieval/chains), made on first use."""
         if self.chains is None:
-            self.chains = ChainAnswerer(self.store, embedder, self.counts_exactly)
+            self.chains = ChainAnswerer(self.store, embedder, self.counts_exactly, self.typed_topic)
         return self.chains
+
+    def typed_topic(self, question: str) -> TopicMention | None:
+        """The topic a question names with a typo ("hiroshi achterbreg", "lonley letters"): the longest hub
+        title or value the exact answers' linker links in it (typos tolerated, kgqa/question/linking.py);
+        None where the graph has no catalog or nothing is linked."""
+        cat = prepared(self.store, self.index_meta, self.catalogs, question)
+        if cat is None or not isinstance(cat.linker, Linker):
+            return None
+        links = cat.linker.link(question)
+        # typos only: an acronym or a name written as labelled is the linker's own reading ("FSE papers")
+        linked = [(m, tuple(m.hubs)) for m in links.hubs if len(m.hubs) == 1 and m.score < 100]
+        linked += [
+            (m, tuple(dict.fromkeys(f.value_id for f in m.facts))) for m in links.values if m.facts and m.score < 100
+        ]
+        if not linked:
+            return None
+        mention, ids = max(linked, key=lambda pair: (pair[0].end - pair[0].start, -pair[0].start))
+        entities = entities_by_ids(self.store, ids)
+        if not entities:
+            return None
+        first = entities[ids[0]] if ids[0] in entities else next(iter(entities.values()))
+        types = frozenset(t for e in entities.values() for t in type_set(e.types, e.is_literal))
+        return TopicMention(tuple(entities), first.label, types, mention.start, mention.end, typo=True)
 
     def counts_exactly(self, question: str) -> bool:
         """Whether the exact answers count over the whole graph for `question`: its hub type has a

@@ -181,3 +181,19 @@ def test_values_with_more_than_a_count(film_workspace):
     a = ws.ask(f"who directed at least {len(max(directed.values(), key=len))} movies")
     top = max(len(v) for v in directed.values())
     assert set(a.result["items"]) == {d for d, v in directed.items() if len(v) >= top}, a.answer
+
+
+def test_a_name_with_a_typo_starts_a_chain(film_workspace):
+    """ "who directed the movies written by hiroshi achterbreg": the exact answers' linker reads the typo
+    where no label is written as labelled; the chain goes on from the writer it names."""
+    ws, title, facts, _, _ = film_workspace
+    wrote: dict[str, set[str]] = {}
+    for m, f in facts.items():
+        for w in f["screenwriter"]:
+            wrote.setdefault(w, set()).add(m)
+    writer = next(w for w in sorted(wrote, key=lambda w: (-len(wrote[w]), w)) if len(w.split()[-1]) >= 7)
+    first, last = writer.split()[0], writer.split()[-1]
+    typo = f"{first} {last[:3]}{last[4]}{last[3]}{last[5:]}".lower()  # two letters swapped
+    a = ws.ask(f"who directed the movies written by {typo}")
+    assert a.strategy == "chain", a.answer
+    assert set(a.result["items"]) == {d for m in wrote[writer] for d in facts[m]["director"]}, a.answer

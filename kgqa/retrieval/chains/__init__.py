@@ -62,11 +62,17 @@ class ChainAnswerer:
     `forget`)."""
 
     def __init__(
-        self, store: GraphStore, embedder: Embedder, counts_exactly: Callable[[str], bool] | None = None
+        self,
+        store: GraphStore,
+        embedder: Embedder,
+        counts_exactly: Callable[[str], bool] | None = None,
+        typed_topic: Callable[[str], TopicMention | None] | None = None,
     ) -> None:
         """`counts_exactly(question)`: whether the exact answers count the whole graph for the question
-        (kgqa/answering/exact.py; by default wherever the layout reads its facts)."""
+        (kgqa/answering/exact.py; by default wherever the layout reads its facts); `typed_topic(question)`:
+        the topic written with a typo, where no label is written as it is labelled (None: not looked for)."""
         self.store, self.embedder = store, embedder
+        self._typed_topic = typed_topic
         self._counts_exactly = counts_exactly or (lambda _question: exact_answers_available(store))
         self._reader: ChainReader | None = None
         self._last_topic: tuple[tuple[str, str | None], TopicMention | None] | None = None
@@ -130,6 +136,8 @@ class ChainAnswerer:
         # comedies are there"), is the chain's: it counts every entity it reaches
         if plan is None or not self._worth_it(plan, mention, is_hub, how_many and narrowing is None and not bare):
             return None
+        if mention.typo and (len(plan.steps) < 2 or how_many or ordering is not None):
+            return None  # a name with a typo in one hop, a count or an order: the exact answers' own reading
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         plan = self._anchored(plan, start, set(mention.types))
         if narrowing is not None:
@@ -323,9 +331,12 @@ class ChainAnswerer:
             return TopicMention((e.id,), e.label, type_set(e.types, e.is_literal), where[0], where[1])
         self._linked += 1
         index = self._label_index()
-        return link_topic(self.store, question, index) or link_plural_topic(
+        found = link_topic(self.store, question, index) or link_plural_topic(
             self.store, question, index, self.reader.cues.vocabulary
         )
+        if found is None and self._typed_topic is not None:
+            found = self._typed_topic(question)  # "who directed the movies written by hiroshi achterbreg"
+        return found
 
     def prime_labels(self, like: ChainAnswerer | None = None) -> None:
         """A service before its first question: the graph's labels in memory now (read-only databases

@@ -28,6 +28,7 @@ class TopicMention:
     types: TypeSet
     start: int
     end: int
+    typo: bool = False  # written with a typo ("lonley letters"), linked by the exact answers' linker
 
 
 def find_mention(question: str, label: str) -> tuple[int, int] | None:

@@ -376,7 +376,9 @@ class HubLinkRetriever(BaseRetriever):
         """The topic the question names (the given topic entity, else the longest label of the graph it
         writes; read once per question with the chain reader), as one value for the components."""
         mention = self.facts.chain_answerer(self.embedder).topic(question, params)
-        return NamedLabel(mention.label, mention.start, mention.end) if mention else None
+        if mention is None or mention.typo:  # a name with a typo is searched as written
+            return None
+        return NamedLabel(mention.label, mention.start, mention.end)
 
     def _hub_type_words(self) -> set[str]:
         """The hub types ("paper" when every hub is a Paper): a component naming one matches every hub
