@@ -346,6 +346,8 @@ def _asked(question: str) -> tuple[str, str, str, str]:
     i = 0
     if m.group(2) in ("which", "what") and tokens and tokens[0].group().lower() in ("is", "are", "was", "were"):
         i = 1  # "what are the ..."
+    elif m.group(2) == "which" and len(tokens) > 1 and tokens[0].group().lower() == "of":
+        i = 1  # "which of the movies directed by X ...": the movies
     if m.group(2) == "who" and tokens and tokens[0].group().lower() in ("is", "are", "was", "were"):
         i = 1
     elif m.group(2) == "who" and tokens and tokens[0].group().isalpha() and tokens[0].group().lower() not in VERB_FORMS:

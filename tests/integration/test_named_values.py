@@ -197,3 +197,13 @@ def test_a_name_with_a_typo_starts_a_chain(film_workspace):
     a = ws.ask(f"who directed the movies written by {typo}")
     assert a.strategy == "chain", a.answer
     assert set(a.result["items"]) == {d for m in wrote[writer] for d in facts[m]["director"]}, a.answer
+
+
+def test_which_of_the_films_asks_for_the_films(film_workspace):
+    """ "which of the movies directed by X were released after Y": the movies (not their years)."""
+    ws, _, _, directed, _ = film_workspace
+    director = max(directed, key=lambda d: (len(directed[d]), d))
+    years = _years(film_workspace, directed[director])
+    cut = sorted(years.values())[len(years) // 2]
+    a = ws.ask(f"which of the movies directed by {director.lower()} were released after {cut}")
+    assert set(a.result["items"]) == {t for t, y in years.items() if y > cut}, a.answer
