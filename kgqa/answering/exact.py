@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
-from kgqa.answering.question import QuestionPlan, analyse, meets_threshold, year_in_bound
+from kgqa.answering.question import THRESHOLD_PHRASE, QuestionPlan, analyse, meets_threshold, year_in_bound
 from kgqa.answering.render import attribute_noun, singular_phrase
 from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
@@ -611,9 +611,7 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     "which papers have at least 3 authors": the hubs with that many values of the counted attribute."""
     assert plan.threshold is not None
     side, k = plan.threshold
-    bound = {"more": "more than", "least": "at least", "fewer": "fewer than", "most": "at most", "exactly": "exactly"}[
-        side
-    ]
+    bound = THRESHOLD_PHRASE[side]
     counts_hubs = names_hubs(plan.counted, cat)
     asked = None if names_hubs(plan.asked, cat) else reading.asked
     constraints = constraints_of(plan, links, cat, skip=asked)

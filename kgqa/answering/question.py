@@ -114,6 +114,14 @@ _THRESHOLD_SIDE = {
     "at most": "most",
     "exactly": "exactly",
 }
+#: Each side of a threshold in words, as answers write it.
+THRESHOLD_PHRASE = {
+    "more": "more than",
+    "least": "at least",
+    "fewer": "fewer than",
+    "most": "at most",
+    "exactly": "exactly",
+}
 #: Openings that ask for the things meeting a count ("which", "what", "who", "list", ...).
 _ASKS_WHICH = re.compile(r"^\W*(?:which|what|who|list|name|show|give me|find)\b")
 _HOW_MANY_OPENING = re.compile(r"^\W*how many\b")

@@ -12,10 +12,11 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
-from kgqa.answering.words import PARTICLES, agreeing, join_items, label_words, plural, verbal_label
+from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
@@ -28,10 +29,10 @@ from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_cha
 from kgqa.retrieval.chains.guards import counts, declines
 from kgqa.retrieval.chains.label_index import MAX_LABELS, LabelIndex
 from kgqa.retrieval.chains.linking import (
-    CANDIDATES,
     MIN_LABEL_LENGTH,
     TopicMention,
     find_mention,
+    labels_in,
     link_plural_topic,
     link_topic,
 )
@@ -186,7 +187,7 @@ class ChainAnswerer:
         if latest_at is not None and latest_at.kept:
             word = "latest" if latest_at.descending else "earliest"
             kept = join_items([f"'{e.text}'" for e in latest_at.kept])
-            said.append(f"through the {word} {_ends_noun_of(latest_at.kept)}, {kept}")
+            said.append(f"through the {word} {_noun_of(latest_at.kept)}, {kept}")
         if said:
             answer.answer = f"{answer.answer.rstrip('.')} ({'; '.join(said)})."
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
@@ -225,7 +226,8 @@ class ChainAnswerer:
         whether the plan is a bare topic's one step into what it is the value of (`ChainReader.bare`)."""
         types = set(mention.types)
         plan = self.reader.plan(asked, span, types, MAX_HOPS, by_preposition=by_preposition)
-        words = frozenset(w for v in narrowing.values for w in v.words) if narrowing is not None else frozenset()
+        value_words = frozenset(w for v in narrowing.values for w in v.words) if narrowing is not None else frozenset()
+        words = value_words
         if narrowing is not None:
             # the words naming a value's own relation ("*written* by B") are the value's, not a step
             words |= {v.lead for v in narrowing.values if v.label in narrowing.named_by}
@@ -233,7 +235,6 @@ class ChainAnswerer:
             if narrowed is not None and narrowing.applies(self._hop_types(narrowed, mention)):
                 return narrowed, narrowing, False
         if plan is not None and narrowing is not None:
-            value_words = {w for v in narrowing.values for w in v.words}
             if any(set(m.word.split()) & value_words for m in plan.mentions if m.predicate):
                 # "which *case study* papers did X write": a value the chain cannot place, read as a
                 # relation ("study": research field); the exact answers place it (two steps away)
@@ -250,19 +251,18 @@ class ChainAnswerer:
         """The values the question names beside its topic (`values.named_values`), ready to narrow a
         chain's hops to the entities that have them; None where it names none."""
         index = self._label_index()
-        layout = layout_of(self.store)
-
-        def find(text: str) -> list[Entity]:
-            if index is not None:
-                return index.in_text(text, CANDIDATES)
-            return layout.labels_in_text(text, MIN_LABEL_LENGTH, CANDIDATES)
-
         # a year is a value only where no exact answers read it (a graph past the catalog's ceiling)
         years = not self._counts_exactly(question)
-        values = named_values(question, (mention.start, mention.end), find, self.reader.cues.vocabulary, years)
+        values = named_values(
+            question,
+            (mention.start, mention.end),
+            partial(labels_in, self.store, index=index),
+            self.reader.cues.vocabulary,
+            years,
+        )
         if not values:
             return None
-        narrowing = Narrowing(layout, self.reader.schema, values, fanout)
+        narrowing = Narrowing(layout_of(self.store), self.reader.schema, values, fanout)
         said = {m.word: m.predicate for m in self.reader.mentions(question, (mention.start, mention.end))[0]}
         narrowing.named_by = {v.label: p for v in values if (p := said.get(v.lead))}
         return narrowing
@@ -302,10 +302,7 @@ class ChainAnswerer:
 
     def _end_types(self, plan: ChainPlan, mention: TopicMention) -> set[str]:
         """The types the chain's steps reach from the topic's types (by the schema)."""
-        types = set(mention.types)
-        for predicate, direction in plan.steps:
-            types = self.reader.schema.step(predicate, direction, types)
-        return types
+        return self._hop_types(plan, mention)[-1] if plan.steps else set(mention.types)
 
     def topic(self, question: str, params: RetrievalParams) -> TopicMention | None:
         """The given topic where the question names it (None where it does not), else the longest entity
@@ -473,7 +470,7 @@ def _top(
         text = f"The {word} is {listing} (of {len(stated)} values reached from '{start}')."
     else:
         listing = join_items([f"'{e.text}' ({values[e.id]}) {cites[e.id]}".rstrip() for e in winners])
-        noun = _ends_noun(result, len(result.ends))
+        noun = _noun_of(result.ends)
         verb = "is" if len(winners) == 1 else "are"
         text = f"The {word} of the {len(result.ends)} {noun}{_reached_phrase(plan.steps, start)} {verb} {listing}."
     outcome = {
@@ -512,7 +509,7 @@ def _compose_ordered(
         stating = [keyed.triples[e.id] for e in named if e.id in keyed.triples]
         triples = _evidence_triples(replace(result, ends=named), params.max_output_triples, stating)
         return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
-    noun = _ends_noun(result, len(result.ends))
+    noun = _noun_of(result.ends)
     reached = _reached_phrase(plan.steps, result.start[0].text)
     key = _readable(keyed.predicate)
     if ordering.operation == "rank":
@@ -619,18 +616,11 @@ def _chain_answer(
     )
 
 
-def _ends_noun_of(entities: list[Entity]) -> str:
-    """What the entities are, in words ("movies", "movie"), else "answers"."""
+def _noun_of(entities: list[Entity]) -> str:
+    """What the entities are, in words: their type ("papers", "movie"), else "answers"."""
     types = sorted({t for e in entities for t in e.types})
     noun = types[0].lower() if len(types) == 1 else "answer"
     return noun if len(entities) == 1 else plural(noun)
-
-
-def _ends_noun(result: ChainResult, n: int) -> str:
-    """What the ends are, in words: their type ("papers"), else "answers"."""
-    types = sorted({t for e in result.ends for t in e.types})
-    noun = types[0].lower() if len(types) == 1 else "answer"
-    return noun if n == 1 else plural(noun)
 
 
 def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
@@ -645,9 +635,7 @@ def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
             return f" with {words} {start}"
         if words.split()[-1] == "by":  # "directed by A"
             return f" {words} {start}"
-        if words.split()[-1] in PARTICLES:  # "that acted in A"
-            return f" that {words} {start}"
-        return f" that {words} {start}"
+        return f" that {words} {start}"  # "that won A", "that acted in A"
     if len(steps) == 1:  # forward: "that A directed", "that are the genres of A"
         words = _readable(steps[0][0])
         return f" that {start} {words}" if verbal_label(steps[0][0]) else f" that are the {plural(words)} of {start}"

@@ -5,6 +5,7 @@ it names none as written, one it names in the plural ("westerns")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kgqa.answering.words import singular
@@ -39,6 +40,14 @@ def find_mention(question: str, label: str) -> tuple[int, int] | None:
     return (m.start(), m.end()) if m else None
 
 
+def labels_in(store: GraphStore, text: str, index: LabelIndex | None) -> list[Entity]:
+    """The entities whose label `text` contains from one of its words, longest first: looked up in the
+    graph's labels in memory (`index`) where there is one, else searched in the graph."""
+    if index is not None:
+        return index.in_text(text, CANDIDATES)
+    return layout_of(store).labels_in_text(text.lower(), MIN_LABEL_LENGTH, CANDIDATES)
+
+
 def link_plural_topic(
     store: GraphStore, question: str, index: LabelIndex | None, vocabulary: frozenset[str]
 ) -> TopicMention | None:
@@ -49,29 +58,13 @@ def link_plural_topic(
     singular_text = re.sub(r"[A-Za-z]+", lambda m: singular(m.group(0).lower()), question)
     if singular_text == question.lower():
         return None
-    if index is not None:
-        found = index.in_text(singular_text, CANDIDATES)
-    else:
-        found = layout_of(store).labels_in_text(singular_text, MIN_LABEL_LENGTH, CANDIDATES)
-    best: list[Entity] = []
-    span: tuple[int, int] | None = None
-    for e in found:
-        words = re.findall(r"[a-z0-9]+", e.label.lower())
-        if e.is_literal or all(w in vocabulary or len(w) < 3 for w in words):
-            continue
-        where = _plural_mention(question, e.label)
-        if where is None:
-            continue
-        if span is None or len(e.label) > len(best[0].label):
-            best, span = [e], where
-        elif e.label.lower() == best[0].label.lower():
-            best.append(e)
-    if not best or span is None:
-        return None
-    types: set[str] = set()
-    for e in best:
-        types |= type_set(e.types, e.is_literal)
-    return TopicMention(tuple(e.id for e in best), best[0].label, frozenset(types), span[0], span[1])
+    found = [
+        e
+        for e in labels_in(store, singular_text, index)
+        if not e.is_literal
+        and not all(w in vocabulary or len(w) < 3 for w in re.findall(r"[a-z0-9]+", e.label.lower()))
+    ]
+    return _longest(found, lambda label: _plural_mention(question, label))
 
 
 def _plural_mention(question: str, label: str) -> tuple[int, int] | None:
@@ -86,14 +79,16 @@ def link_topic(store: GraphStore, question: str, index: LabelIndex | None = None
     """The longest entity label the question names as whole words (non-literals before literals of
     the same length; every entity with that label belongs to the mention), or None. With `index` (the
     graph's labels in memory) the labels are looked up there instead of searched in the graph."""
-    if index is not None:
-        found = index.in_text(question, CANDIDATES)
-    else:
-        found = layout_of(store).labels_in_text(question.lower(), MIN_LABEL_LENGTH, CANDIDATES)
+    return _longest(labels_in(store, question, index), lambda label: find_mention(question, label))
+
+
+def _longest(found: list[Entity], locate: Callable[[str], tuple[int, int] | None]) -> TopicMention | None:
+    """The mention of the longest label of `found` that `locate` places in the question (every entity with
+    that label belongs to it; non-literals before literals), or None."""
     best: list[Entity] = []
     span: tuple[int, int] | None = None
     for e in found:
-        where = find_mention(question, e.label)
+        where = locate(e.label)
         if where is None:
             continue
         if span is None or len(e.label) > len(best[0].label):

@@ -95,14 +95,26 @@ class Keyed:
     triples: dict[str, Triple]
 
 
+def named_literal(schema: GraphSchema, types: set[str], key: str) -> str | None:
+    """The literal predicate of the `types` that `key` names best ("year": publication year), or None
+    where none is named well enough (`KEY_MATCH`)."""
+    scored = [(phrase_score(key, p), p) for p in schema.predicates if LITERAL in schema.step(p, 1, types)]
+    score, predicate = max(scored, default=(0.0, ""))
+    return predicate if score >= KEY_MATCH else None
+
+
+def time_literal(schema: GraphSchema, types: set[str]) -> str | None:
+    """The literal predicate of the `types` that states their year, else their date (`TIME_KEYS`), or None."""
+    return next((p for key in TIME_KEYS if (p := named_literal(schema, types, key)) is not None), None)
+
+
 def key_values(
     store: GraphStore, schema: GraphSchema, ends: list[Entity], types: set[str], key: str, cap: int
 ) -> Keyed | None:
     """The values of the literal predicate of the ends' `types` that `key` names best ("year" names
     "publication year"), read for every end at once; None when no predicate is named well enough."""
-    scored = [(phrase_score(key, p), p) for p in schema.predicates if LITERAL in schema.step(p, 1, types)]
-    score, predicate = max(scored, default=(0.0, ""))
-    if score < KEY_MATCH:
+    predicate = named_literal(schema, types, key)
+    if predicate is None:
         return None
     values: dict[str, str] = {}
     triples: dict[str, Triple] = {}

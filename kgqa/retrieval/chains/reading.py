@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgqa.answering.words import label_words, phrase_score, plural, same_word, verbal_label
+from kgqa.answering.words import label_words, plural, same_word, verbal_label
 from kgqa.embeddings.base import Embedder
 from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, PLACE_NOUNS, stems
+from kgqa.retrieval.chains.ordering import time_literal
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
 
 #: Below this similarity a word names no predicate or type.
@@ -396,7 +397,7 @@ class ChainReader:
             if bridge is not None:
                 steps.append(bridge)
         if "when" in words and steps and LITERAL not in self._reached(steps, topic_types):
-            dated = self._time_of(self._reached(steps, topic_types))
+            dated = time_literal(self.schema, self._reached(steps, topic_types))
             if dated is not None:  # "when did X direct her first film": the film's year
                 steps.append((dated, 1))
         if not steps or len(steps) > max_hops:
@@ -515,17 +516,6 @@ class ChainReader:
         bridge = self._bridge(topic_types, kinds, [], None)
         return ChainPlan((bridge,), tuple(mentions), ()) if bridge else None
 
-    def _time_of(self, types: set[str]) -> str | None:
-        """The literal predicate of the `types` that names a date or a year best ("release year",
-        "publication date"), or None."""
-        scored = [
-            (max(phrase_score(key, p) for key in ("date", "year")), p)
-            for p in sorted(self.schema.predicates)
-            if LITERAL in self.schema.step(p, 1, types)
-        ]
-        score, predicate = max(scored, default=(0.0, ""))
-        return predicate if score >= 0.5 else None
-
     def _at_the_wh_noun(self, m: Mention, words: list[str], types: set[str]) -> bool:
         """Whether `m` is the wh-phrase's noun and the chain already stands where its predicate leads."""
         return _wh_noun(m, words) and types <= self.schema.object_types(m.predicate or "")
@@ -578,10 +568,9 @@ class ChainReader:
         co = (m.position > 0 and words[m.position - 1] == "co") or (m.word.startswith("co") and len(m.word) > 5)
         if not (m.share and m.predicate and co):
             return False
+        # "wrote" (not "written by"): its subject is the writer, so "the co-writers of A" share A's films
         if verbal_label(m.predicate) and label_words(m.predicate).split()[-1] != "by":
-            return (
-                False  # "wrote" (not "written by"): its subject is the writer, so "the co-writers of A" share A's films
-            )
+            return False
         subjects, objects = self.schema.subject_types(m.predicate), self.schema.object_types(m.predicate)
         return types <= subjects and not types & objects
 
