@@ -62,7 +62,7 @@ def test_a_postgres_restart_is_survived(own_server, tmp_path, embedder):
         assert status == 503 and health["status"] == "unavailable", health
         assert "Postgres index store is unreachable" in health["error"]["message"] and headers["retry-after"]
         assert svc.request("GET", "/v1/ready")[0] == 503
-        assert svc.request("GET", "/v1/live") == (200, {"status": "ok"}, svc.request("GET", "/v1/live")[2])
+        assert svc.request("GET", "/v1/live")[:2] == (200, {"status": "ok"})  # (headers carry the time)
         status, down, _ = svc.request("POST", "/v1/ask", {"question": QUESTION})
         assert status == 503 and down["error"]["type"] == "StoreUnavailableError", down
 
