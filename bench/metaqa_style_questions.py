@@ -7,9 +7,10 @@ does it, writing GRAPH.metaqa.csv to load and index with `--hub-type Movie`):
     python bench/metaqa_style_questions.py --rename films/graph.csv
     kgqa --db films-metaqa.kuzu load films/graph.metaqa.csv
     kgqa --db films-metaqa.kuzu index build --hub-type Movie
-    python bench/metaqa_style_questions.py films-metaqa.kuzu films/graph.metaqa.csv [lower] [second]
+    python bench/metaqa_style_questions.py films-metaqa.kuzu films/graph.metaqa.csv [lower] [second|third]
 
-`second`: another 27 forms written later as a newcomer check (`second_wordings`). Prints each question
+`second`: another 27 forms written later as a newcomer check (`second_wordings`); `third`: 20 forms in
+MetaQA's own two- and three-hop phrasings (`third_wordings`). Prints each question
 whose structured result is not exactly the answer set, then recall and precision of `result.items` per
 question form (offline mode, direct strategy, no topic given)."""
 
@@ -82,6 +83,10 @@ class AskedGraph:
 
     def bw(self, xs: set[str], p: str) -> set[str]:
         return {s for x in xs for s in self.inn[x][p]}
+
+    def people(self, p: str) -> list[str]:
+        """The entities that are objects of `p` (its directors, actors, writers), sorted."""
+        return sorted(o for o in self.inn if self.inn[o].get(p))
 
     def add(self, form: str, question: str, ends: set[str]) -> None:
         answers = {self.label[a] for a in ends}
@@ -165,11 +170,8 @@ def second_wordings(path: str, lower: bool, seed: int = 29) -> list[tuple[str, s
     such as "who directed the movies X acted in", three hops such as "who starred in the movies directed
     by the director of X"), over other sampled movies and people."""
     g = AskedGraph(path, lower)
-    inn, movies, name, fw, bw, add, found = g.inn, g.movies, g.name, g.fw, g.bw, g.add, g.found
+    movies, name, fw, bw, add, found, people = g.movies, g.name, g.fw, g.bw, g.add, g.found, g.people
     rng = random.Random(seed)
-
-    def people(p: str) -> list[str]:
-        return sorted(o for o in inn if inn[o].get(p))
 
     for m in rng.sample(movies, 6):
         t, one = name(m), {m}
@@ -209,13 +211,94 @@ def second_wordings(path: str, lower: bool, seed: int = 29) -> list[tuple[str, s
         add("1 written-by", f"which films were written by {t}", films)
         add("2 writer-genres", f"what genres are the movies written by {t}", fw(films, "has_genre"))
         add("2 rel-genres-wrote", f"what genres are the films {t} wrote", fw(films, "has_genre"))
-    for g in rng.sample(sorted(o for o in inn if inn[o].get("has_tags")), 5):
-        add("1 about-tag", f"which movies are about {name(g)}", bw({g}, "has_tags"))
+    for tag in rng.sample(people("has_tags"), 5):
+        add("1 about-tag", f"which movies are about {name(tag)}", bw({tag}, "has_tags"))
     return found
 
 
-def main(db: str, graph: str, lower: bool, second: bool = False) -> int:
-    return score(db, second_wordings(graph, lower) if second else questions(graph, lower))
+def third_wordings(path: str, lower: bool, seed: int = 47) -> list[tuple[str, str, set[str]]]:
+    """A third set written as a newcomer check in session 50: MetaQA's own two- and three-hop phrasings
+    ("whose directors also directed X", "the films that share actors with the film X were released in which
+    years", "which person wrote the films directed by the director of X", "who are the co-directors of X",
+    "what types are the movies written by X"), over other sampled movies and people."""
+    g = AskedGraph(path, lower)
+    movies, name, fw, bw, add, found, people = g.movies, g.name, g.fw, g.bw, g.add, g.found, g.people
+    rng = random.Random(seed)
+
+    for m in rng.sample(movies, 8):
+        t, one = name(m), {m}
+        by_dirs = bw(fw(one, "directed_by"), "directed_by") - one
+        by_cast = bw(fw(one, "starred_actors"), "starred_actors") - one
+        by_writers = bw(fw(one, "written_by"), "written_by") - one
+        add(
+            "3 whose-directors-cast",
+            f"who starred in the movies whose directors also directed {t}",
+            fw(by_dirs, "starred_actors"),
+        )
+        add(
+            "3 whose-directors-years",
+            f"when did the movies release whose directors also directed {t}",
+            fw(by_dirs, "release_year"),
+        )
+        add(
+            "3 share-actors-years",
+            f"the films that share actors with the film {t} were released in which years",
+            fw(by_cast, "release_year"),
+        )
+        add(
+            "3 share-dirs-writers",
+            f"the films that share directors with the film {t} were written by who",
+            fw(by_dirs, "written_by"),
+        )
+        add(
+            "3 share-dirs-langs",
+            f"what are the primary languages in the movies whose directors also directed {t}",
+            fw(by_dirs, "in_language"),
+        )
+        add(
+            "3 share-writers-cast",
+            f"who acted in the films whose writers also wrote {t}",
+            fw(by_writers, "starred_actors"),
+        )
+        add(
+            "3 director-writers",
+            f"which person wrote the films directed by the director of {t}",
+            fw(bw(fw(one, "directed_by"), "directed_by"), "written_by"),
+        )
+        add(
+            "3 writer-directors",
+            f"who directed the movies written by the writer of {t}",
+            fw(bw(fw(one, "written_by"), "written_by"), "directed_by"),
+        )
+        add(
+            "3 actors-genres",
+            f"what types are the films starred by actors in {t}",
+            fw(bw(fw(one, "starred_actors"), "starred_actors"), "has_genre"),
+        )
+        add("2 share-director", f"which movies share the same director of {t}", by_dirs)
+        add("2 actors-also", f"the actors in {t} also appear in which movies", by_cast)
+    for p in rng.sample(people("directed_by"), 6):
+        t, films = name(p), bw({p}, "directed_by")
+        add("2 co-directors", f"who are the co-directors of {t}", fw(films, "directed_by") - {p})
+        add("2 main-languages", f"what are the main languages in the movies directed by {t}", fw(films, "in_language"))
+        add("2 dir-release", f"when did the films directed by {t} release", fw(films, "release_year"))
+        add("2 dir-genres-which", f"the movies directed by {t} were in which genres", fw(films, "has_genre"))
+    for p in rng.sample(people("starred_actors"), 6):
+        t, films = name(p), bw({p}, "starred_actors")
+        add("2 co-starred", f"who co-starred with {t}", fw(films, "starred_actors") - {p})
+        add("2 writer-starred-by", f"which person wrote the movies starred by {t}", fw(films, "written_by"))
+        add("2 release-dates", f"what are the release dates of the movies acted by {t}", fw(films, "release_year"))
+    for p in rng.sample(people("written_by"), 6):
+        t, films = name(p), bw({p}, "written_by")
+        add("2 types-written", f"what types are the movies written by {t}", fw(films, "has_genre"))
+        add("2 actors-written", f"who are the actors in the films written by {t}", fw(films, "starred_actors"))
+        add("2 written-years", f"the films written by {t} were released in which years", fw(films, "release_year"))
+    return found
+
+
+def main(db: str, graph: str, lower: bool, which: str = "first") -> int:
+    sets = {"first": questions, "second": second_wordings, "third": third_wordings}
+    return score(db, sets[which](graph, lower))
 
 
 if __name__ == "__main__":
@@ -224,4 +307,5 @@ if __name__ == "__main__":
         sys.exit(0)
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    sys.exit(main(sys.argv[1], sys.argv[2], "lower" in sys.argv[3:], "second" in sys.argv[3:]))
+    chosen = [w for w in ("second", "third") if w in sys.argv[3:]]
+    sys.exit(main(sys.argv[1], sys.argv[2], "lower" in sys.argv[3:], chosen[0] if chosen else "first"))

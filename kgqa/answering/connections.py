@@ -11,15 +11,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgqa.answering.catalog import Catalog
-from kgqa.answering.exact import QUERY, Exact, _result
+from kgqa.answering.exact import QUERY, Exact, _masked, _result
 from kgqa.answering.question import asks_yes_no
 from kgqa.answering.render import attribute_noun, verbal
-from kgqa.answering.words import join_items, same_word
+from kgqa.answering.words import join_items, number_words, plural, same_word
 from kgqa.graph.layout import GraphLayout, TripleLayout, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.linking import Links
-from kgqa.question.meaning import asks_relationship
+from kgqa.question.meaning import asks_relationship, asks_together
 from kgqa.types import Entity, Triple
 
 MAX_PATHS = 50  # paths read per question
@@ -139,7 +139,8 @@ def connection(question: str, links: Links, cat: Catalog, store: GraphStore) -> 
     ends = ends_of(links, cat)
     if len(ends) < 2:
         return None
-    return link_answer(question, ends[0], ends[1], store, lambda e: e.id in cat.hubs)
+    together = asks_together(_masked(question, links))
+    return link_answer(question, ends[0], ends[1], store, lambda e: e.id in cat.hubs, together)
 
 
 def connection_by_labels(question: str, store: GraphStore, hub_types: Collection[str]) -> Exact | None:
@@ -148,7 +149,7 @@ def connection_by_labels(question: str, store: GraphStore, hub_types: Collection
     pass over the labels), linked as `connection` links them. None when the question asks for no link,
     or names fewer than two entities, or a name that several entities share (which one is meant is
     the catalog linker's question)."""
-    if not asks_relationship(question):
+    if not (asks_relationship(question) or asks_together(question)):
         return None
     text = question.lower()
     named: dict[str, list[Entity]] = {}
@@ -173,17 +174,21 @@ def connection_by_labels(question: str, store: GraphStore, hub_types: Collection
     masked = text
     for start, end in sorted(spans, reverse=True):
         masked = masked[:start] + "x" + masked[end:]
-    if not asks_relationship(masked):  # the link word was part of a name ("Linked Data Quality")
+    if not (asks_relationship(masked) or asks_together(masked)):  # the link word was part of a name
         return None
     ends.sort(key=lambda e: e.start)
-    exact = link_answer(question, ends[0], ends[1], store, lambda e: bool(types & set(e.types)))
+    together = asks_together(masked)
+    exact = link_answer(question, ends[0], ends[1], store, lambda e: bool(types & set(e.types)), together)
     exact.labels = [e.label for e in ends]
     return exact
 
 
-def link_answer(question: str, a: End, b: End, store: GraphStore, is_hub: Callable[[Entity], bool]) -> Exact:
+def link_answer(
+    question: str, a: End, b: End, store: GraphStore, is_hub: Callable[[Entity], bool], together: bool = False
+) -> Exact:
     """The answer to a link question between entities `a` and `b`: the paths of one or two triples
-    between them, or yes / no and why; `is_hub` tells which entities on the paths are hubs (quoted)."""
+    between them, or yes / no and why; `is_hub` tells which entities on the paths are hubs (quoted);
+    `together`: the question asks whether the two were together (`asks_together`, names masked)."""
     paths = paths_between(store, a.id, b.id)
     hubs = {e.id for p in paths for t in p for e in (t.subject, t.object) if is_hub(e)}
     hubs |= {e.id for e in (a, b) if e.is_hub}
@@ -193,6 +198,8 @@ def link_answer(question: str, a: End, b: End, store: GraphStore, is_hub: Callab
     structured = [[[t.subject.label, t.predicate, t.object.label] for t in p] for p in paths]
     triples = list(dict.fromkeys(t.canonical for p in paths[: SHOWN + 5] for t in p))
     an, bn = (f"'{e.label}'" if e.is_hub else e.label for e in (a, b))
+    if together:
+        return _together(a, b, an, bn, paths, hubs, query, structured)
     if asks_yes_no(question):
         return _yes_no(question, a, b, an, bn, paths, hubs, sources, triples, query, structured, cite)
     if not paths:
@@ -246,6 +253,45 @@ def _yes_no(
     if paths and not _asks_predicate(question, a, b):
         return answer(True, f"they are linked through one other entity: {_path_text(paths[0], hubs)}")
     return answer(False, f"the graph states no direct link between {an} and {bn}")
+
+
+def _together(
+    a: End, b: End, an: str, bn: str, paths: list[list[Triple]], hubs: Container[str], query: dict, structured: list
+) -> Exact:
+    """ "Has A ever worked with B?": yes where a triple links them or an entity (not a literal: a shared year
+    is no work together) is linked to both, each such entity cited; no where none is."""
+    direct = [p for p in paths if len(p) == 1]
+    shared = [p for p in paths if len(p) == 2 and not _middle(p, a.id).is_literal]
+    if any(_middle(p, a.id).id in hubs for p in shared):
+        shared = [p for p in shared if _middle(p, a.id).id in hubs]  # a shared paper, not only an affiliation
+    shared.sort(key=lambda p: p[0].predicate != p[1].predicate)
+    if direct:
+        shown, head = direct[:SHOWN], "Yes: "
+        why = join_items([statement(p[0], hubs) for p in shown])
+    elif shared:
+        middles = list(dict.fromkeys(_middle(p, a.id).id for p in shared))
+        shown = [next(p for p in shared if _middle(p, a.id).id == m) for m in middles[:SHOWN]]
+        kind = _middle(shown[0], a.id).types
+        noun = kind[0].lower() if kind and all(kind[0] in _middle(p, a.id).types for p in shown) else "entity"
+        head = f"Yes, through {number_words(len(middles))} {plural(noun) if len(middles) > 1 else noun}: "
+        why = "; ".join(_path_text(p, hubs) for p in shown)
+        if len(middles) > SHOWN:
+            why += f"; and {len(middles) - SHOWN} more"
+    else:
+        shown, head, why = [], "No: ", f"the graph links no entity to both {an} and {bn}"
+    cited = list(dict.fromkeys(e for p in shown for t in p for e in (t.subject, t.object) if e.id in hubs))
+    sources = [(e.id, e.label) for e in cited]
+    cite = "".join(f"[{i}]" for i in range(1, len(sources) + 1)) or QUERY
+    value = "yes" if shown else "no"
+    text = f"{head}{why} {cite}."
+    triples = list(dict.fromkeys(t.canonical for p in shown for t in p))
+    return Exact(text, _result("relationship", value, [why], query=query, paths=structured), sources, triples)
+
+
+def _middle(path: list[Triple], a: str) -> Entity:
+    """The entity between the two triples of a two-step path from `a`."""
+    first = path[0]
+    return first.object if first.subject.id == a else first.subject
 
 
 def _asks_predicate(question: str, a: End, b: End) -> bool:

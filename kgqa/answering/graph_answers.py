@@ -15,7 +15,7 @@ from kgqa.answering.question import analyse
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker
-from kgqa.question.meaning import asks_relationship, hub_type_named
+from kgqa.question.meaning import asks_relationship, asks_together, hub_type_named
 from kgqa.types import Answer, Source
 
 
@@ -72,7 +72,9 @@ def with_exact(
     if cat is not None:
         deadline.check("the exact answer")
         exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]
-    elif asks_relationship(answer.question):  # no catalog (past its ceiling, several hub types): a link
+    elif asks_relationship(answer.question) or asks_together(
+        answer.question
+    ):  # no catalog (past its ceiling, several hub types): a link
         deadline.check("the exact answer")  # question is linked by the labels it writes
         exact = connection_by_labels(answer.question, store, cache.types or ())
     else:
@@ -100,6 +102,9 @@ def _agrees(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
         return False  # "is X in French?": a verdict, which a sentence stating the language does not give
     if new["operation"] == "count":
         return old.get("value") == new.get("value")
+    if new["operation"] == "compare" and "sides" in (new.get("query") or {}):
+        # two named values' counts ("who has more papers, A or B"): the counts themselves, not a "same"
+        return old.get("value") == new.get("value") and old.get("groups") == new.get("groups")
     if new["operation"] in ("list", "value", "negation"):
         fold = {str(x).casefold() for x in old.get("items") or []}
         return bool(fold) and fold == {str(x).casefold() for x in new.get("items") or []}

@@ -44,6 +44,11 @@ _COMPARE = re.compile(
     r"\b(compared (to|with)|in comparison (to|with)|versus|vs\.?|relative to|"
     r"as opposed to|than)\b"
 )
+#: "who directed more films, A or B", "which of A and B wrote fewer papers": a comparison of two named sides.
+_MORE_OF_TWO = re.compile(
+    r"^\s*(?:who|which|whom)\b(?:.*?\b(?:more|fewer|less)\b.*?\b(or|and)\b(?!.*\b(?:or|and)\b)"
+    r"|\s+of\s+.+?\b(or|and)\b.+?\b(?:more|fewer|less)\b)"
+)
 _MAX = re.compile(
     r"\b(the most|most (frequent|frequently|often|common|commonly|popular|used)|highest number|"
     r"largest number|maximum|most)\b"
@@ -180,7 +185,11 @@ def analyse(question: str) -> QuestionPlan:
     neg = _NEGATION.search(unquoted)
     if neg:
         plan.negated = _phrase_after(unquoted, neg.end())
-    cmp_m = _COMPARE.search(unquoted)
+    compared = _COMPARE.search(unquoted)
+    which_more = _MORE_OF_TWO.match(unquoted)
+    cut = compared.span() if compared else None
+    if which_more and not compared:
+        cut = which_more.span(1 if which_more.group(1) else 2)  # "who directed more films, A or B": at "or"
     over = _THRESHOLD.search(unquoted)
     how_many = _HOW_MANY_OPENING.match(unquoted)
     if over and (_ASKS_WHICH.match(unquoted) or how_many) and _count_of(over.group(2)) is not None:
@@ -206,7 +215,7 @@ def analyse(question: str) -> QuestionPlan:
             plan.sort_key = "year"
         if re.search(r"\b(newest|latest|most recent) first\b", unquoted):
             plan.descending = True
-    elif group and not cmp_m:
+    elif group and not cut:
         plan.operation = "group"
         plan.group_key = next((g for g in group.groups() if g), "")
         if plan.group_key == "distribution":
@@ -217,12 +226,11 @@ def analyse(question: str) -> QuestionPlan:
             plan.group_key = tail.group(1) if tail else ("year" if plan.year_range else "")
         if plan.year_range and not re.search(r"[a-z]", plan.group_key.replace("year", "").strip()):
             plan.group_key = plan.group_key or "year"
-    elif cmp_m:
+    elif cut:
         plan.operation = "compare"
-        cut = cmp_m.start()
         plan.sides = (
-            question[: _orig_index(question, unquoted, cut)],
-            question[_orig_index(question, unquoted, cmp_m.end()) :],
+            question[: _orig_index(question, unquoted, cut[0])],
+            question[_orig_index(question, unquoted, cut[1]) :],
         )
         plan.flags["count"] = bool(_COUNT.search(unquoted))
     elif _MIN.search(unquoted) and not _MAX.search(unquoted.replace("at least", "")):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from kgqa.answering.catalog import Catalog, Fact
+from kgqa.answering.words import plural
 from kgqa.question.components import STOP_WORDS
 
 _QUOTED = re.compile(r"""'([^']{3,})'|"([^"]{3,})"|[“‘]([^”’]{3,})[”’]""")
@@ -238,6 +239,12 @@ class Linker:
             i = low.find(written)
             if i >= 0 and _bounded(low, i, i + len(written)):
                 _keep(found, key, (i, i + len(written), 100.0))
+            elif len(written) >= 4 and not self._schema_word(written):
+                # "has X directed any *dramas*": a value written in the plural (not the graph's own nouns)
+                many = plural(written)
+                i = low.find(many)
+                if many != written and i >= 0 and _bounded(low, i, i + len(many)):
+                    _keep(found, key, (i, i + len(many), 100.0))
         if self.long_keys:
             masked = _mask(low, taken + [(s, e) for s, e, _ in found.values()])
             for written, score, _ in process.extract(

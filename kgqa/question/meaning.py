@@ -15,7 +15,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from kgqa.answering.catalog import Catalog
-from kgqa.answering.question import QuestionPlan
+from kgqa.answering.question import QuestionPlan, asks_yes_no
 from kgqa.answering.words import phrase_score, plural, singular
 from kgqa.embeddings.base import Embedder
 from kgqa.question.verbs import agent_words
@@ -54,6 +54,7 @@ _COMPARE = re.compile(r"^\s*(please\s+)?compare\b|\bdifference between\b|\bin te
 _RELATION = re.compile(
     r"\b(related|relation|relationship|connected|connection|connects?|link between|links? between|linked)\b", re.I
 )
+_TOGETHER = re.compile(r"\b(together|alongside|with)\b", re.I)
 _NEWEST = re.compile(
     r"\b(newest|latest|most recent|recent) first\b|\bfrom (the )?(newest|latest|most recent)\b|"
     r"\b(descending|decreasing|z to a|highest first|reverse)\b",
@@ -210,6 +211,13 @@ def semantic_attribute(
 def asks_relationship(text: str) -> bool:
     """Whether `text` asks how two things are related ("how is X connected to Y"), and compares nothing."""
     return bool(_RELATION.search(text)) and not _COMPARE.search(text)
+
+
+def asks_together(text: str) -> bool:
+    """Whether `text` is a yes/no question asking if two things were together ("has A ever worked with B",
+    "did A act alongside B", "were A and B in a film together"): asked of the two named things' links,
+    not of one's facts. The caller checks that two things are named."""
+    return asks_yes_no(text) and bool(_TOGETHER.search(text)) and not _COMPARE.search(text)
 
 
 def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, names: tuple[str, ...] = ()) -> Reading:

@@ -146,3 +146,25 @@ def test_same_value_yes_no_compares_the_two_titles_values(demo_workspace):
     a = demo_workspace.ask(f"were '{x}' and '{y}' published at the same venue?", DIRECT)
     assert a.result["operation"] == "compare" and a.answer.startswith("Yes, " if vx == vy else "No, "), a.answer
     assert f"venue: {vx} [1] vs {vy} [2]" in a.answer, a.answer
+
+
+def test_who_cites_a_paper_reads_it_as_the_object(demo_workspace):
+    """ "who cites X": the papers citing X (Cypher here), not what X cites; where none does, said so."""
+    _, rows = demo_workspace.store.query(
+        "MATCH (p:Entity)-[t:Triple]->(q:Entity) WHERE t.predicate = 'cites' AND q.label = $x RETURN p.label",
+        {"x": P01},
+    )
+    citing = {r[0] for r in rows}
+    assert CITING in citing
+    a = demo_workspace.ask(f"which papers cite {P01.lower()}")
+    assert set(a.result["items"]) == citing, a.answer
+    cited = values(demo_workspace, CITING, "cites")
+    a = demo_workspace.ask(f"which papers are cited by {CITING.lower()}")
+    assert set(a.result["items"]) == set(cited), a.answer
+    _, rows = demo_workspace.store.query(
+        "MATCH (p:Entity)-[t:Triple]->(q:Entity) WHERE t.predicate = 'cites' AND NOT EXISTS "
+        "{ MATCH (:Entity)-[u:Triple]->(p) WHERE u.predicate = 'cites' } RETURN p.label ORDER BY p.label LIMIT 1"
+    )
+    (uncited,) = rows[0]
+    a = demo_workspace.ask(f"who cites {uncited.lower()}")
+    assert a.answer.startswith(f"Nothing in the graph cites '{uncited}'") and a.result["items"] == [], a.answer

@@ -207,3 +207,14 @@ def test_which_of_the_films_asks_for_the_films(film_workspace):
     cut = sorted(years.values())[len(years) // 2]
     a = ws.ask(f"which of the movies directed by {director.lower()} were released after {cut}")
     assert set(a.result["items"]) == {t for t, y in years.items() if y > cut}, a.answer
+
+
+def test_whose_directors_also_directed_x_leaves_x_out(film_workspace):
+    """MetaQA's "the movies whose directors also directed X": X's director's other films, then their cast."""
+    ws, title, facts, directed, _ = film_workspace
+    by_title = {t: m for m, t in title.items()}
+    director = max(directed, key=lambda d: (len(directed[d]), d))
+    x = sorted(directed[director])[0]
+    others = {by_title[t] for d in facts[by_title[x]]["director"] for t in directed[d]} - {by_title[x]}
+    a = ws.ask(f"when did the movies release whose directors also directed {x.lower()}")
+    assert set(a.result["items"]) == {y for m in others for y in facts[m]["release year"]}, a.answer

@@ -83,3 +83,20 @@ def test_who_directed_a_film_reads_the_verb_backwards(person_first):
     directors = {p for p in by if title in by[p]["directed"]}
     a = ws.ask(f"who directed {title.lower()}")
     assert set(a.result["items"]) == directors and director in directors, a.answer
+
+
+def test_yes_no_of_what_a_person_did(person_first):
+    """ "did X direct a western?" (two steps: X's films, then their genre) and "did X direct Y?"."""
+    ws, by, genres = person_first
+    all_genres = sorted({g for gs in genres.values() for g in gs if " " not in g})
+    director = max((p for p in by if len(by[p]["directed"]) >= 2), key=lambda p: (len(by[p]["directed"]), p))
+    films = by[director]["directed"]
+    had = sorted({g for t in films for g in genres[t] if " " not in g})
+    missing = next(g for g in all_genres if g not in had)
+    yes = ws.ask(f"did {director.lower()} direct a {had[0].lower()}")
+    assert yes.result["value"] == "yes" and set(yes.result["items"]) == {t for t in films if had[0] in genres[t]}
+    no = ws.ask(f"did {director.lower()} direct a {missing.lower()}")
+    assert no.result["value"] == "no" and no.answer.startswith("No: none of the"), no.answer
+    other = next(t for p in sorted(by) for t in sorted(by[p]["directed"]) if t not in films)
+    no = ws.ask(f"did {director.lower()} direct {other.lower()}")
+    assert no.result["value"] == "no", no.answer

@@ -14,6 +14,7 @@ LABELS = [
     Entity("M1", "Last Shadows", ("Movie",)),
     Entity("K1", "director", ("Keyword",)),
     Entity("Y1", "1982", (), True),
+    Entity("P1", "Zora W. Delacroix", ("Person",)),
 ]
 VOCABULARY = frozenset({"movie", "movies", "director", "genre", "cast", "member"})
 
@@ -51,3 +52,9 @@ def test_value_words_are_blanked_in_place():
     text = "who acted in both Lonely Letters and Last Shadows"
     masked = blanked(text, value_spans(text, [value]))
     assert len(masked) == len(text) and "Last" not in masked and masked.startswith("who acted in both Lonely")
+
+
+def test_a_label_with_its_own_punctuation_is_found():
+    """ "zora w. delacroix": the initial's full stop is the label's, not the end of a sentence."""
+    (zora,) = _values("which films star both ada whitcombe and zora w. delacroix", "ada whitcombe")
+    assert zora.label == "Zora W. Delacroix" and zora.words == {"zora", "w", "delacroix"}

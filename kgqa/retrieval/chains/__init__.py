@@ -16,6 +16,8 @@ from functools import partial
 from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
+from kgqa.answering.exact import asks_inverse
+from kgqa.answering.question import asks_yes_no
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
@@ -125,17 +127,23 @@ class ChainAnswerer:
         # "who acted in both X and Y": Y narrows the chain from X (a value), so "both" may stand, and the
         # values' own words operate nothing ("Last Shadows")
         both = re.sub(r"\bboth\b", "    ", asked, flags=re.IGNORECASE)
-        if declines(blanked(both, value_spans(both, values)), span):
+        # "did X direct a drama?": yes where the chain narrowed by the value reaches some, no where none has it
+        yes_no = asks_yes_no(both) and bool(values)
+        opened = _YES_NO_OPENING.sub(lambda m: " " * len(m.group(0)), both) if yes_no else both
+        if declines(blanked(opened, value_spans(opened, values)), span):
             return None
         # "the latest film *by* X": the chain joins the films to X where the exact answers do not read it
         loose = top is not None or not self._counts_exactly(question)
+        named_values_here = narrowing  # (a yes/no question's value may be an end, which narrows nothing)
         plan, narrowing, bare = self._read_plan(asked, span, mention, narrowing, is_hub, loose)
         if both != asked and narrowing is None:
             return None  # "both" of nothing the chain narrows by
         how_many = counts(asked) and ordering is None and self._counts_exactly(question)
         # a count narrowed by a value the question names, or of what a value is the value of ("how many
         # comedies are there"), is the chain's: it counts every entity it reaches
-        if plan is None or not self._worth_it(plan, mention, is_hub, how_many and narrowing is None and not bare):
+        # a yes/no question's value words are its own ("did X direct *Y*"), whatever the chain makes of them
+        own = frozenset(w for v in named_values_here.values for w in v.words) if yes_no and named_values_here else None
+        if plan is None or not self._worth_it(plan, mention, is_hub, how_many and narrowing is None and not bare, own):
             return None
         if mention.typo and (len(plan.steps) < 2 or how_many or ordering is not None):
             return None  # a name with a typo in one hop, a count or an order: the exact answers' own reading
@@ -162,10 +170,21 @@ class ChainAnswerer:
         if narrowing is not None and narrowing.unmet:
             answer = _compose_none(question, plan, result, narrowing.unmet[0], mode, self._topic_hubs(start, is_hub))
             answer.timings = {"question": t1 - t0, "retrieve": time.perf_counter() - t1, "generate": 0.0}
+            return _verdict(answer, False) if yes_no else answer
+        reached_value = None
+        if yes_no and (narrowing is None or not narrowing.used):
+            # "did X direct Y?": yes where the chain reaches Y, no where it reaches others of Y's type
+            reached_value = _reaches_value(named_values_here, result)
+            if reached_value is None:
+                return None  # a value the chain neither narrowed by nor reached: the exact answers' or HubLink's
+        if not result.ends and self._no_inverse(asked, plan, mention):
+            # "who cites X" where nothing cites X: said so, not what X cites
+            answer = _compose_no_subject(question, plan, result, mode, self._topic_hubs(start, is_hub))
+            answer.timings = {"question": t1 - t0, "retrieve": time.perf_counter() - t1, "generate": 0.0}
             return answer
         if not result.ends or _containers(result):
             return None
-        if any(named(e) for e in result.ends):
+        if reached_value is None and any(named(e) for e in result.ends):
             return None  # "romance movies in french": a value the question names is a constraint, not an answer
         keyed = None
         if ordering is not None:
@@ -191,7 +210,7 @@ class ChainAnswerer:
         if said:
             answer.answer = f"{answer.answer.rstrip('.')} ({'; '.join(said)})."
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
-        return answer
+        return _verdict(answer, reached_value is not False) if yes_no else answer
 
     def _anchored(self, plan: ChainPlan, start: list[Entity], types: set[str]) -> ChainPlan:
         """The plan with a first step the topic has: a step no question word named (a bridge the schema
@@ -264,7 +283,8 @@ class ChainAnswerer:
             return None
         narrowing = Narrowing(layout_of(self.store), self.reader.schema, values, fanout)
         said = {m.word: m.predicate for m in self.reader.mentions(question, (mention.start, mention.end))[0]}
-        narrowing.named_by = {v.label: p for v in values if (p := said.get(v.lead))}
+        # "written by B": B along "written"; not "did X direct *a drama*", where "direct" leads to no genre
+        narrowing.named_by = {v.label: p for v in values if (p := said.get(v.lead)) and narrowing.may_be_along(p, v)}
         return narrowing
 
     def _time_keyed(
@@ -357,6 +377,14 @@ class ChainAnswerer:
                 self._labels = LabelIndex(entities)
         return self._labels
 
+    def _no_inverse(self, question: str, plan: ChainPlan, mention: TopicMention) -> bool:
+        """Whether the chain is one step back along a verb that links the topic's kind both ways, asked
+        with the topic its object ("who cites X"), so that reaching nothing is the answer."""
+        if len(plan.steps) != 1 or plan.steps[0][1] > 0 or not verbal_label(plan.steps[0][0]):
+            return False
+        masked = question[: mention.start] + "X" + question[mention.end :]
+        return self.reader.both_ways(plan.steps[0][0], set(mention.types)) and asks_inverse(masked, plan.steps[0][0])
+
     def _topic_hubs(self, start: list[Entity], is_hub: IsHub) -> list[Entity]:
         """The topic itself when it is a hub, else the hubs that lead to it (whose paths hold the
         topic's own triples): what an answer whose path meets no hub cites."""
@@ -370,16 +398,20 @@ class ChainAnswerer:
         )
 
     @staticmethod
-    def _worth_it(plan: ChainPlan, mention: TopicMention, is_hub: IsHub, how_many: bool) -> bool:
+    def _worth_it(
+        plan: ChainPlan, mention: TopicMention, is_hub: IsHub, how_many: bool, own: frozenset[str] | None = None
+    ) -> bool:
         """A chain leaves the topic's hub, or starts outside any hub, or explains all but one word of
-        the question; otherwise (and for one-hop counts) the hub retrieval and its answer composer read it."""
+        the question (`own`: words explained otherwise); otherwise (and for one-hop counts) the hub
+        retrieval and its answer composer read it."""
         if len(plan.steps) >= 2:
             return True
         if how_many:
             return False
         if not any(is_hub(i) for i in mention.ids):
             return True
-        return len(plan.unexplained) <= 1  # a verb ("describe", "attached"); more is a constraint
+        unexplained = [w for w in plan.unexplained if not own or w.lower() not in own]
+        return len(unexplained) <= 1  # a verb ("describe", "attached"); more is a constraint
 
 
 #: Shortest label an entity on the way is recognised by in the question (a name, not a stray word).
@@ -425,6 +457,47 @@ def _compose(
     }
     triples = _evidence_triples(result, params.max_output_triples)
     return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
+
+
+#: The auxiliary a yes/no question opens with ("did", "has", "is").
+_YES_NO_OPENING = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had|can)\b", re.IGNORECASE)
+
+
+def _reaches_value(narrowing: Narrowing | None, result: ChainResult) -> bool | None:
+    """Whether the chain's ends hold a value the question names (True), hold only other entities of its
+    type (False), or neither can be said (None)."""
+    if narrowing is None:
+        return None
+    ends = {e.id for e in result.ends}
+    if any(e.id in ends for v in narrowing.values for e in v.entities):
+        return True
+    end_types = {t for e in result.ends for t in e.types}
+    return False if any(set(e.types) & end_types for v in narrowing.values for e in v.entities) else None
+
+
+def _verdict(answer: Answer, yes: bool) -> Answer:
+    """A chain's answer to a yes/no question: "Yes: " before what it reached, "No: " before the sentence
+    that none has the value; `result.value` says which."""
+    text = answer.answer
+    head, _, rest = text.partition(" ")
+    if head in ("The", "None", "One", "A", "An"):  # not a name ("Carmela Achterberg directed ...")
+        text = f"{head.lower()} {rest}"
+    answer.answer = ("Yes: " if yes else "No: ") + text
+    answer.result = {**(answer.result or {}), "value": "yes" if yes else "no"}
+    return answer
+
+
+def _compose_no_subject(
+    question: str, plan: ChainPlan, result: ChainResult, mode: str, topic_hubs: list[Entity]
+) -> Answer:
+    """ "Nothing in the graph cites 'X' [1]." for one step back that reaches nothing (the topic cited)."""
+    predicate = plan.steps[0][0]
+    topic = result.start[0].text
+    sources = {h.id: Source(n, h.id, h.label or h.id) for n, h in enumerate(topic_hubs[:1], 1)}
+    cite = " [1]" if sources else ""
+    text = f"Nothing in the graph {predicate} '{topic}'{cite}."
+    outcome: dict[str, Any] = {"operation": "list", "value": None, "items": [], "groups": {}}
+    return _chain_answer(question, plan, result, text, sources, [], mode, outcome)
 
 
 def _compose_none(

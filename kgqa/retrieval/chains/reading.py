@@ -53,6 +53,8 @@ PHRASAL_VERBS = {"come": "out", "came": "out"}
 SAME_WORDS = frozenset({"same", "common", "shared"})
 #: Words that ask for entities other than the topic ("the *other* films by the director of X").
 OTHER_WORDS = frozenset({"other", "others", "else", "another", "different", "besides", "apart", "except", "excluding"})
+#: "whose directors *also* directed X", "whose actors also appear in X": entities other than X sharing a value.
+_ALSO_OF_WHOSE = re.compile(r"\bwhose(?:\s+[a-z-]+){1,2}\s+also\b")
 #: Words between a relation and the topic that keep them bound ("the director of X").
 LINK_WORDS = frozenset({"of", "with", "by", "as", "the", "a", "an", "for", "in", "from", "to", "s", "than", "about"})
 STOP_WORDS = frozenset(
@@ -96,6 +98,8 @@ class ChainPlan:
         """Whether the chain is a plain path that may pass through the topic again on the way: no
         mention asks for entities sharing a value with it and no word asks for *other* ones."""
         words = set(re.findall(r"[a-z]+", question.lower()))
+        if _ALSO_OF_WHOSE.search(question.lower()):
+            return False  # "the movies whose directors *also* directed X": movies other than X
         return not any(m.share for m in self.mentions) and not OTHER_WORDS & words
 
 
@@ -360,6 +364,8 @@ class ChainReader:
             if steps and not m.share and steps[-1][0] == m.predicate and types <= {LITERAL}:
                 continue  # "release date" after "released": the same literal asked twice
             direction = self._direction(m.predicate, types)
+            if not steps and direction != 0 and self.both_ways(m.predicate, types):
+                direction = _voiced(m, words, topic_at) or direction  # "who cites X": X is cited
             if direction == 0:
                 goal = self.schema.subject_types(m.predicate) | self.schema.object_types(m.predicate)
                 bridge = self._bridge(types, goal, steps, None)
@@ -597,6 +603,13 @@ class ChainReader:
             return 0
         return 1 if fwd >= bwd else -1
 
+    def both_ways(self, predicate: str, types: set[str]) -> bool:
+        """Whether `predicate` links entities of `types` to entities of their own kind, both ways ("cites"
+        between papers, "subfield of" between fields)."""
+        fwd = self.schema.weight(predicate, 1, types, self.schema.object_types(predicate))
+        bwd = self.schema.weight(predicate, -1, types, self.schema.subject_types(predicate))
+        return bool(fwd and bwd)
+
     def _bridge(
         self, types: set[str], goal: set[str], steps: list[tuple[str, int]], ahead: str | None
     ) -> tuple[str, int] | None:
@@ -611,6 +624,20 @@ class ChainReader:
                 if self.schema.step(ahead, d, types) & goal:
                     return (ahead, d)
         return self._heaviest(types, goal)
+
+
+def _voiced(m: Mention, words: list[str], topic_at: int) -> int:
+    """The direction a verb right after the question's subject gives a predicate that goes both ways: "who
+    *cites* X", "which papers *cite* X" (X the object: -1), "which papers are *cited by* X" (X the
+    subject: +1); 0 where the words say nothing of it."""
+    at = m.position - len(m.word.split()) + 1
+    lead = words[at - 1] if at >= 1 else ""
+    before = words[at - 2] if at >= 2 else ""
+    subject = lead in AGENT_WH or lead in WH_WORDS or lead == "that" or before in WH_WORDS
+    if not subject or m.position > topic_at:
+        return 0
+    passive = words[m.position + 1 : m.position + 2] == ["by"]
+    return 1 if passive else -1
 
 
 def _drop_restating_verb(relations: list[Mention], words: list[str], topic_at: int) -> list[Mention]:

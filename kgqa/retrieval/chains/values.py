@@ -58,11 +58,10 @@ def named_values(
     if not any(_may_name_a_value(w[0].lower(), vocabulary) or (years and _YEAR.match(w[0])) for w in outside):
         return []  # only relation, type and function words: no label to look up
     found: dict[str, NamedValue] = {}
-    for text in {
-        " ".join(w[0].lower() for w in outside),
-        " ".join(singular(w[0].lower()) for w in outside),
-    }:
-        spoken = text.split()
+    # the words outside the topic as written between them ("zora w. delacroix": a label's own punctuation)
+    kept = (question[: topic_span[0]] + " " + question[topic_span[1] :]).lower()
+    for text in {kept, _WORD.sub(lambda m: singular(m.group(0)), kept)}:
+        spoken = _WORD.findall(text)
         for e in find(text):
             label = e.label.lower()
             year = years and e.is_literal and _YEAR.match(label) is not None
@@ -150,6 +149,12 @@ class Narrowing:
     def applies(self, types_per_hop: list[set[str]]) -> bool:
         """Whether the schema joins some value to the entities of some hop (`types_per_hop`)."""
         return any(self._joins(types, v) for v in self.values for types in types_per_hop)
+
+    def may_be_along(self, predicate: str, value: NamedValue) -> bool:
+        """Whether `predicate` has some of the value's entity types at either end (a relation it may be
+        met along)."""
+        goal = {t for e in value.entities for t in type_set(e.types, e.is_literal)}
+        return bool(goal & (self.schema.object_types(predicate) | self.schema.subject_types(predicate)))
 
     def _joins(self, types: set[str], value: NamedValue) -> list[tuple[str, int]]:
         """The steps (predicate, direction) from entities of `types` to the value's entities."""
