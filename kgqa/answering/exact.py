@@ -602,13 +602,13 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         noun = plural(_type(cat))
         if not groups:
             return Exact(
-                f"No {_type(cat)}{_phrase(constraints)} states a {key} in this graph {QUERY}.",
+                f"No {_type(cat)}{_phrase(constraints)} states a {singular_phrase(key)} in this graph {QUERY}.",
                 _result(op, None, [], query=query),
             )
         if op == "group":
             groups.sort(key=lambda g: (0, int(g[0])) if g[0].isdigit() else (1, g[0]))
             listing = join_items([f"{g[0]}: {g[1]}" for g in groups])
-            text = f"{_cap(noun)}{_phrase(constraints)} per {key}: {listing} {QUERY}."
+            text = f"{_cap(noun)}{_phrase(constraints)} per {singular_phrase(key)}: {listing} {QUERY}."
             return Exact(
                 text,
                 _result("group", sum(g[1] for g in groups), [], {g[0]: g[1] for g in groups}, query=query),
@@ -619,7 +619,7 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         word = "most" if op == "max" else "fewest"
         names = join_items([g[0] for g in top])
         tie = " (tied)" if len(top) > 1 else ""
-        text = f"The {key} with the {word} {noun}{_phrase(constraints)} {'are' if len(top) > 1 else 'is'} {names}{tie}: {target} {noun if target != 1 else _type(cat)} {QUERY}."
+        text = f"The {singular_phrase(key)} with the {word} {noun}{_phrase(constraints)} {'are' if len(top) > 1 else 'is'} {names}{tie}: {target} {noun if target != 1 else _type(cat)} {QUERY}."
         counts = {g[0]: g[1] for g in groups[: max(SHOWN, len(top))]}
         return Exact(
             text,
@@ -698,15 +698,24 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     assert plan.threshold is not None
     side, k = plan.threshold
     bound = THRESHOLD_PHRASE[side]
-    counts_hubs = names_hubs(plan.counted, cat)
+    # "which directors made more than 2 *comedies*": hubs with a value the counted noun names
+    counts_hubs = names_hubs(plan.counted, cat) or any(
+        m.text.casefold() in plan.counted.casefold() for m in links.values
+    )
     asked = None if names_hubs(plan.asked, cat) else reading.asked
-    constraints = constraints_of(plan, links, cat, skip=asked)
+    # "which actors starred in more than one movie *with X*": X's movies, and X is not among the answers
+    named = {m.label.casefold() for m in links.values}
+    constraints = constraints_of(plan, links, cat, skip=None if named else asked)
     hubs, query = matching(store, cat, constraints)
     ids = [h for h, _ in hubs]
     noun = plural(_type(cat))
     counting = plan.flags.get("count", False)
     if asked is not None and counts_hubs:
-        groups = [g for g in grouped(store, cat, ids, asked) if meets_threshold(g[1], plan.threshold)]
+        groups = [
+            g
+            for g in grouped(store, cat, ids, asked)
+            if meets_threshold(g[1], plan.threshold) and g[0].casefold() not in named
+        ]
         if counting:
             text = f"{_cap(number_words(len(groups)))} {plural(singular_phrase(asked)) if len(groups) != 1 else singular_phrase(asked)} ({len(groups)}) {'have' if len(groups) != 1 else 'has'} {bound} {k} {noun}{_phrase(constraints)} {QUERY}."
             return Exact(

@@ -11,6 +11,7 @@ from kgqa.answering.operations import Item, Outcome
 from kgqa.answering.question import QuestionPlan
 from kgqa.answering.words import count_phrase, in_text, join_items, number_words, plural, singular
 from kgqa.question.components import VERB_FORMS
+from kgqa.question.verbs import AGENT_NOUNS, share_a_stem
 
 _RELATION_VERBS = frozenset(
     "cites contains includes references mentions follows precedes extends implements requires supports".split()
@@ -42,8 +43,9 @@ def _be(n: int) -> str:
 
 
 def singular_phrase(phrase: str) -> str:
-    """ "threats to validity" -> "threat to validity", "evaluation methods" -> "evaluation method"."""
-    words = phrase.split()
+    """ "threats to validity" -> "threat to validity", "evaluation methods" -> "evaluation method"; a
+    machine-style predicate name as people say it ("directed_by" -> "director", "has_genre" -> "genre")."""
+    words = (spoken_name(phrase) if "_" in phrase else phrase).split()
     if "to" in words or "of" in words:
         k = (words.index("to") if "to" in words else words.index("of")) - 1
         words[k] = singular(words[k])
@@ -61,7 +63,7 @@ def verbal(attribute: str) -> bool:
     return (
         words[0] in VERB_FORMS
         or words[0] in _RELATION_VERBS
-        or (words[0].endswith("ed") and len(words[0]) > 4)
+        or (words[0].endswith("ed") and len(words[0]) > 4 and len(words) == 1)  # not "starred actors"
         or (len(words) > 1 and words[-1] in _PREPOSITIONS)
     )
 
@@ -71,9 +73,21 @@ def _spoken(attribute: str) -> str:
     return re.sub(r"^(has|have|in|of|at|on)\s+(?=\w)", "", attribute.replace("_", " ").strip(), flags=re.IGNORECASE)
 
 
+def spoken_name(attribute: str) -> str:
+    """A machine-style predicate name as people say it: "directed_by" -> "director", "written_by" -> "writer" (the verb's agent noun of its own stem), other
+    names as words ("has_genre" -> "genre", "starred_actors" -> "starred actors")."""
+    spoken = _spoken(attribute)
+    verb, _, by = spoken.lower().partition(" ")
+    if by == "by":
+        agents = [a for a in AGENT_NOUNS.get(verb, "").split() if share_a_stem(a, verb)]
+        return agents[0] if agents else spoken
+    return spoken
+
+
 def attribute_noun(attribute: str, n: int = 1) -> str:
-    """An attribute's name as a noun ("evaluation methods"; "'uses dataset' values" for a verb phrase)."""
-    attribute = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in _spoken(attribute).split())
+    """An attribute's name as a noun ("evaluation methods", "director" for "directed_by"; "'uses dataset'
+    values" for a verb phrase)."""
+    attribute = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in spoken_name(attribute).split())
     if verbal(attribute):
         return f"'{attribute}' value{'' if n == 1 else 's'}"
     noun = singular_phrase(attribute)

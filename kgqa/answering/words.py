@@ -135,7 +135,9 @@ def verbal_label(predicate: str) -> bool:
     words = label_words(predicate).split()
     if not words:
         return False
-    return words[0] in _VERB_WORDS or words[0].endswith("ed") or (len(words) > 1 and words[-1] in PARTICLES)
+    if words[0] in _VERB_WORDS or (len(words) > 1 and words[-1] in PARTICLES):
+        return True
+    return words[0].endswith("ed") and len(words) == 1  # "directed"; "starred actors" is a noun
 
 
 def agreeing(verb_phrase: str, subjects: int) -> str:

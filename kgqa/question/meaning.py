@@ -18,7 +18,7 @@ from kgqa.answering.catalog import Catalog
 from kgqa.answering.question import QuestionPlan, asks_yes_no
 from kgqa.answering.words import phrase_score, plural, singular
 from kgqa.embeddings.base import Embedder
-from kgqa.question.verbs import agent_words
+from kgqa.question.verbs import agent_words, share_a_stem
 
 #: A few wordings per operation; they name no graph and no attribute.
 EXEMPLARS: dict[str, tuple[str, ...]] = {
@@ -54,7 +54,12 @@ _COMPARE = re.compile(r"^\s*(please\s+)?compare\b|\bdifference between\b|\bin te
 _RELATION = re.compile(
     r"\b(related|relation|relationship|connected|connection|connects?|link between|links? between|linked)\b", re.I
 )
-_TOGETHER = re.compile(r"\b(together|alongside|with)\b", re.I)
+_TOGETHER = re.compile(
+    r"\b(?:together|alongside)\b|\b(?:work|works|worked|working|collaborat\w*|act|acts|acted|acting|star|stars|"
+    r"starred|appear|appears|appeared|perform\w*|play|plays|played|co-?star\w*|co-?wr\w*|team\w*|partner\w*|"
+    r"been\s+in\s+(?:a|an|any|the)?\s*\w+)\s+(?:\w+\s+){0,3}?with\b",
+    re.I,
+)
 _NEWEST = re.compile(
     r"\b(newest|latest|most recent|recent) first\b|\bfrom (the )?(newest|latest|most recent)\b|"
     r"\b(descending|decreasing|z to a|highest first|reverse)\b",
@@ -270,6 +275,10 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
         asked = None  # "papers" names the hubs, not "paper class"
     else:
         asked = lexical
+        if asked is None and asked_phrase:
+            # "directors": the one attribute of the same stem ("directed_by"), where the words are not the label's
+            stemmed = [a for a in cat.attributes() if share_a_stem(asked_phrase, a)]
+            asked = stemmed[0] if len(stemmed) == 1 else None
         if asked is None and asked_phrase:
             asked = semantic_attribute(asked_text, cat, embedder, vectors.get(asked_text))
         if asked is None:

@@ -4,14 +4,10 @@ MiniLM; expected answers from the CSV)."""
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 
 import pytest
-
-from kgqa.api import Workspace
-from kgqa.config import IndexParams, Settings
-from kgqa.synthetic.films import generate_films
+from graph_rows import film_rows, indexed_rows
 
 VERBS = {"director": "directed", "screenwriter": "wrote", "cast member": "acted in"}
 
@@ -19,9 +15,7 @@ VERBS = {"director": "directed", "screenwriter": "wrote", "cast member": "acted 
 @pytest.fixture(scope="module")
 def person_first(tmp_path_factory, embedder):
     root = tmp_path_factory.mktemp("person_first")
-    gen = generate_films(root / "films", 400, seed=11, questions=0)
-    with gen.graph_file.open(encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = film_rows(root, 400, 11)
     flipped = []
     by: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))  # person -> verb -> titles
     genres: dict[str, set[str]] = defaultdict(set)  # title -> genres
@@ -46,14 +40,7 @@ def person_first(tmp_path_factory, embedder):
             flipped.append(r)
             if r["predicate"] == "genre":
                 genres[r["subject_label"]].add(r["object_label"])
-    path = root / "person_first.csv"
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(flipped)
-    ws = Workspace.init(Settings(db_path=root / "pf.kuzu"), embedder=embedder)
-    ws.load(path)
-    ws.build_index(IndexParams(hub_types=("Person", "Movie")))
+    ws = indexed_rows(root, flipped, embedder, ("Person", "Movie"))
     yield ws, by, genres
     ws.close()
 

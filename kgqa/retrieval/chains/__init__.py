@@ -18,6 +18,7 @@ from typing import Any
 from kgqa.answering.catalog import exact_answers_available
 from kgqa.answering.exact import asks_inverse
 from kgqa.answering.question import asks_yes_no
+from kgqa.answering.render import spoken_name
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
@@ -767,10 +768,10 @@ def _backwards(label: str) -> str:
 
 
 def _readable(predicate: str) -> str:
-    """A machine-style label as words ("directed_by" -> "directed by", "releaseYear" -> "release
-    year"); a label written as words stays as it is."""
+    """A machine-style label as people say it ("directed_by" -> "director", "has_genre" -> "genre",
+    "releaseYear" -> "release year"); a label written as words stays as it is."""
     if " " not in predicate and ("_" in predicate or re.search(r"[a-z][A-Z]", predicate)):
-        return label_words(predicate)
+        return spoken_name(label_words(predicate).replace(" ", "_"))  # "has_genre": "genre"
     return predicate
 
 

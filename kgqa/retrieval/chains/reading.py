@@ -680,7 +680,8 @@ def _asks_after(words: list[str], topic_at: int) -> bool:
 def _agent_texts(word: str, asks_agent: bool) -> list[str]:
     """What a word is compared with beside itself: its agent nouns as one text, and where the question asks
     "who", each of them too ("made": creator, director, author, ... one of which a label may be)."""
-    agents = AGENT_NOUNS.get(word, word)
+    singular = word[:-1] if word.endswith("s") else word
+    agents = AGENT_NOUNS.get(word) or AGENT_NOUNS.get(singular, word)  # "screenwriters": writer, author
     nouns = agents.split()
     return [agents, *nouns] if asks_agent and len(nouns) > 1 else [agents]
 

@@ -1,0 +1,32 @@
+"""A graph given as rows of `kgqa load`'s CSV, written, loaded and indexed in a new workspace (for test
+fixtures that reshape a generated graph: people as subjects, machine-style predicate names)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from kgqa.api import Workspace
+from kgqa.config import IndexParams, Settings
+from kgqa.embeddings.base import Embedder
+from kgqa.synthetic.films import generate_films
+
+
+def film_rows(root: Path, triples: int, seed: int) -> list[dict[str, str]]:
+    """The rows of a generated film graph (`kgqa bench generate --domain films`) written under ROOT/films."""
+    gen = generate_films(root / "films", triples, seed=seed, questions=0)
+    with gen.graph_file.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def indexed_rows(root: Path, rows: list[dict[str, str]], embedder: Embedder, hub_types: tuple[str, ...]) -> Workspace:
+    """`rows` written to ROOT/graph.csv, loaded into ROOT/graph.kuzu and indexed with `hub_types`."""
+    path = root / "graph.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    ws = Workspace.init(Settings(db_path=root / "graph.kuzu"), embedder=embedder)
+    ws.load(path)
+    ws.build_index(IndexParams(hub_types=hub_types))
+    return ws
