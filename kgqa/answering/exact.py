@@ -186,6 +186,31 @@ def asks_inverse(masked: str, attribute: str) -> bool:
     return False
 
 
+def _top_groups(
+    limit: int,
+    groups: list[tuple[str, int, list[str]]],
+    op: str,
+    key: str,
+    noun: str,
+    constraints: list[Constraint],
+    query: dict,
+) -> Exact:
+    """ "which 3 directors made the most movies": the first `limit` values by their count (and any tied
+    with the last of them), each with its count."""
+    ordered = sorted(groups, key=lambda g: (-g[1], g[0]) if op == "max" else (g[1], g[0]))
+    edge = ordered[min(limit, len(ordered)) - 1][1]
+    top = [g for g in ordered if (g[1] >= edge if op == "max" else g[1] <= edge)]
+    word = "most" if op == "max" else "fewest"
+    listing = join_items([f"{g[0]} ({g[1]})" for g in top])
+    what = f"{plural(key)} with the {word} {noun}{_phrase(constraints)}"
+    if len(top) > limit:  # ties at the last place: all of them
+        text = f"The {what}, the top {number_words(limit)} and those tied with them ({len(top)}) {QUERY}: {listing}."
+    else:
+        text = f"The {number_words(limit)} {what} {QUERY}: {listing}."
+    counts = {g[0]: g[1] for g in top}
+    return Exact(text, _result(op, [g[0] for g in top], [g[0] for g in top], counts, query=query))
+
+
 def _asks_years(plan: QuestionPlan, links: Links) -> bool:
     return bool(links.years or plan.year_bound or plan.year_range)
 
@@ -614,9 +639,11 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
                 _result("group", sum(g[1] for g in groups), [], {g[0]: g[1] for g in groups}, query=query),
                 triples=_evidence(cat, [h for h, _ in hubs], constraints),
             )
+        word = "most" if op == "max" else "fewest"
+        if plan.limit > 1 and len(groups) > 1:
+            return _top_groups(plan.limit, groups, op, singular_phrase(key), noun, constraints, query)
         target = groups[0][1] if op == "max" else min(g[1] for g in groups)
         top = [g for g in groups if g[1] == target]
-        word = "most" if op == "max" else "fewest"
         names = join_items([g[0] for g in top])
         tie = " (tied)" if len(top) > 1 else ""
         text = f"The {singular_phrase(key)} with the {word} {noun}{_phrase(constraints)} {'are' if len(top) > 1 else 'is'} {names}{tie}: {target} {noun if target != 1 else _type(cat)} {QUERY}."

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 
 from kgqa.answering.words import WORD_NUMBERS, same_word
 from kgqa.question.components import STOP_WORDS, VERB_FORMS
@@ -64,6 +65,8 @@ _OPEN_RANGE = re.compile(
     r"(?:the\s+(?:year\s+)?)?(\d{4})\b"
 )
 _YES_NO = re.compile(r"^\s*(does|do|did|is|are|was|were|has|have|had|can)\b", re.IGNORECASE)
+#: "from the 90s", "in the 1990s", "2010s": a decade, read as its ten years.
+_DECADE = re.compile(r"(?<![\w'])'?((?:1[89]|20)?\d)0'?s\b")
 _RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:[a-z]+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b")
 _WH = re.compile(
     r"\b(?:(in|at|for|from|on|by|to)\s+)?(which|what|who|whom|how many|how much)\s+|"
@@ -103,6 +106,7 @@ class QuestionPlan:
     flags: dict[str, bool] = field(default_factory=dict)
     threshold: tuple[str, int] | None = None  # ("more", 3) in "which actors appear in more than 3 movies"
     counted: str = ""  # the noun the threshold counts ("movies")
+    limit: int = 0  # "the *3* directors with the most movies", "top five genres": how many to name (0: the top)
 
 
 #: "more than 3 movies", "at least two authors": a count each answer must meet, and the noun counted.
@@ -176,9 +180,12 @@ def analyse(question: str) -> QuestionPlan:
     plan.plural = bool(asked) and asked.split()[-1].endswith("s") and not asked.endswith(("ss", "us"))
     plan.yes_no = asks_yes_no(unquoted) and not asked
     rng = _RANGE.search(unquoted)
+    decade = _DECADE.search(unquoted)
     if rng:
         lo, hi = sorted((int(rng.group(1)), int(rng.group(2))))
         plan.year_range = (lo, hi)
+    elif decade:
+        plan.year_range = _decade_years(decade.group(1))
     else:
         plan.year_bound = _year_bound(unquoted)
     group = _GROUP.search(unquoted)
@@ -243,12 +250,45 @@ def analyse(question: str) -> QuestionPlan:
         plan.operation = "negation"
     elif plan.plural:
         plan.operation = "list"
+    _read_limit(plan, unquoted)
     return plan
+
+
+#: "which 3 directors", "the five actors", "top 10 genres": how many of the top ones the question asks for.
+_LIMIT = re.compile(r"^(?:top\s+)?(\d{1,2}|[a-z]+)\s+(.+)$")
+#: "top 3 directors by number of films": the ones with the most, counted by what follows "number of".
+_TOP_BY = re.compile(r"\btop\s+(\d{1,2}|[a-z]+)\s+([a-z][a-z\- ]*?)\s+by\s+(?:the\s+)?(?:number|count)\s+of\b")
+
+
+def _read_limit(plan: QuestionPlan, unquoted: str) -> None:
+    """Where the question asks for the top N of a ranking by count, the N (`plan.limit`), taken out of
+    the asked phrase ("3 directors": "directors"); "top N X by number of Y" asks for the most."""
+    top_by = _TOP_BY.search(unquoted)
+    if top_by and _count_of(top_by.group(1)):
+        plan.asked, plan.operation, plan.limit = top_by.group(2), "max", _count_of(top_by.group(1)) or 0
+        return
+    limited = _LIMIT.match(plan.asked)
+    n = _count_of(limited.group(1)) if limited else None
+    if limited and n and n > 1:
+        plan.asked = limited.group(2)  # "list 3 papers": papers
+        plan.limit = n if plan.operation in ("max", "min") else 0
 
 
 def asks_yes_no(text: str) -> bool:
     """Whether `text` opens as a yes/no question ("is", "does", "can", ...)."""
     return _YES_NO.match(text) is not None
+
+
+def _decade_years(digits: str) -> tuple[int, int]:
+    """ "199" -> (1990, 1999); "9" ("the 90s") -> (1990, 1999); "2" ("the 20s") -> (2020, 2029), a decade
+    of two digits being this century's where it has begun."""
+    if len(digits) == 3:
+        start = int(digits) * 10
+    else:
+        start = 2000 + int(digits) * 10
+        if start > date.today().year:
+            start -= 100
+    return start, start + 9
 
 
 def _year_bound(text: str) -> tuple[str, int] | None:
@@ -353,8 +393,10 @@ def _asked(question: str) -> tuple[str, str, str, str]:
             ),
             len(tokens),
         )
-        noun = [t.group() for t in tokens[start : start + 1]]
-        rest = first[tokens[start].end() :].strip() if start < len(tokens) else ""
+        # "list the *five actors* ...": a count before the noun goes with it
+        width = 2 if start + 1 < len(tokens) and _count_of(tokens[start].group().lower()) else 1
+        noun = [t.group() for t in tokens[start : start + width]]
+        rest = first[tokens[start + width - 1].end() :].strip() if start < len(tokens) else ""
         rest = _ORDER_TAIL.sub("", rest)
         return "", " ".join(noun).lower(), rest, ""
     tokens = list(re.finditer(r"'[^']*'|\"[^\"]*\"|[\w\-]+", first[m.end() :]))

@@ -384,9 +384,9 @@ def test_a_rel_read_backwards_is_written_with_its_verb():
     assert _chain_sentence((("person (acted in)", -1),), "Mei Lindqvist", "Salt and Cedar [1]", 1) == (
         "'Mei Lindqvist' acted in Salt and Cedar [1]."
     )
-    # machine-style labels are written as words
+    # machine-style labels are written as people say them ("directed_by": director)
     assert _chain_sentence((("directed_by", 1),), "Golden Mirror", "Ulla Berg [1]", 1) == (
-        "'Golden Mirror' directed by Ulla Berg [1]."
+        "The director of 'Golden Mirror' is Ulla Berg [1]."
     )
     # several subjects take the verb's plural
     assert _chain_sentence((("comes from", -1),), "Austin", "Nova Wolves [1] and Echo Signals [2]", 2) == (
@@ -398,7 +398,8 @@ def test_a_rel_read_backwards_is_written_with_its_verb():
     "predicate, phrase",
     [
         ("author", " with author Ada Lind"),
-        ("directed_by", " directed by Ada Lind"),
+        ("directed_by", " with director Ada Lind"),
+        ("directed by", " directed by Ada Lind"),
         ("has tags", " with tags Ada Lind"),
         ("won", " that won Ada Lind"),
         ("acted in", " that acted in Ada Lind"),

@@ -223,7 +223,11 @@ class ChainAnswerer:
         out_and_back = plan.steps[1:2] == ((first[0], -first[1]),) and any(
             m.inferred and m.share and m.predicate == first[0] for m in plan.mentions
         )
-        if not out_and_back and any(m.predicate == first[0] and not m.inferred for m in plan.mentions):
+        # "who acted in X's movies": one word names the step twice (to X's movies and to their cast); the
+        # first was the schema's bridge, so it may be swapped where X has none of it
+        named = [m for m in plan.mentions if m.predicate == first[0] and not m.inferred]
+        twice = len(named) == 1 and any(p == first[0] for p, _ in plan.steps[1:])
+        if not out_and_back and named and not twice:
             return plan
         layout = layout_of(self.store)
         if layout.step(start, first[0], first[1], 1):
@@ -705,14 +709,14 @@ def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
         first, _, rest = words.partition(" ")
         if first in ("has", "have") and rest:
             return f" with {rest} {start}"
-        if not verbal_label(steps[0][0]):
+        if not verbal_label(words):  # "director" for "directed_by": " with director A"
             return f" with {words} {start}"
         if words.split()[-1] == "by":  # "directed by A"
             return f" {words} {start}"
         return f" that {words} {start}"  # "that won A", "that acted in A"
     if len(steps) == 1:  # forward: "that A directed", "that are the genres of A"
         words = _readable(steps[0][0])
-        return f" that {start} {words}" if verbal_label(steps[0][0]) else f" that are the {plural(words)} of {start}"
+        return f" that {start} {words}" if verbal_label(words) else f" that are the {plural(words)} of {start}"
     chain = " -> ".join(_readable(p) if d > 0 else f"(inverse) {_readable(p)}" for p, d in steps)
     return f" reached from {start} ({chain})"
 

@@ -348,6 +348,8 @@ class ChainReader:
                     ahead = next((n for n in order[k + 1 :] if n.predicate), None)
                     if possessive and m.position == topic_at + 2:
                         ahead = None  # "who directed X's film": X's films by what X has, then their director
+                    if ahead and ahead.position < m.position < topic_at:
+                        ahead = None  # "who *acted* in the movies of X": the verb is the step after the movies
                     back = bool(steps) and bool(self.schema.step(steps[-1][0], -steps[-1][1], types) & {m.type_name})
                     bridge = self._bridge(types, {m.type_name}, steps, ahead.predicate if ahead else None)
                     if bridge is not None:
