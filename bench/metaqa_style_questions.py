@@ -7,15 +7,17 @@ does it, writing GRAPH.metaqa.csv to load and index with `--hub-type Movie`):
     python bench/metaqa_style_questions.py --rename films/graph.csv
     kgqa --db films-metaqa.kuzu load films/graph.metaqa.csv
     kgqa --db films-metaqa.kuzu index build --hub-type Movie
-    python bench/metaqa_style_questions.py films-metaqa.kuzu films/graph.metaqa.csv [lower] [second|third]
+    python bench/metaqa_style_questions.py films-metaqa.kuzu films/graph.metaqa.csv [lower] [second|third] [typos]
 
 `second`: another 27 forms written later as a newcomer check (`second_wordings`); `third`: 20 forms in
-MetaQA's own two- and three-hop phrasings (`third_wordings`). Prints each question
+MetaQA's own two- and three-hop phrasings (`third_wordings`); `typos`: each question with one slip in its
+longest word that names nothing (`slipped`). Prints each question
 whose structured result is not exactly the answer set, then recall and precision of `result.items` per
 question form (offline mode, direct strategy, no topic given)."""
 
 import csv
 import random
+import re
 import sys
 from collections import defaultdict
 
@@ -296,9 +298,26 @@ def third_wordings(path: str, lower: bool, seed: int = 47) -> list[tuple[str, st
     return found
 
 
-def main(db: str, graph: str, lower: bool, which: str = "first") -> int:
+def slipped(found: list[tuple[str, str, set[str]]], graph: str) -> list[tuple[str, str, set[str]]]:
+    """Each question with one typing slip in its longest word that is no word of an entity's name, as
+    people type: in turn its third letter dropped ("written" -> "wrtten"), its second and third letters
+    swapped ("director" -> "driector") or its third letter doubled ("genre" -> "gennre")."""
+    names = {w for label in read_graph(graph)[2].values() for w in re.findall(r"[a-z]+", label.lower())}
+    out = []
+    for k, (form, question, answers) in enumerate(found):
+        words = [w for w in re.findall(r"[a-z]+", question.lower()) if len(w) >= 5 and w not in names]
+        if not words:
+            continue
+        w = max(words, key=lambda w: (len(w), w))
+        typed = [w[:2] + w[3:], w[0] + w[2] + w[1] + w[3:], w[:3] + w[2] + w[3:]][k % 3]
+        out.append((form, re.sub(rf"\b{w}\b", typed, question, count=1, flags=re.IGNORECASE), answers))
+    return out
+
+
+def main(db: str, graph: str, lower: bool, which: str = "first", typos: bool = False) -> int:
     sets = {"first": questions, "second": second_wordings, "third": third_wordings}
-    return score(db, sets[which](graph, lower))
+    found = sets[which](graph, lower)
+    return score(db, slipped(found, graph) if typos else found)
 
 
 if __name__ == "__main__":
@@ -308,4 +327,5 @@ if __name__ == "__main__":
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     chosen = [w for w in ("second", "third") if w in sys.argv[3:]]
-    sys.exit(main(sys.argv[1], sys.argv[2], "lower" in sys.argv[3:], chosen[0] if chosen else "first"))
+    typos = "typos" in sys.argv[3:]
+    sys.exit(main(sys.argv[1], sys.argv[2], "lower" in sys.argv[3:], chosen[0] if chosen else "first", typos))

@@ -82,3 +82,25 @@ def test_plural_agent_nouns_and_spoken_predicate_names(machine_named):
     (director,) = facts[title]["directed_by"]
     a = ws.ask(f"who directed {title.lower()}")
     assert a.answer.startswith(f"The director of '{title}' is {director}"), a.answer
+
+
+def test_typing_slips_in_relation_words(machine_named):
+    """One letter dropped, swapped or doubled in the words that name relations ("writen", "laguages",
+    "driected", "wrte"): read as the words they stand for."""
+    ws, facts = machine_named
+    by: dict[str, set[str]] = defaultdict(set)  # writer -> titles
+    directed: dict[str, set[str]] = defaultdict(set)
+    for t, f in facts.items():
+        for p in f["written_by"]:
+            by[p].add(t)
+        for p in f["directed_by"]:
+            directed[p].add(t)
+    writer = max(by, key=lambda p: (len(by[p]), p))
+    a = ws.ask(f"who directed the movies writen by {writer.lower()}")
+    assert set(a.result["items"]) == {d for t in by[writer] for d in facts[t]["directed_by"]}, a.answer
+    director = max(directed, key=lambda p: (len(directed[p]), p))
+    a = ws.ask(f"what laguages are the movies driected by {director.lower()} in")
+    assert set(a.result["items"]) == {x for t in directed[director] for x in facts[t]["in_language"]}, a.answer
+    title = sorted(t for t in facts if facts[t]["written_by"])[0]
+    a = ws.ask(f"who wrte {title.lower()}")
+    assert set(a.result["items"]) == facts[title]["written_by"], a.answer

@@ -17,6 +17,7 @@ import numpy as np
 
 from kgqa.answering.words import label_words, plural, same_word, verbal_label
 from kgqa.embeddings.base import Embedder
+from kgqa.question.components import VERB_FORMS
 from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, PLACE_NOUNS, stems
 from kgqa.retrieval.chains.ordering import time_literal
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
@@ -124,8 +125,11 @@ class ChainReader:
         """A plural as the label word it is the plural of, and a word written with a typo as the label or
         type word it stands for ("compnies": companies) where one word of the graph's vocabulary with the
         same first letter and another stem is that near."""
-        if len(word) < 5 or word in self.cues.vocabulary or word in STOP_WORDS or not word.isalpha():
+        if word in self.cues.vocabulary or word in STOP_WORDS or not word.isalpha() or word in AGENT_NOUNS:
             return word
+        if len(word) < 5:
+            slips = [v for v in _RELATION_WORDS if _one_slip(word, v)] if len(word) == 4 else []
+            return _one_sense(slips) or word  # "aced": acted, "abut": about, "wrte": write / wrote
         singular = word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else ""
         if singular in self.cues.vocabulary:
             return singular  # "founders": the label "founder", not "founded"
@@ -133,7 +137,13 @@ class ChainReader:
         near = [
             v for v in self.cues.vocabulary if v[0] == word[0] and same_word(word, v) and not stems(word) & stems(v)
         ]
-        return near[0] if len(near) == 1 else word
+        if not near and word not in VERB_FORMS:
+            # one letter dropped, added or two swapped ("writen": written, "diector": director, "laguages":
+            # language), in the graph's own words first, else in the general English words of relations
+            forms = {word, singular} - {""}
+            near = [v for v in self.cues.vocabulary if len(v) >= 5 and v[0] == word[0] and _slipped(forms, v)]
+            near = near or [v for v in _RELATION_WORDS if _slipped(forms, v)]
+        return _one_sense(near) or word
 
     def _cues(self) -> _Cues:
         texts: list[str] = []
@@ -626,6 +636,39 @@ class ChainReader:
                 if self.schema.step(ahead, d, types) & goal:
                     return (ahead, d)
         return self._heaviest(types, goal)
+
+
+#: General English words of relations a slip may stand for: the verbs and agent nouns of `AGENT_NOUNS`,
+#: "about" and the share words (long enough to tell from other words).
+_RELATION_WORDS = frozenset(
+    w
+    for w in {*AGENT_NOUNS, *(n for nouns in AGENT_NOUNS.values() for n in nouns.split()), "about", *SHARE_WORDS}
+    if len(w) >= 5
+)
+
+
+def _slipped(forms: set[str], target: str) -> bool:
+    return any(_one_slip(f, target) for f in forms)
+
+
+def _one_sense(words: list[str]) -> str | None:
+    """The one word of `words`, or the first where all name the same relation ("write", "wrote"; "genre",
+    "genres")."""
+    if len(words) == 1:
+        return words[0]
+    senses = {AGENT_NOUNS.get(w, w).removesuffix("s") for w in words}  # "genre" and "genres" are one
+    return sorted(words)[0] if words and len(senses) == 1 else None
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Whether `a` is `b` with one letter missing, added or two neighbours swapped ("writen", "wirtten")."""
+    if abs(len(a) - len(b)) == 1:
+        short, long = (a, b) if len(a) < len(b) else (b, a)
+        return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    return False
 
 
 def _voiced(m: Mention, words: list[str], topic_at: int) -> int:
