@@ -226,7 +226,7 @@ class ChainAnswerer:
         # "who acted in X's movies": one word names the step twice (to X's movies and to their cast); the
         # first was the schema's bridge, so it may be swapped where X has none of it
         named = [m for m in plan.mentions if m.predicate == first[0] and not m.inferred]
-        twice = len(named) == 1 and any(p == first[0] for p, _ in plan.steps[1:])
+        twice = len(named) == 1 and not named[0].share and any(p == first[0] for p, _ in plan.steps[1:])
         if not out_and_back and named and not twice:
             return plan
         layout = layout_of(self.store)

@@ -358,7 +358,7 @@ class ChainReader:
                     ahead = next((n for n in order[k + 1 :] if n.predicate), None)
                     if possessive and m.position == topic_at + 2:
                         ahead = None  # "who directed X's film": X's films by what X has, then their director
-                    if ahead and ahead.position < m.position < topic_at:
+                    if ahead and _of_the_topic(ahead, m, words, topic_at):
                         ahead = None  # "who *acted* in the movies of X": the verb is the step after the movies
                     back = bool(steps) and bool(self.schema.step(steps[-1][0], -steps[-1][1], types) & {m.type_name})
                     bridge = self._bridge(types, {m.type_name}, steps, ahead.predicate if ahead else None)
@@ -645,6 +645,12 @@ _RELATION_WORDS = frozenset(
     for w in {*AGENT_NOUNS, *(n for nouns in AGENT_NOUNS.values() for n in nouns.split()), "about", *SHARE_WORDS}
     if len(w) >= 5
 )
+
+
+def _of_the_topic(verb: Mention, noun: Mention, words: list[str], topic_at: int) -> bool:
+    """ "who *acted* in the *movies* of X": a verb before a type noun that only "of" / "by" joins to the topic
+    (the topic's own movies, then the verb's step), not "who wrote movies *together with* X"."""
+    return verb.position < noun.position < topic_at and set(words[noun.position + 1 : topic_at]) <= {"of", "by"}
 
 
 def _slipped(forms: set[str], target: str) -> bool:
