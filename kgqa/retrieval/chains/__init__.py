@@ -97,9 +97,27 @@ class ChainAnswerer:
 
     def answer(self, question: str, params: RetrievalParams, is_hub: IsHub, mode: str = "offline") -> Answer | None:
         """The chain's answer, or None when the question reads as no chain the graph can follow (or
-        as a question about one hub only, which HubLink's own retrieval answers)."""
+        as a question about one hub only, which HubLink's own retrieval answers). A name linked with an
+        "s" after it that gives no answer as a plural is read again as a possessive typed without its
+        apostrophe ("who acted in elif szabos movies")."""
         if int(params.extra.get("chains", 1)) == 0 or mode != "offline":
             return None  # with an LLM, HubLink's retrieval and the LLM's answer (chains: offline mode)
+        answer = self._answer(question, params, is_hub, mode)
+        if answer is None:
+            possessive = self._as_possessive(question, params)
+            answer = self._answer(possessive, params, is_hub, mode) if possessive else None
+            if answer is not None:
+                answer.question = question
+        return answer
+
+    def _as_possessive(self, question: str, params: RetrievalParams) -> str | None:
+        """The question with "'s" for the "s" its topic was linked with ("szabos": "szabo's"), or None."""
+        mention = self.topic(question, params)
+        if mention is None or question[mention.start : mention.end].lower() != mention.label.lower() + "s":
+            return None
+        return question[: mention.end - 1] + "'s" + question[mention.end :]
+
+    def _answer(self, question: str, params: RetrievalParams, is_hub: IsHub, mode: str) -> Answer | None:
         t0 = time.perf_counter()
         mention = self.topic(question, params)
         if mention is None:

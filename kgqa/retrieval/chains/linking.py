@@ -48,6 +48,10 @@ def labels_in(store: GraphStore, text: str, index: LabelIndex | None) -> list[En
     return layout_of(store).labels_in_text(text.lower(), MIN_LABEL_LENGTH, CANDIDATES)
 
 
+#: Words in the plural each read alone as their singular when a question's plural topic is looked up.
+MAX_PLURAL_READINGS = 4
+
+
 def link_plural_topic(
     store: GraphStore, question: str, index: LabelIndex | None, vocabulary: frozenset[str]
 ) -> TopicMention | None:
@@ -58,9 +62,15 @@ def link_plural_topic(
     singular_text = re.sub(r"[A-Za-z]+", lambda m: singular(m.group(0).lower()), question)
     if singular_text == question.lower():
         return None
+    # each word as its singular, and the question with one plural only read as singular (a name's own
+    # last letter, "tomas ibarras", is no plural ending)
+    low = question.lower()
+    plurals = [m for m in re.finditer(r"[a-z]+s\b", low) if len(m.group(0)) > 3][:MAX_PLURAL_READINGS]
+    texts = [singular_text] + [low[: m.start()] + singular(m.group(0)) + low[m.end() :] for m in plurals]
     found = [
         e
-        for e in labels_in(store, singular_text, index)
+        for text in dict.fromkeys(texts)
+        for e in labels_in(store, text, index)
         if not e.is_literal
         and not all(w in vocabulary or len(w) < 3 for w in re.findall(r"[a-z0-9]+", e.label.lower()))
     ]
