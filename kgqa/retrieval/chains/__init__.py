@@ -102,26 +102,22 @@ class ChainAnswerer:
         apostrophe ("who acted in elif szabos movies")."""
         if int(params.extra.get("chains", 1)) == 0 or mode != "offline":
             return None  # with an LLM, HubLink's retrieval and the LLM's answer (chains: offline mode)
-        answer = self._answer(question, params, is_hub, mode)
-        if answer is None:
-            possessive = self._as_possessive(question, params)
-            answer = self._answer(possessive, params, is_hub, mode) if possessive else None
-            if answer is not None:
-                answer.question = question
-        return answer
-
-    def _as_possessive(self, question: str, params: RetrievalParams) -> str | None:
-        """The question with "'s" for the "s" its topic was linked with ("szabos": "szabo's"), or None."""
-        mention = self.topic(question, params)
-        if mention is None or question[mention.start : mention.end].lower() != mention.label.lower() + "s":
-            return None
-        return question[: mention.end - 1] + "'s" + question[mention.end :]
-
-    def _answer(self, question: str, params: RetrievalParams, is_hub: IsHub, mode: str) -> Answer | None:
         t0 = time.perf_counter()
         mention = self.topic(question, params)
         if mention is None:
             return None
+        answer = self._answer(question, mention, params, is_hub, mode, t0)
+        if answer is None and question[mention.start : mention.end].lower() == mention.label.lower() + "s":
+            possessive = question[: mention.end - 1] + "'s" + question[mention.end :]  # "szabos": "szabo's"
+            again = replace(mention, end=mention.end - 1)
+            answer = self._answer(possessive, again, params, is_hub, mode, t0)
+            if answer is not None:
+                answer.question = question
+        return answer
+
+    def _answer(
+        self, question: str, mention: TopicMention, params: RetrievalParams, is_hub: IsHub, mode: str, t0: float
+    ) -> Answer | None:
         span = (mention.start, mention.end) if mention.end else None
         # counts, orders and groups are left to the exact answers over the whole graph
         # (kgqa/answering/exact.py) where the graph has them; elsewhere (a layout without them, a graph
