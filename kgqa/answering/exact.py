@@ -22,7 +22,7 @@ from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
-from kgqa.question.meaning import Reading, asks_together, lexical_attribute, names_hubs, read
+from kgqa.question.meaning import Reading, asks_inverse, asks_together, lexical_attribute, names_hubs, read
 from kgqa.question.verbs import agent_words, share_a_stem
 
 QUERY = "[query]"
@@ -135,7 +135,9 @@ def refine(
     elif links.hubs:
         exact = _about_hubs(plan, reading, links, cat)
     elif plan.yes_no and len(links.values) + bool(links.years) >= 2 and reading.operation in ("list", "lookup"):
-        exact = _exists(plan, links, cat, store)
+        from kgqa.answering.verdicts import exists  # (it builds on this module)
+
+        exact = exists(plan, links, cat, store)
     elif reading.operation in ("group", "max", "min") or (
         reading.operation in ("count", "list", "rank") and reading.asked is None
     ):
@@ -145,45 +147,6 @@ def refine(
     if exact is not None:
         exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values] + links.years
     return exact
-
-
-def _exists(plan: QuestionPlan, links: Links, cat: Catalog, store: GraphStore) -> Exact | None:
-    """ "did X direct a drama?", "did X write a paper in 2019?": yes with the hubs that meet every value the
-    question names, or no, with how many hubs meet the first of them."""
-    constraints = constraints_of(plan, links, cat, skip=None)
-    if len(constraints) < 2:
-        return None
-    hubs, query = matching(store, cat, constraints)
-    if hubs:
-        noun = _type(cat) if len(hubs) == 1 else plural(_type(cat))
-        shown = written([f"'{label}' [{i}]" for i, (_, label) in enumerate(hubs, 1)], SHOWN)
-        text = f"Yes: the {noun}{_phrase(constraints)} {'is' if len(hubs) == 1 else 'are'} {shown}."
-        evidence = _evidence(cat, [h for h, _ in hubs[:SHOWN]], constraints)
-        return Exact(text, _result("list", "yes", [label for _, label in hubs], query=query), hubs, evidence)
-    first, rest = constraints[0], constraints[1:]
-    base, _ = matching(store, cat, [first])
-    rest_phrase = join_items([f"{singular_phrase(c.attribute)} {c.label}" for c in rest])
-    if base:
-        many = f"the {number_words(len(base))} {plural(_type(cat))}" if len(base) > 1 else f"the one {_type(cat)}"
-        text = f"No: none of {many}{_phrase([first])} has {rest_phrase} {QUERY}."
-    else:
-        text = f"No: no {_type(cat)}{_phrase([first])} is in this graph {QUERY}."
-    return Exact(text, _result("list", "no", [], query=query))
-
-
-def asks_inverse(masked: str, attribute: str) -> bool:
-    """Whether `masked` (names as "X") asks for the subjects of `attribute` with X its object: its verb
-    right after the question's subject and before X, not passive ("who *cites* X", "which papers cite
-    X"; not "which papers are cited by X", "what does X cite")."""
-    words = re.findall(r"[A-Za-z]+", masked)
-    for i, w in enumerate(words):
-        if w == "X" or not share_a_stem(w, attribute) or "X" not in words[i + 1 :]:
-            continue
-        lead = [v.lower() for v in words[max(0, i - 2) : i]]
-        after = words[i + 1].lower() if i + 1 < len(words) else ""
-        if after != "by" and any(v in ("who", "which", "what", "that") for v in lead):
-            return True
-    return False
 
 
 def _top_groups(
@@ -211,41 +174,6 @@ def _top_groups(
     return Exact(text, _result(op, [g[0] for g in top], [g[0] for g in top], counts, query=query))
 
 
-def _asks_years(plan: QuestionPlan, links: Links) -> bool:
-    return bool(links.years or plan.year_bound or plan.year_range)
-
-
-def _in_years(plan: QuestionPlan, links: Links, hub: str, cat: Catalog) -> Exact | None:
-    """Whether a hub's year or date is the one the question names, in its range or past its bound."""
-    when = cat.date_attribute()
-    facts = cat.of(hub, when) if when else []
-    stated = [(f, int(f.value.strip()[:4])) for f in facts if f.value.strip()[:4].isdigit()]
-    if not when or not stated:
-        return None
-    if plan.year_bound:
-        bound = plan.year_bound
-        wanted, ok = f"{bound[0]} {bound[1]}", [f for f, y in stated if year_in_bound(y, bound)]
-    elif plan.year_range:
-        lo, hi = plan.year_range
-        wanted, ok = f"between {lo} and {hi}", [f for f, y in stated if lo <= y <= hi]
-    else:
-        wanted, ok = " or ".join(links.years), [f for f, y in stated if str(y) in links.years]
-    shown = ok or [f for f, _ in stated]
-    values = join_items([f.value for f in shown])
-    title, noun = f"'{cat.hubs[hub]}'", attribute_noun(when)
-    text = (
-        f"Yes, {title} has the {noun} {values} [1]" if ok else f"No, {title} has the {noun} {values} [1], not {wanted}"
-    )
-    if ok and (plan.year_bound or plan.year_range):
-        text += f" ({wanted})"
-    return Exact(
-        text + ".",
-        _result("value", "yes" if ok else "no", [f.value for f in shown]),
-        [(hub, cat.hubs[hub])],
-        [t.canonical for f in shown for t in f.triples],
-    )
-
-
 def _type(cat: Catalog) -> str:
     return cat.hub_type.lower()
 
@@ -268,8 +196,11 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         if attr is None and _TEMPORAL.search(plan.question):
             attr = cat.date_attribute()
         return _compare(plan.question, hubs[0], hubs[1], attr, cat)
-    if _YESNO.match(plan.question) and len(hubs) == 1 and not links.values and _asks_years(plan, links):
-        return _in_years(plan, links, hubs[0], cat)  # "was X released in 1995?", "did X come out before 1980?"
+    asks_years = bool(links.years or plan.year_bound or plan.year_range)
+    if _YESNO.match(plan.question) and len(hubs) == 1 and not links.values and asks_years:
+        from kgqa.answering.verdicts import in_years  # (it builds on this module)
+
+        return in_years(plan, links, hubs[0], cat)  # "was X released in 1995?", "did X come out before 1980?"
     checks_a_value = bool(_YESNO.match(plan.question) and links.values)  # "is X a romance movie?": no attribute
     if (attr is None and not checks_a_value) or len(hubs) != 1:
         return None

@@ -289,3 +289,18 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
         key = semantic_attribute(key_phrase, cat, embedder, vectors.get(key_phrase))
     descending = plan.descending or bool(_NEWEST.search(masked))
     return Reading(op, asked, key, descending, certain)
+
+
+def asks_inverse(masked: str, attribute: str) -> bool:
+    """Whether `masked` (names as "X") asks for the subjects of `attribute` with X its object: its verb
+    right after the question's subject and before X, not passive ("who *cites* X", "which papers cite
+    X"; not "which papers are cited by X", "what does X cite")."""
+    words = re.findall(r"[A-Za-z]+", masked)
+    for i, w in enumerate(words):
+        if w == "X" or not share_a_stem(w, attribute) or "X" not in words[i + 1 :]:
+            continue
+        lead = [v.lower() for v in words[max(0, i - 2) : i]]
+        after = words[i + 1].lower() if i + 1 < len(words) else ""
+        if after != "by" and any(v in ("who", "which", "what", "that") for v in lead):
+            return True
+    return False

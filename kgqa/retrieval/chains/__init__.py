@@ -16,7 +16,6 @@ from functools import partial
 from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
-from kgqa.answering.exact import asks_inverse
 from kgqa.answering.question import asks_yes_no
 from kgqa.answering.render import spoken_name
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
@@ -27,6 +26,7 @@ from kgqa.errors import KgqaError
 from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import in_edges, resolve_entity
 from kgqa.graph.store import GraphStore
+from kgqa.question.meaning import asks_inverse
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
 from kgqa.retrieval.chains.guards import counts, declines
