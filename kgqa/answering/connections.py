@@ -19,7 +19,7 @@ from kgqa.graph.layout import GraphLayout, TripleLayout, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.linking import Links
-from kgqa.question.meaning import asks_relationship, asks_together
+from kgqa.question.meaning import asks_link, asks_together
 from kgqa.types import Entity, Triple
 
 MAX_PATHS = 50  # paths read per question
@@ -149,7 +149,7 @@ def connection_by_labels(question: str, store: GraphStore, hub_types: Collection
     pass over the labels), linked as `connection` links them. None when the question asks for no link,
     or names fewer than two entities, or a name that several entities share (which one is meant is
     the catalog linker's question)."""
-    if not (asks_relationship(question) or asks_together(question)):
+    if not asks_link(question):
         return None
     text = question.lower()
     named: dict[str, list[Entity]] = {}
@@ -174,7 +174,7 @@ def connection_by_labels(question: str, store: GraphStore, hub_types: Collection
     masked = text
     for start, end in sorted(spans, reverse=True):
         masked = masked[:start] + "x" + masked[end:]
-    if not (asks_relationship(masked) or asks_together(masked)):  # the link word was part of a name
+    if not asks_link(masked):  # the link word was part of a name ("Linked Data Quality")
         return None
     ends.sort(key=lambda e: e.start)
     together = asks_together(masked)

@@ -15,7 +15,7 @@ from kgqa.answering.question import analyse
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker
-from kgqa.question.meaning import asks_relationship, asks_together, hub_type_named
+from kgqa.question.meaning import asks_link, hub_type_named
 from kgqa.types import Answer, Source
 
 
@@ -72,9 +72,7 @@ def with_exact(
     if cat is not None:
         deadline.check("the exact answer")
         exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]
-    elif asks_relationship(answer.question) or asks_together(
-        answer.question
-    ):  # no catalog (past its ceiling, several hub types): a link
+    elif asks_link(answer.question):  # no catalog (past its ceiling, several hub types): a link
         deadline.check("the exact answer")  # question is linked by the labels it writes
         exact = connection_by_labels(answer.question, store, cache.types or ())
     else:

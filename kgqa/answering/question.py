@@ -64,7 +64,8 @@ _OPEN_RANGE = re.compile(
     r"\b(after|since|later than|newer than|before|earlier than|older than|prior to|until|till|up to)\s+"
     r"(?:the\s+(?:year\s+)?)?(\d{4})\b"
 )
-_YES_NO = re.compile(r"^\s*(does|do|did|is|are|was|were|has|have|had|can)\b", re.IGNORECASE)
+#: The auxiliary a yes/no question opens with ("did", "has", "is").
+YES_NO_OPENING = re.compile(r"^\s*(does|do|did|is|are|was|were|has|have|had|can)\b", re.IGNORECASE)
 #: "from the 90s", "in the 1990s", "2010s": a decade, read as its ten years.
 _DECADE = re.compile(r"(?<![\w'])'?((?:1[89]|20)?\d)0'?s\b")
 _RANGE = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:[a-z]+\s+){0,3}?(\d{4})\s+(?:to|and|until|till|-)\s+(\d{4})\b")
@@ -276,7 +277,7 @@ def _read_limit(plan: QuestionPlan, unquoted: str) -> None:
 
 def asks_yes_no(text: str) -> bool:
     """Whether `text` opens as a yes/no question ("is", "does", "can", ...)."""
-    return _YES_NO.match(text) is not None
+    return YES_NO_OPENING.match(text) is not None
 
 
 def _decade_years(digits: str) -> tuple[int, int]:

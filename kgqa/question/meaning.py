@@ -218,6 +218,12 @@ def asks_relationship(text: str) -> bool:
     return bool(_RELATION.search(text)) and not _COMPARE.search(text)
 
 
+def asks_link(text: str) -> bool:
+    """Whether `text` asks how two things are linked (`asks_relationship`) or whether they were together
+    (`asks_together`)."""
+    return asks_relationship(text) or asks_together(text)
+
+
 def asks_together(text: str) -> bool:
     """Whether `text` is a yes/no question asking if two things were together ("has A ever worked with B",
     "did A act alongside B", "were A and B in a film together"): asked of the two named things' links,

@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
-from kgqa.answering.question import asks_yes_no
+from kgqa.answering.question import YES_NO_OPENING, asks_yes_no
 from kgqa.answering.render import spoken_name
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
@@ -144,7 +144,7 @@ class ChainAnswerer:
         both = re.sub(r"\bboth\b", "    ", asked, flags=re.IGNORECASE)
         # "did X direct a drama?": yes where the chain narrowed by the value reaches some, no where none has it
         yes_no = asks_yes_no(both) and bool(values)
-        opened = _YES_NO_OPENING.sub(lambda m: " " * len(m.group(0)), both) if yes_no else both
+        opened = YES_NO_OPENING.sub(lambda m: " " * len(m.group(0)), both) if yes_no else both
         if declines(blanked(opened, value_spans(opened, values)), span):
             return None
         # "the latest film *by* X": the chain joins the films to X where the exact answers do not read it
@@ -476,10 +476,6 @@ def _compose(
     }
     triples = _evidence_triples(result, params.max_output_triples)
     return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
-
-
-#: The auxiliary a yes/no question opens with ("did", "has", "is").
-_YES_NO_OPENING = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had|can)\b", re.IGNORECASE)
 
 
 def _reaches_value(narrowing: Narrowing | None, result: ChainResult) -> bool | None:

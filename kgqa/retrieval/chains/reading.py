@@ -609,8 +609,7 @@ class ChainReader:
     def _direction(self, predicate: str, types: set[str]) -> int:
         """+1 or -1: the direction the schema lets `predicate` go from `types` (the one with more triples
         when both do), or 0."""
-        fwd = self.schema.weight(predicate, 1, types, self.schema.object_types(predicate))
-        bwd = self.schema.weight(predicate, -1, types, self.schema.subject_types(predicate))
+        fwd, bwd = self._weights(predicate, types)
         if not fwd and not bwd:
             return 0
         return 1 if fwd >= bwd else -1
@@ -618,9 +617,14 @@ class ChainReader:
     def both_ways(self, predicate: str, types: set[str]) -> bool:
         """Whether `predicate` links entities of `types` to entities of their own kind, both ways ("cites"
         between papers, "subfield of" between fields)."""
+        fwd, bwd = self._weights(predicate, types)
+        return bool(fwd and bwd)
+
+    def _weights(self, predicate: str, types: set[str]) -> tuple[int, int]:
+        """The triples `predicate` has from `types` forward and backward (to any of its ends' types)."""
         fwd = self.schema.weight(predicate, 1, types, self.schema.object_types(predicate))
         bwd = self.schema.weight(predicate, -1, types, self.schema.subject_types(predicate))
-        return bool(fwd and bwd)
+        return fwd, bwd
 
     def _bridge(
         self, types: set[str], goal: set[str], steps: list[tuple[str, int]], ahead: str | None

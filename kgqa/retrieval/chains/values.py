@@ -153,12 +153,12 @@ class Narrowing:
     def may_be_along(self, predicate: str, value: NamedValue) -> bool:
         """Whether `predicate` has some of the value's entity types at either end (a relation it may be
         met along)."""
-        goal = {t for e in value.entities for t in type_set(e.types, e.is_literal)}
-        return bool(goal & (self.schema.object_types(predicate) | self.schema.subject_types(predicate)))
+        ends = self.schema.object_types(predicate) | self.schema.subject_types(predicate)
+        return bool(_types_of(value) & ends)
 
     def _joins(self, types: set[str], value: NamedValue) -> list[tuple[str, int]]:
         """The steps (predicate, direction) from entities of `types` to the value's entities."""
-        goal = {t for e in value.entities for t in type_set(e.types, e.is_literal)}
+        goal = _types_of(value)
         if not goal or not types or types <= {LITERAL}:
             return []
         return [
@@ -214,6 +214,11 @@ class Narrowing:
         """The values the answer was narrowed by, in words: "with genre Drama", "with genre Drama and with
         original language French", "that are cast member of X"; empty where none was used."""
         return " and ".join(_relation(step, v.label) for v, step in zip(self.used, self.steps, strict=True))
+
+
+def _types_of(value: NamedValue) -> set[str]:
+    """The schema's types of a value's entities (a literal's own type for literals)."""
+    return {t for e in value.entities for t in type_set(e.types, e.is_literal)}
 
 
 def _relation(step: tuple[str, int], label: str, mood: str = "those") -> str:
