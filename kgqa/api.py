@@ -349,7 +349,16 @@ class Workspace:
             cap = (
                 params.max_output_triples if params.max_output_triples < RetrievalParams().max_output_triples else None
             )
-            answer = with_exact(answer, self.store, self.facts.index_meta, self.embedder, self.facts.catalogs, cap)
+            chains = self.facts.chain_answerer(self.embedder)
+            answer = with_exact(
+                answer,
+                self.store,
+                self.facts.index_meta,
+                self.embedder,
+                self.facts.catalogs,
+                cap,
+                lambda q: chains.topic(q, params) is not None,
+            )
         return answer
 
     def _parts(self, question: str, params: RetrievalParams) -> QuestionParts | None:

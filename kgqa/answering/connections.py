@@ -115,7 +115,7 @@ def statement(t: Triple, hubs: Container[str]) -> str:
     """One triple as a clause from its labels: "'A' cites 'B'", "the author of 'A' is Lena Hoffmeier"."""
     s, o = _name(t.subject, hubs), _name(t.object, hubs)
     if verbal(t.predicate):
-        return f"{s} {t.predicate} {o}"
+        return f"{s} {t.predicate.replace('_', ' ')} {o}"  # "written_by": "written by"
     return f"the {attribute_noun(t.predicate)} of {s} is {o}"
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
 from kgqa.answering.question import THRESHOLD_PHRASE, QuestionPlan, analyse, meets_threshold, year_in_bound
-from kgqa.answering.render import attribute_noun, singular_phrase
+from kgqa.answering.render import attribute_noun, singular_phrase, spoken_name
 from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
@@ -84,6 +84,9 @@ def refine(
         return Exact(text + " Which one is meant?", _result("lookup", None, [], candidates=m.candidates))
     names = tuple(m.text for m in links.hubs + links.values) + tuple(links.years)
     reading = read(plan, _masked(question, links), cat, embedder, names)
+    if reading.operation in ("list", "count") and plan.asked and not links.hubs:
+        if any(m.text.casefold() == plan.asked.casefold() for m in links.values):
+            reading = replace(reading, asked=None)  # "documentaries from the 50s": the hubs with the value
     if links.unlinked and not links.hubs and not links.values:
         gone = links.unlinked[0]
         if not any(gone.text.casefold() in t.casefold() for t in retrieved):
@@ -95,8 +98,13 @@ def refine(
             text = f"There is no {kind} named '{gone.text}' in this graph; the closest labels are {closest}."
             return Exact(text, _result(reading.operation, None, [], missing=gone.text, closest=gone.closest))
     exact: Exact | None = None
-    if _YESNO.match(question) and len(links.hubs) >= 2 and _TEMPORAL.search(question):
-        # "was 'X' published before 'Y'?": a comparison of their dates, not a link between them
+    which_of_two = (  # "which is older, X or Y?", "which came out first, X or Y?"
+        len(links.hubs) == 2
+        and re.search(r"\bor\b", _masked(question, links)) is not None
+        and re.search(r"\b(first|last|earliest|latest|oldest|newest|older|newer|earlier|later)\b", question, re.I)
+    )
+    if which_of_two or (_YESNO.match(question) and len(links.hubs) >= 2 and _TEMPORAL.search(question)):
+        # "was 'X' published before 'Y'?", "which is older, X or Y?": a comparison of their dates, not a link
         when = cat.date_attribute()
         reading = replace(reading, operation="compare", asked=when or reading.asked)
     named = _named_attribute(_masked(question, links), cat)
@@ -144,6 +152,16 @@ def refine(
         exact = _aggregate(plan, reading, links, cat, store)
     elif reading.operation in ("count", "list") and reading.asked and _names(plan.asked, reading.asked, cat):
         exact = _values_over_hubs(plan, reading.operation, reading.asked, links, cat, store)
+    elif (
+        reading.operation == "lookup"
+        and reading.asked
+        and len(links.values) + len(links.years) >= 2
+        and len(constraints_of(plan, links, cat, skip=reading.asked))
+        == len(constraints_of(plan, links, cat, skip=None))
+    ):
+        # "who wrote the film that X directed in 1953": the value asked of the hubs meeting every named value
+        # (not "what genre is the comedy X directed", whose "comedy" is of the attribute asked)
+        exact = _values_over_hubs(plan, "list", reading.asked, links, cat, store)
     if exact is not None:
         exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values] + links.years
     return exact
@@ -304,7 +322,8 @@ def _compare(question: str, a: str, b: str, attr: str | None, cat: Catalog) -> E
         if {v.casefold() for v in lv} != {v.casefold() for v in rv}:
             verdict = "different"
         both = f"; both: {join_items(common)}" if common and len(lv) + len(rv) > 2 else ""
-        parts.append(f"{at}: {join_items(lv) or 'not stated'} [1] vs {join_items(rv) or 'not stated'} [2]{both}")
+        said = attribute_noun(at)
+        parts.append(f"{said}: {join_items(lv) or 'not stated'} [1] vs {join_items(rv) or 'not stated'} [2]{both}")
         x, y = _number(lv), _number(rv)
         if len(attrs) == 1 and x is not None and y is not None:
             timeish = any(w in at.lower() for w in ("year", "date"))
@@ -321,7 +340,7 @@ def _compare(question: str, a: str, b: str, attr: str | None, cat: Catalog) -> E
         one, two = join_items(groups[cat.hubs[a]][at]), join_items(groups[cat.hubs[b]][at])
         text = (
             f"{'Yes' if word == verdict else 'No'}, '{cat.hubs[a]}' ({one}) [1] is {verdict} than "
-            f"'{cat.hubs[b]}' ({two}) [2] by {at}."
+            f"'{cat.hubs[b]}' ({two}) [2] by {attribute_noun(at)}."
         )
     elif verdict in ("later", "earlier", "more", "fewer"):
         text += f" So '{cat.hubs[a]}' is {verdict}{' than' if verdict in ('later', 'earlier') else ''} '{cat.hubs[b]}'."
@@ -336,7 +355,12 @@ def _named_attribute(masked: str, cat: Catalog) -> str | None:
     """The attribute whose every word the question writes ("the same venue"), the longest; never one
     that links hubs to hubs."""
     words = {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]+", masked)}
-    found = [a for a in cat.paths if all(w.lower().rstrip("s") in words for w in re.findall(r"[A-Za-z]+", a))]
+
+    def written(name: str) -> bool:
+        return all(w.lower().rstrip("s") in words for w in re.findall(r"[A-Za-z]+", name))
+
+    # a machine-style name as people say it too ("the same director": `directed_by`)
+    found = [a for a in cat.paths if written(a) or written(spoken_name(a))]
     links_hubs = cat.hub_link_attributes()
     found = [a for a in found if a not in links_hubs]
     return max(found, key=len) if found else None  # (a link between hubs, such as "cites", is no shared value)
@@ -392,8 +416,10 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
         # ("direct" ~ "directed", "write" ~ "screenwriter") before the one X holds most often
         masked = plan.question.replace(m.text, " ")
         # "which films did X both write and direct": X in each role the question joins with "and"
+        # ("who *wrote* the film X directed": not the attribute asked, `skip`, where X holds another)
+        held = [at for at in by_attr if at != skip] or list(by_attr)
         roles = joined_roles(masked, list(by_attr)) or [
-            max(by_attr, key=lambda at: (share_a_stem(masked, at), len(by_attr[at])))
+            max(held, key=lambda at: (share_a_stem(masked, at), len(by_attr[at])))
         ]
         for attribute in roles:
             if attribute == skip:

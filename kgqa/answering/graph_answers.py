@@ -4,6 +4,7 @@ replaced (text, result, sources, evidence) when the graph says otherwise."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -33,9 +34,29 @@ def prepared(
     types = hub_types_of(meta, cache)
     if len(types) == 1:
         hub_type: str | None = types[0]
+    elif not question or not types:
+        hub_type = None
     else:
-        hub_type = hub_type_named(question, analyse(question).asked, types) if question and types else None
+        plan = analyse(question)
+        hub_type = hub_type_named(question, plan.asked, types)
+        if hub_type is None and plan.yes_no and (plan.year_bound or plan.year_range or _YEAR.search(question)):
+            hub_type = _type_of_the_dated_hub(question, store, types, cache)  # "was X released in 1995?"
     return None if hub_type is None else _with_linker(cache.get(store, hub_type))
+
+
+_YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b")
+
+
+def _type_of_the_dated_hub(question: str, store: GraphStore, types: list[str], cache: CatalogCache) -> str | None:
+    """The one hub type whose hubs have a date and of which the question names a hub by its label (the
+    year it asks about is then that hub's, whatever other hub types the index has)."""
+    found = []
+    for hub_type in types:
+        cat = _with_linker(cache.get(store, hub_type))
+        linker = cat.linker if cat is not None else None
+        if cat is not None and isinstance(linker, Linker) and cat.date_attribute() and linker.link(question).hubs:
+            found.append(hub_type)
+    return found[0] if len(found) == 1 else None
 
 
 def prepared_all(store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache) -> list[Catalog]:
@@ -64,10 +85,13 @@ def with_exact(
     embedder: Embedder,
     cache: CatalogCache,
     max_triples: int | None = None,
+    names_an_entity: Callable[[str], bool] | None = None,
 ) -> Answer:
     """`answer`, corrected by what the graph states exactly (unchanged when the graph cannot say).
     `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
-    it grows with the result)."""
+    it grows with the result); `names_an_entity(question)`: whether the question writes an entity's label
+    (then an exact answer over every hub, constrained by nothing the catalog linked, is no answer to it:
+    "which languages has X made films in" where X is no value of the films' catalog)."""
     cat = prepared(store, meta, cache, answer.question)
     if cat is not None:
         deadline.check("the exact answer")
@@ -78,6 +102,9 @@ def with_exact(
     else:
         return answer
     if exact is None:
+        return answer
+    unconstrained = (exact.result.get("query") or {}).get("constraints") == [] and not exact.labels
+    if unconstrained and names_an_entity is not None and names_an_entity(answer.question):
         return answer
     if _agrees(answer.result, exact.result) and all(label in answer.answer for label in exact.labels):
         answer.result = {**(answer.result or {}), **{k: v for k, v in exact.result.items() if k not in _SHAPE}}

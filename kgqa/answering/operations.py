@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from kgqa.answering.facts import Evidence, asked_attributes, best_attributes, numeric
 from kgqa.answering.question import QuestionPlan
 from kgqa.answering.result import AnswerResult
-from kgqa.answering.words import in_text, is_negative_value
+from kgqa.answering.words import content_words, in_text, is_negative_value, same_word
 
 
 @dataclass
@@ -44,6 +44,8 @@ def answer_items(
     non-constraint values of the asked attribute(s)."""
     sources = sources if sources is not None else sorted(ev.labels)
     attrs = asked_attributes(plan.asked, ev)
+    if attrs is None and not plan.asked and plan.yes_no and not _names_any(ev):
+        return [], None  # "did X win an oscar?": facts that state nothing the question names are no "yes"
     if attrs is None and not plan.asked and plan.operation in ("value", "list"):
         free = [f.attribute for f in ev.facts if not f.constraint]
         attrs = list(dict.fromkeys(free)) or None
@@ -57,6 +59,15 @@ def answer_items(
         if f.source not in item.sources:
             item.sources.append(f.source)
     return list(items.values()), attrs
+
+
+def _names_any(ev: Evidence) -> bool:
+    """Whether the question writes a value of the facts or a word of their attributes ("does X make its
+    *tool support* available?": the "uses tool support" facts)."""
+    if any(f.constraint for f in ev.facts):
+        return True
+    words = content_words(ev.question)
+    return any(same_word(w, q) for f in ev.facts for w in content_words(f.attribute) for q in words)
 
 
 def key_of(ev: Evidence, attrs: list[str], source: int) -> str:

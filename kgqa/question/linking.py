@@ -136,6 +136,12 @@ class Linker:
             if hub:
                 links.hubs.append(hub)
                 taken.append((hub.start, hub.end))
+                # "what connects x and y", "which is older, x or y": a second title, across "and" / "or"
+                if _PAIRED.search(_mask(low, taken)):
+                    second = self._unquoted_title(low, taken)
+                    if second and second.hubs != hub.hubs:
+                        links.hubs = sorted([hub, second], key=lambda m: m.start)  # in the question's order
+                        taken.append((second.start, second.end))
         for mention in self._values(low, question, taken):
             links.values.append(mention)
             taken.append((mention.start, mention.end))
@@ -213,7 +219,8 @@ class Linker:
                     continue
             if _inside(span[0], taken):
                 continue
-            if best is None or score > best[0]:
+            # the longer title among equals ("quiet carnival returns", not the title "quiet carnival" in it)
+            if best is None or (score, len(key)) > (best[0], len(best[1])):
                 best = (score, key, span)
         if best is None:
             return None
@@ -292,6 +299,10 @@ class Linker:
                 continue
             out.append(Unlinked(name, self.closest(name)))
         return out
+
+
+#: Words that join two named things ("x and y", "x or y", "x vs y", "x before y", "older than y").
+_PAIRED = re.compile(r"\b(?:and|or|vs|versus|before|after|than)\b")
 
 
 def _keep(found: dict[str, tuple[int, int, float]], key: str, hit: tuple[int, int, float]) -> None:

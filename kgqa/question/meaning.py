@@ -52,7 +52,8 @@ _TYPO_WORDS = {
 }
 _COMPARE = re.compile(r"^\s*(please\s+)?compare\b|\bdifference between\b|\bin terms of\b|\bside by side\b", re.I)
 _RELATION = re.compile(
-    r"\b(related|relation|relationship|connected|connection|connects?|link between|links? between|linked)\b", re.I
+    r"\b(related|relation|relationship|connected|connection|connects?|link between|links? between|linked|in common)\b",
+    re.I,
 )
 _TOGETHER = re.compile(
     r"\b(?:together|alongside)\b|\b(?:work|works|worked|working|collaborat\w*|act|acts|acted|acting|star|stars|"

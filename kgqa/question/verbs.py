@@ -37,7 +37,7 @@ AGENT_NOUNS = {
         "type types kind kinds sort sorts category categories style styles".split(), "genre category class"
     ),
     **dict.fromkeys(
-        "words word keywords keyword topics topic terms term themes theme subjects about".split(), "tag keyword"
+        "words word keywords keyword topics topic terms term themes theme subjects about tagged".split(), "tag keyword"
     ),
 }
 
@@ -60,6 +60,9 @@ PLACE_NOUNS = {
     **dict.fromkeys("work works worked employed".split(), "employer workplace"),
     **dict.fromkeys("headquartered".split(), "headquarters location"),
 }
+
+#: Words of a predicate label that say where someone or something is *from* ("born in", "country of origin").
+ORIGIN_WORDS = frozenset({"born", "birth", "birthplace", "origin", "hometown", "nationality", "native", "citizenship"})
 
 #: Irregular forms and the verb they are a form of.
 _IRREGULAR = {

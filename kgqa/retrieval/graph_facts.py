@@ -80,10 +80,18 @@ class GraphFacts:
         types = frozenset(t for e in entities.values() for t in type_set(e.types, e.is_literal))
         return TopicMention(tuple(entities), first.label, types, mention.start, mention.end, typo=True)
 
-    def counts_exactly(self, question: str) -> bool:
+    def counts_exactly(self, question: str, topic: tuple[int, int] | None = None) -> bool:
         """Whether the exact answers count over the whole graph for `question`: its hub type has a
-        catalog (none past the catalog's ceiling, kgqa/answering/catalog.py)."""
-        return prepared(self.store, self.index_meta, self.catalogs, question) is not None
+        catalog (none past the catalog's ceiling, kgqa/answering/catalog.py) and, where the question's
+        `topic` span is given, the catalog links it (not where the topic is a hub of another type that
+        the catalog's hubs hold no triple to: "how many films has X been in", people as subjects)."""
+        cat = prepared(self.store, self.index_meta, self.catalogs, question)
+        if cat is None or topic is None or not isinstance(cat.linker, Linker):
+            return cat is not None
+        links = cat.linker.link(question)
+        if question[topic[0] : topic[1]].strip() in links.years:
+            return True  # "how many movies were released in 1982"
+        return any(m.start < topic[1] and topic[0] < m.end for m in links.hubs + links.values)
 
     def index_meta(self) -> dict[str, Any] | None:
         """The hub index's stored metadata (its hub types)."""

@@ -94,3 +94,23 @@ def _founders_studied(cid: str) -> list[str]:
 )
 def test_company_questions_answer_what_the_rows_state(companies, question, expected):
     assert [i.casefold() for i in result_items(companies, question)] == [e.casefold() for e in expected]
+
+
+@pytest.mark.parametrize(
+    "question, verdict, stated",
+    [
+        # the value is what the person's own relation reaches (people are no hubs here)
+        ("did priya costa study at mit", "yes", "MIT"),
+        ("did jonas weber study at mit", "no", "ETH Zurich"),
+        # "from": a label of origin where no label ends with "from"
+        ("is omar haddad from lisbon", "yes", "Lisbon"),
+        # a place the graph has no label for: no, with the place the graph states
+        ("was ana okafor born in paris", "no", "Lagos"),
+        # the verb names the year's predicate too ("founded"): the companies asked after "any" stay the end
+        ("has ana okafor founded any companies", "yes", "Harbor Systems"),
+    ],
+)
+def test_yes_no_about_a_person_of_the_company_graph(companies, question, verdict, stated):
+    answer = companies.ask(question)
+    assert answer.result["value"] == verdict and answer.answer.startswith(verdict.capitalize()), answer.answer
+    assert stated in answer.answer, answer.answer

@@ -104,3 +104,32 @@ def test_typing_slips_in_relation_words(machine_named):
     title = sorted(t for t in facts if facts[t]["written_by"])[0]
     a = ws.ask(f"who wrte {title.lower()}")
     assert set(a.result["items"]) == facts[title]["written_by"], a.answer
+
+
+def _two_films(facts: dict[str, dict[str, set[str]]]) -> tuple[str, str]:
+    """Two titles, neither inside another title, with different years and directors and a shared writer
+    where there is one."""
+    titles = sorted(t for t in facts if not any(t.lower() in o.lower() for o in facts if o != t))
+    pairs = [
+        (a, b)
+        for a in titles
+        for b in titles
+        if a < b
+        and facts[a]["release_year"] != facts[b]["release_year"]
+        and facts[a]["directed_by"].isdisjoint(facts[b]["directed_by"])
+    ]
+    return next(((a, b) for a, b in pairs if facts[a]["written_by"] & facts[b]["written_by"]), pairs[0])
+
+
+def test_two_unquoted_titles_are_compared(machine_named):
+    """ "which is older, x or y", "was x released before y", "do x and y have the same director", lower
+    case and unquoted: both titles linked, their years or directors side by side."""
+    ws, facts = machine_named
+    a, b = _two_films(facts)
+    (ya,), (yb,) = facts[a]["release_year"], facts[b]["release_year"]
+    older = ws.ask(f"which is older, {a.lower()} or {b.lower()}")
+    assert older.result["operation"] == "compare" and f"{ya} [1] vs {yb} [2]" in older.answer, older.answer
+    before = ws.ask(f"was {a.lower()} released before {b.lower()}")
+    assert before.answer.startswith("Yes" if int(ya) < int(yb) else "No"), before.answer
+    same = ws.ask(f"do {a.lower()} and {b.lower()} have the same director")
+    assert same.answer.startswith("No") and "director:" in same.answer and "directed_by" not in same.answer

@@ -51,8 +51,8 @@ from kgqa.retrieval.chains.ordering import (
     time_top_of,
 )
 from kgqa.retrieval.chains.reading import ChainPlan, ChainReader
-from kgqa.retrieval.chains.schema import GraphSchema, type_set
-from kgqa.retrieval.chains.values import Narrowing, Unmet, blanked, named_values, value_spans
+from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, type_set
+from kgqa.retrieval.chains.values import NamedValue, Narrowing, Unmet, blanked, named_values, value_spans
 from kgqa.types import Entity, RankedHub, Source, Triple
 
 IsHub = Callable[[str], bool]
@@ -69,7 +69,7 @@ class ChainAnswerer:
         self,
         store: GraphStore,
         embedder: Embedder,
-        counts_exactly: Callable[[str], bool] | None = None,
+        counts_exactly: Callable[..., bool] | None = None,
         typed_topic: Callable[[str], TopicMention | None] | None = None,
     ) -> None:
         """`counts_exactly(question)`: whether the exact answers count the whole graph for the question
@@ -77,7 +77,7 @@ class ChainAnswerer:
         the topic written with a typo, where no label is written as it is labelled (None: not looked for)."""
         self.store, self.embedder = store, embedder
         self._typed_topic = typed_topic
-        self._counts_exactly = counts_exactly or (lambda _question: exact_answers_available(store))
+        self._counts_exactly = counts_exactly or (lambda _question, _topic=None: exact_answers_available(store))
         self._reader: ChainReader | None = None
         self._last_topic: tuple[tuple[str, str | None], TopicMention | None] | None = None
         self._labels: LabelIndex | None = None  # the graph's labels in memory (`_label_index`)
@@ -144,16 +144,21 @@ class ChainAnswerer:
         both = re.sub(r"\bboth\b", "    ", asked, flags=re.IGNORECASE)
         # "did X direct a drama?": yes where the chain narrowed by the value reaches some, no where none has it
         yes_no = asks_yes_no(both) and bool(values)
-        opened = YES_NO_OPENING.sub(lambda m: " " * len(m.group(0)), both) if yes_no else both
+        if yes_no and any(is_hub(i) for i in mention.ids) and _of_own_kind(values, mention):
+            return None  # "do X and Y have the same director?" (two films): the exact answers compare them
+        # "has X directed any films?", "is X an actor?": yes with what the chain reaches, no where it reaches
+        # nothing (the question names its relation and nothing else)
+        any_yes_no = asks_yes_no(both) and not values and ordering is None and top is None
+        opened = YES_NO_OPENING.sub(lambda m: " " * len(m.group(0)), both) if yes_no or any_yes_no else both
         if declines(blanked(opened, value_spans(opened, values)), span):
             return None
         # "the latest film *by* X": the chain joins the films to X where the exact answers do not read it
         loose = top is not None or not self._counts_exactly(question)
         named_values_here = narrowing  # (a yes/no question's value may be an end, which narrows nothing)
-        plan, narrowing, bare = self._read_plan(asked, span, mention, narrowing, is_hub, loose)
+        plan, narrowing, bare = self._read_plan(asked, span, mention, narrowing, is_hub, loose, yes_no)
         if both != asked and narrowing is None:
             return None  # "both" of nothing the chain narrows by
-        how_many = counts(asked) and ordering is None and self._counts_exactly(question)
+        how_many = counts(asked) and ordering is None and self._counts_exactly(asked, (mention.start, mention.end))
         # a count narrowed by a value the question names, or of what a value is the value of ("how many
         # comedies are there"), is the chain's: it counts every entity it reaches
         # a yes/no question's value words are its own ("did X direct *Y*"), whatever the chain makes of them
@@ -162,6 +167,9 @@ class ChainAnswerer:
             return None
         if mention.typo and (len(plan.steps) < 2 or how_many or ordering is not None):
             return None  # a name with a typo in one hop, a count or an order: the exact answers' own reading
+        unknown = _unknown_value(asked, plan) if any_yes_no else None  # "was X born in *paris*?"
+        if any_yes_no and (set(plan.unexplained) - _EXISTENTIAL_WORDS - {unknown} or narrowing is not None or bare):
+            return None  # "was X a success?": a word the chain does not read; HubLink's retrieval answers
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
         plan = self._anchored(plan, start, set(mention.types))
         if narrowing is not None:
@@ -180,7 +188,9 @@ class ChainAnswerer:
             named=named,
             exclude=frozenset(params.exclude_entities),
             narrowers=[n for n in (narrowing, latest_at) if n is not None],
-            whole_last=latest_at is not None,  # one item on the way: all of its values, the topic's too
+            # one item on the way: all of its values, the topic's too; a count of what "the director of X"
+            # made counts X too
+            whole_last=latest_at is not None or self._counts_the_topic(asked, plan, mention),
         )
         if narrowing is not None and narrowing.unmet:
             answer = _compose_none(question, plan, result, narrowing.unmet[0], mode, self._topic_hubs(start, is_hub))
@@ -197,6 +207,10 @@ class ChainAnswerer:
             answer = _compose_no_subject(question, plan, result, mode, self._topic_hubs(start, is_hub))
             answer.timings = {"question": t1 - t0, "retrieve": time.perf_counter() - t1, "generate": 0.0}
             return answer
+        if any_yes_no and not result.ends and not result.truncated:
+            answer = _compose_nothing(question, plan, result, mode, self._topic_hubs(start, is_hub), self.reader)
+            answer.timings = {"question": t1 - t0, "retrieve": time.perf_counter() - t1, "generate": 0.0}
+            return _verdict(answer, False)
         if not result.ends or _containers(result):
             return None
         if reached_value is None and any(named(e) for e in result.ends):
@@ -225,12 +239,15 @@ class ChainAnswerer:
         if said:
             answer.answer = f"{answer.answer.rstrip('.')} ({'; '.join(said)})."
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
-        return _verdict(answer, reached_value is not False) if yes_no else answer
+        if any_yes_no and unknown:  # a name no label of the graph has: no, with what the graph states
+            return _verdict(answer, any(unknown in _WORD.findall(e.text.lower()) for e in result.ends))
+        return _verdict(answer, reached_value is not False) if yes_no or any_yes_no else answer
 
     def _anchored(self, plan: ChainPlan, start: list[Entity], types: set[str]) -> ChainPlan:
         """The plan with a first step the topic has: a step no question word named (a bridge the schema
-        chose by weight, "ada whitcombe's movies": cast member) is swapped for the next heaviest that
-        leads to the same types and that the topic has a triple along (director). A named step stays."""
+        chose by weight, "ada whitcombe's movies": cast member) is swapped, where the topic has none of
+        it (or where it is the way out of a sharing no word named), for the step to the same types that
+        the topic has most triples along (director). A named step stays."""
         first = plan.steps[0]
         # the step out of a sharing no word named ("which *actors* worked *with* X": out along what X has,
         # back along cast member) may be swapped even where the word names the step back
@@ -244,12 +261,14 @@ class ChainAnswerer:
         if not out_and_back and named and not twice:
             return plan
         layout = layout_of(self.store)
-        if layout.step(start, first[0], first[1], 1):
+        if not out_and_back and layout.step(start, first[0], first[1], 1):
             return plan
-        for step in self.reader.bridges(types, first):
-            if step != first and layout.step(start, step[0], step[1], 1):
-                return replace(plan, steps=(step, *plan.steps[1:]))
-        return plan
+        # the one the topic has most triples along ("carmela tremblay's films": the seven she directed,
+        # not the one she wrote; "which directors has X worked with": the films X acted in, where X
+        # acted in more than X directed); the schema's order among equals
+        had = [(len(layout.step(start, s[0], s[1], ANCHOR_COUNT_CAP)), s) for s in self.reader.bridges(types, first)]
+        best = max(had, key=lambda h: h[0], default=(0, first))
+        return replace(plan, steps=(best[1], *plan.steps[1:])) if best[0] else plan
 
     def _read_plan(
         self,
@@ -259,9 +278,11 @@ class ChainAnswerer:
         narrowing: Narrowing | None,
         is_hub: IsHub,
         by_preposition: bool,
+        value_is_end: bool = False,
     ) -> tuple[ChainPlan | None, Narrowing | None, bool]:
         """The chain's plan, the values that narrow it (`narrowing`, or None where none applies), and
-        whether the plan is a bare topic's one step into what it is the value of (`ChainReader.bare`)."""
+        whether the plan is a bare topic's one step into what it is the value of (`ChainReader.bare`).
+        With `value_is_end` (a yes/no question), a value may be what the chain reaches instead."""
         types = set(mention.types)
         plan = self.reader.plan(asked, span, types, MAX_HOPS, by_preposition=by_preposition)
         value_words = frozenset(w for v in narrowing.values for w in v.words) if narrowing is not None else frozenset()
@@ -272,6 +293,14 @@ class ChainAnswerer:
             narrowed = self.reader.plan(asked, span, types, MAX_HOPS, words, True)
             if narrowed is not None and narrowing.applies(self._hop_types(narrowed, mention)):
                 return narrowed, narrowing, False
+            if words != value_words:  # "which films star A and B": "star" is B's relation and the topic's
+                narrowed = self.reader.plan(asked, span, types, MAX_HOPS, value_words, True)
+                if not value_is_end and narrowed is not None and narrowing.applies(self._hop_types(narrowed, mention)):
+                    return narrowed, narrowing, False
+            misread = plan is None or any(set(m.word.split()) & value_words for m in plan.mentions if m.predicate)
+            if value_is_end and narrowed is not None and misread and not any(is_hub(i) for i in mention.ids):
+                # "did X study at MIT?" (X no hub, whose facts the exact answers read): the chain ends at it
+                return narrowed, None, False
         if plan is not None and narrowing is not None:
             if any(set(m.word.split()) & value_words for m in plan.mentions if m.predicate):
                 # "which *case study* papers did X write": a value the chain cannot place, read as a
@@ -404,6 +433,25 @@ class ChainAnswerer:
         masked = question[: mention.start] + "X" + question[mention.end :]
         return self.reader.both_ways(plan.steps[0][0], set(mention.types)) and asks_inverse(masked, plan.steps[0][0])
 
+    def _counts_the_topic(self, question: str, plan: ChainPlan, mention: TopicMention) -> bool:
+        """ "how many films did *the director of X* make": a count that goes from the topic to its own
+        relation's value (a noun bound to the topic by "of" or a possessive: "director", "artist") and back
+        to the topic's kind counts all the value has, the topic among them; "how many actors acted with
+        X", "how many *other* films ..." leave it out."""
+        steps, types = plan.steps, set(mention.types)
+        if not counts(question) or len(steps) != 2 or not plan.plain_path(question):
+            return False
+        reached = self.reader.schema.step(*steps[0], types)
+        if not self.reader.schema.step(*steps[1], reached) & types:
+            return False  # the count is not of the topic's own kind
+        masked = question[: mention.start].lower() + "X" + question[mention.end :].lower()
+        for m in plan.mentions:
+            if (m.predicate == steps[0][0] and not m.inferred) or (m.type_name and m.type_name in reached):
+                word = re.escape(m.word.lower())
+                if re.search(rf"\b{word}\s+of\s+X\b|\bX(?:'s|'|s)?\s+{word}\b", masked):
+                    return True
+        return False
+
     def _topic_hubs(self, start: list[Entity], is_hub: IsHub) -> list[Entity]:
         """The topic itself when it is a hub, else the hubs that lead to it (whose paths hold the
         topic's own triples): what an answer whose path meets no hub cites."""
@@ -433,6 +481,11 @@ class ChainAnswerer:
         return len(unexplained) <= 1  # a verb ("describe", "attached"); more is a constraint
 
 
+_WORD = re.compile(r"[a-z0-9]+")
+#: Words a yes/no question may add to its chain's relation ("has X *ever* directed *any* films?").
+_EXISTENTIAL_WORDS = frozenset({"ever", "any", "anything", "anyone", "someone", "something", "single", "yet"})
+#: Triples counted per candidate first step where the topic's own steps are weighed (`_anchored`).
+ANCHOR_COUNT_CAP = 1000
 #: Shortest label an entity on the way is recognised by in the question (a name, not a stray word).
 NAMED_MIN_LENGTH = 4
 
@@ -511,6 +564,39 @@ def _compose_no_subject(
     sources = {h.id: Source(n, h.id, h.label or h.id) for n, h in enumerate(topic_hubs[:1], 1)}
     cite = " [1]" if sources else ""
     text = f"Nothing in the graph {predicate} '{topic}'{cite}."
+    outcome: dict[str, Any] = {"operation": "list", "value": None, "items": [], "groups": {}}
+    return _chain_answer(question, plan, result, text, sources, [], mode, outcome)
+
+
+def _of_own_kind(values: list[NamedValue], mention: TopicMention) -> bool:
+    """Whether a value the question names is of the topic's own type (another film beside a film)."""
+    return any(set(e.types) & mention.types for v in values for e in v.entities if not e.is_literal)
+
+
+def _unknown_value(question: str, plan: ChainPlan) -> str | None:
+    """The one word the chain does not read where it closes a yes/no question after its relation ("was X
+    born in *paris*?", "is X from *atlantis*?"): a value the graph has no label for; None otherwise (a
+    number is the exact answers' to read)."""
+    words = _WORD.findall(question.lower())
+    rest = [w for w in plan.unexplained if w not in _EXISTENTIAL_WORDS]
+    if len(rest) != 1 or not words or words[-1] != rest[0] or rest[0].isdigit():
+        return None
+    return rest[0] if plan.mentions and max(m.position for m in plan.mentions) < len(words) - 1 else None
+
+
+def _compose_nothing(
+    question: str, plan: ChainPlan, result: ChainResult, mode: str, topic_hubs: list[Entity], reader: ChainReader
+) -> Answer:
+    """ "The graph has no movie with cast member 'A' [1]." for a yes/no question whose chain reaches
+    nothing ("has A acted in any films?")."""
+    types = {e for ts in (set(e.types) for e in result.start) for e in ts}
+    for predicate, direction in plan.steps:
+        types = reader.schema.step(predicate, direction, types)
+    named = sorted(t for t in types if t != LITERAL)
+    noun = named[0].lower() if len(named) == 1 else "entity"
+    sources = {h.id: Source(n, h.id, h.label or h.id) for n, h in enumerate(topic_hubs[:1], 1)}
+    cite = " [1]" if sources else ""
+    text = f"The graph has no {noun}{_reached_phrase(plan.steps, repr(result.start[0].text))}{cite}."
     outcome: dict[str, Any] = {"operation": "list", "value": None, "items": [], "groups": {}}
     return _chain_answer(question, plan, result, text, sources, [], mode, outcome)
 

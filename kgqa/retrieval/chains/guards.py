@@ -15,7 +15,7 @@ _OPERATOR_WORDS = re.compile(
     r"distributed|distribution|grouped|breakdown)\b",
     re.IGNORECASE,
 )
-_NAMED_VALUE = re.compile(r"\b\d{2,}\b|(?<![A-Za-z])'[^']+'|\"[^\"]+\"|\b[A-Z]{2,}\b")
+_NAMED_VALUE = re.compile(r"\b\d{2,}s?\b|(?<![A-Za-z])'[^']+'|\"[^\"]+\"|\b[A-Z]{2,}\b")
 
 
 def declines(question: str, topic_span: tuple[int, int] | None) -> str | None:

@@ -11,6 +11,7 @@ Order: the relation bound to the topic ("the director *of X*") first, then the w
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from kgqa.answering.words import label_words, plural, same_word, verbal_label
 from kgqa.embeddings.base import Embedder
 from kgqa.question.components import VERB_FORMS
-from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, PLACE_NOUNS, stems
+from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, ORIGIN_WORDS, PLACE_NOUNS, stems
 from kgqa.retrieval.chains.ordering import time_literal
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
 
@@ -67,7 +68,7 @@ STOP_WORDS = frozenset(
 #: Nouns that ask for a thing's category ("what *type* of film is X").
 CATEGORY_WORDS = "type types kind kinds sort sorts category categories style styles".split()
 #: Question words that ask for a verb's agent (a person), and words that ask for a time.
-AGENT_WH = frozenset({"who", "whom", "whose"})
+AGENT_WH = frozenset({"who", "whom", "whose", "whos"})  # "whos": "who's" typed without its apostrophe
 TIME_WORDS = frozenset({"when", "year", "years", "date", "dates", "day", "month"})
 #: Words between a wh-phrase and its verb that leave the verb bound to it ("which method *is* used in X").
 AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "did", "does", "do"})
@@ -244,7 +245,9 @@ class ChainReader:
             if phrasal:
                 second = [w]  # "come from" is no "come out"
             elif not asks_agent and w in OBJECT_NOUNS:
-                second = [OBJECT_NOUNS[w]]  # "what does X make": its products
+                # "what does X make": its products; "which films has X made": their maker, where no label
+                # names products
+                second = [OBJECT_NOUNS[w], *_agent_texts(w, True)]
             elif asks_place and w in PLACE_NOUNS:
                 second = [PLACE_NOUNS[w]]
             else:
@@ -291,8 +294,10 @@ class ChainReader:
                 if part[1] >= MATCH_THRESHOLD and part[1] > whole[1] + 0.1:
                     whole, share = part, True
             pred, psim, typ, tsim = whole
+            # "which films has X *made*": a maker the verb may mean, which X's own triples may correct
+            loose = not asks_agent and w in OBJECT_NOUNS and whole is cands[1]
             if pred and psim >= MATCH_THRESHOLD and psim >= tsim - 0.02:
-                out.append(Mention(w, i, pred, None, share))
+                out.append(Mention(w, i, pred, None, share, inferred=loose))
             elif typ and tsim >= MATCH_THRESHOLD + 0.1:
                 out.append(Mention(w, i, None, typ))
             else:
@@ -325,7 +330,7 @@ class ChainReader:
         # "the films X wrote": a noun of another type than the topic's right before it takes a relative
         # clause, whose verb is a step of its own
         if not any(m.type_name and m.type_name not in topic_types and m.position == topic_at - 1 for m in mentions):
-            relations = _drop_restating_verb(relations, words, topic_at)
+            relations = _drop_restating_verb(relations, words, topic_at, lambda p: self._direction(p, topic_types) != 0)
         relations = _drop_verb_of_share(relations)
         if _joined(relations, words):
             return None  # "the films X wrote and directed": both relations of the same films, not a chain
@@ -459,16 +464,21 @@ class ChainReader:
             stranded = i == len(words) - 1 and w == "from"  # "where is the artist of X from": a later step's
             if w not in PREPOSITIONS or (has_relation and not stranded):
                 continue  # a closing "in" or "on" is too often the particle of a verb or noun before it
-            best: tuple[tuple[int, int, int], str] | None = None
+            best: tuple[tuple[int, int, int, int], str] | None = None
             for p in self.schema.predicates:
-                if label_words(p).split()[-1:] != [w]:
+                said = label_words(p).split()
+                exact = said[-1:] == [w]
+                # "is X *from* Lyon" where no label ends with "from": a label of origin ("born in")
+                if not exact and not (w == "from" and ORIGIN_WORDS.intersection(said)):
                     continue
                 weight = max(self._weight_from(p, d, topic_types) for d in (1, -1))
                 # one that leads from the topic straight to the type asked comes first ("which companies
                 # are based *in* Lagos": headquartered in, not the people born in it)
                 reach = any(asked in self.schema.step(p, d, topic_types) for d in (1, -1)) if asked else False
                 rank = (
-                    (1, int(reach), weight) if weight else (0, 0, self._weight_from(p, 1, self.schema.subject_types(p)))
+                    (1, int(reach), int(exact), weight)
+                    if weight
+                    else (0, 0, int(exact), self._weight_from(p, 1, self.schema.subject_types(p)))
                 )
                 if (weight or stranded) and (best is None or rank > best[0]):
                     best = (rank, p)
@@ -652,9 +662,11 @@ _RELATION_WORDS = frozenset(
 
 
 def _of_the_topic(verb: Mention, noun: Mention, words: list[str], topic_at: int) -> bool:
-    """ "who *acted* in the *movies* of X": a verb before a type noun that only "of" / "by" joins to the topic
-    (the topic's own movies, then the verb's step), not "who wrote movies *together with* X"."""
-    return verb.position < noun.position < topic_at and set(words[noun.position + 1 : topic_at]) <= {"of", "by"}
+    """ "who *acted* in the *movies* of X", "who acted in films *with* X": a verb before a type noun that
+    only "of" / "by" / "with" joins to the topic (the topic's own movies, then the verb's step), not "who
+    wrote movies *together with* X"."""
+    between = words[noun.position + 1 : topic_at]
+    return verb.position < noun.position < topic_at and bool(between) and set(between) <= {"of", "by", "with"}
 
 
 def _slipped(forms: set[str], target: str) -> bool:
@@ -695,18 +707,26 @@ def _voiced(m: Mention, words: list[str], topic_at: int) -> int:
     return 1 if passive else -1
 
 
-def _drop_restating_verb(relations: list[Mention], words: list[str], topic_at: int) -> list[Mention]:
+def _drop_restating_verb(
+    relations: list[Mention], words: list[str], topic_at: int, of_topic: Callable[[str], bool]
+) -> list[Mention]:
     """A verb that only restates the relation its wh-phrase names, closing the question after the topic
     ("in which *venue* was X *published*") or right after the wh-phrase before the topic ("what *venue*
     *published* X", "which *evaluation method* is *used* in X"): read it as no step (where the question
-    asks no agent, "who")."""
+    asks no agent, "who"). A closing verb stays where the topic has no such relation itself (`of_topic`:
+    "what *genres* did X *direct*", X a person: the genres of the films X directed)."""
     if len(relations) < 2 or AGENT_WH.intersection(words):
         return relations
     asked = next((m for m in relations if _after_wh(m, words)), None)
     if asked is None:
         return relations
     last = relations[-1]
-    if asked is not last and last.position >= topic_at and last.word in AGENT_NOUNS:
+    if (
+        asked is not last
+        and last.position >= topic_at
+        and last.word in AGENT_NOUNS
+        and (asked.predicate is None or of_topic(asked.predicate))
+    ):
         return relations[:-1]
     verb = next((m for m in relations if m.position > asked.position), None)
     if (
@@ -802,14 +822,16 @@ def _about_the_topic(words: list[str], i: int, topic_at: int) -> bool:
 
 def _asked_type(mentions: list[Mention], words: list[str]) -> str | None:
     """The entity type the question asks for: a type word right after "which" or "what" ("which
-    films", "what other movies"), else None."""
+    films", "what other movies") or, in a yes/no question, after "any" / "a" ("has X founded *any
+    companies*?"), else None."""
+    yes_no = bool(words) and words[0] in AUXILIARIES
     for m in mentions:
         if m.type_name is None:
             continue
         k = m.position - 1
         while k >= 0 and words[k] in ("other", "kind", "kinds", "of", "type", "types"):
             k -= 1
-        if k >= 0 and words[k] in WH_WORDS:
+        if k >= 0 and (words[k] in WH_WORDS or (yes_no and words[k] in ("any", "a", "an"))):
             return m.type_name
     return None
 

@@ -19,8 +19,8 @@ from kgqa.retrieval.chains.reading import STOP_WORDS
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, type_set
 from kgqa.types import Entity, Triple
 
-#: Shortest label a value is recognised by (a word, not a stray letter pair).
-VALUE_MIN_LENGTH = 4
+#: Shortest label a value is recognised by (a word such as the genre "War", not a stray letter pair).
+VALUE_MIN_LENGTH = 3
 _WORD = re.compile(r"[A-Za-z0-9]+")
 #: A year a question names ("2019"), a value where the chain takes year constraints.
 _YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
