@@ -9,6 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 
+from kgqa.answering.render import spoken_name
 from kgqa.answering.words import agreeing, join_items, plural, verbal_label, written
 from kgqa.graph.reader import entities_by_ids, in_edges, out_edges
 from kgqa.graph.store import GraphStore
@@ -101,7 +102,8 @@ def overview(
                 )
                 values.append(f"{t.object.text} ({detail})" if detail else t.object.text)
             groups[predicate] = [t.object.text for t in triples]
-            noun = plural(predicate) if len(values) > 1 and not verbal_label(predicate) else predicate
+            said = _said(predicate)
+            noun = plural(said) if len(values) > 1 and not verbal_label(said) else said
             facts.append(f"{noun} {written(values, LIST_MAX)}")
         kind = f" ({', '.join(entity.types)})" if entity.types else ""
         head = f"'{entity.text}'{kind}{cite(entity)}"
@@ -111,11 +113,11 @@ def overview(
                 stated(t)
             subjects = written([f"{t.subject.text}{cite(t.subject)}" for t in triples], LIST_MAX)
             groups[f"{predicate} (of)"] = [t.subject.text for t in triples]
-            verbal = verbal_label(predicate)
+            said = _said(predicate)
             sentence += (
-                f" {subjects[:1].upper()}{subjects[1:]} {agreeing(predicate, len(triples))} it."
-                if verbal
-                else (f" It is the {predicate} of {subjects}.")
+                f" {subjects[:1].upper()}{subjects[1:]} {agreeing(said, len(triples))} it."
+                if verbal_label(said)
+                else (f" It is the {said} of {subjects}.")
             )
         sentences.append(sentence)
     first = next(iter(ids))
@@ -136,6 +138,11 @@ def overview(
             "groups": groups,
         },
     )
+
+
+def _said(predicate: str) -> str:
+    """A machine-style predicate name as people say it ("directed_by": "director"); other labels as they are."""
+    return spoken_name(predicate) if "_" in predicate else predicate
 
 
 def _by_predicate(triples: list[Triple]) -> dict[str, list[Triple]]:

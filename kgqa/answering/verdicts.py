@@ -4,6 +4,8 @@ released in 1995?", "did X come out before 1980?")."""
 
 from __future__ import annotations
 
+import re
+
 from kgqa.answering.catalog import Catalog
 from kgqa.answering.exact import (
     QUERY,
@@ -38,7 +40,8 @@ def exists(plan: QuestionPlan, links: Links, cat: Catalog, store: GraphStore) ->
         return Exact(text, _result("list", "yes", [label for _, label in hubs], query=query), hubs, evidence)
     first, rest = constraints[0], constraints[1:]
     base, _ = matching(store, cat, [first])
-    rest_phrase = join_items([f"{singular_phrase(c.attribute)} {c.label}" for c in rest])
+    # "has genre shoegaze" after "has": the attribute without its own "has"
+    rest_phrase = join_items([f"{re.sub(r'^(?:has|have) ', '', singular_phrase(c.attribute))} {c.label}" for c in rest])
     if base:
         many = f"the {number_words(len(base))} {plural(_type(cat))}" if len(base) > 1 else f"the one {_type(cat)}"
         text = f"No: none of {many}{_phrase([first])} has {rest_phrase} {QUERY}."

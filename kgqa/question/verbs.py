@@ -32,6 +32,8 @@ AGENT_NOUNS = {
     **dict.fromkeys("produce produces produced".split(), "producer"),
     **dict.fromkeys("compose composes composed".split(), "composer"),
     **dict.fromkeys("paint paints painted".split(), "painter"),
+    # nouns for where someone works ("what institution is X at": the affiliation)
+    **dict.fromkeys("institution institutions employer employers workplace".split(), "affiliation employer"),
     # nouns that ask for a category or for what a thing is about
     **dict.fromkeys(
         "type types kind kinds sort sorts category categories style styles".split(), "genre category class"
@@ -57,7 +59,7 @@ PLACE_NOUNS = {
     **dict.fromkeys("die died".split(), "place of death"),
     **dict.fromkeys("film filmed shoot shot".split(), "filming location"),
     **dict.fromkeys("study studied educated".split(), "education university alma mater"),
-    **dict.fromkeys("work works worked employed".split(), "employer workplace"),
+    **dict.fromkeys("work works worked employed".split(), "employer workplace affiliation institution"),
     **dict.fromkeys("headquartered".split(), "headquarters location"),
 }
 

@@ -133,3 +133,12 @@ def test_two_unquoted_titles_are_compared(machine_named):
     assert before.answer.startswith("Yes" if int(ya) < int(yb) else "No"), before.answer
     same = ws.ask(f"do {a.lower()} and {b.lower()} have the same director")
     assert same.answer.startswith("No") and "director:" in same.answer and "directed_by" not in same.answer
+
+
+def test_an_overview_says_the_predicates_as_people_do(machine_named):
+    ws, facts = machine_named
+    a, _ = _two_films(facts)
+    (director,) = sorted(facts[a]["directed_by"])[:1]
+    answer = ws.ask(f"tell me about {a.lower()}")
+    assert f"director {director}" in answer.answer and "directed_by" not in answer.answer, answer.answer
+    assert "_" not in answer.answer.split(":", 1)[1], answer.answer

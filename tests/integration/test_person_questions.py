@@ -136,3 +136,18 @@ def test_no_yes_from_facts_the_question_names_nothing_of(film_workspace):
     ws, title, _, _, plain = film_workspace
     a = ws.ask(f"did {title[plain[0]].lower()} win an oscar")
     assert not a.answer.startswith("Yes") and a.result.get("value") != "yes", a.answer
+
+
+def test_the_film_described_by_its_own_values(film_workspace):
+    """ "who starred in the french comedy x": the film's own language and genre before its title describe
+    it; they constrain no answer."""
+    ws, title, facts, _, plain = film_workspace
+    m = next(
+        m
+        for m in plain
+        if facts[m]["cast member"] and facts[m]["original language"] and any(" " not in g for g in facts[m]["genre"])
+    )
+    genre = next(g for g in facts[m]["genre"] if " " not in g)
+    language = facts[m]["original language"][0]
+    a = ws.ask(f"who starred in the {language.lower()} {genre.lower()} {title[m].lower()}")
+    assert set(a.result["items"]) == set(facts[m]["cast member"]), a.answer

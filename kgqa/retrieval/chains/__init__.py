@@ -24,7 +24,7 @@ from kgqa.config import RetrievalParams
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import KgqaError
 from kgqa.graph.layout import layout_of
-from kgqa.graph.reader import in_edges, resolve_entity
+from kgqa.graph.reader import in_edges, out_edges, resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.question.meaning import asks_inverse
 from kgqa.retrieval.base import Answer
@@ -50,7 +50,7 @@ from kgqa.retrieval.chains.ordering import (
     time_keyed,
     time_top_of,
 )
-from kgqa.retrieval.chains.reading import ChainPlan, ChainReader
+from kgqa.retrieval.chains.reading import LINK_WORDS, ChainPlan, ChainReader
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, type_set
 from kgqa.retrieval.chains.values import NamedValue, Narrowing, Unmet, blanked, named_values, value_spans
 from kgqa.types import Entity, RankedHub, Source, Triple
@@ -106,7 +106,10 @@ class ChainAnswerer:
         mention = self.topic(question, params)
         if mention is None:
             return None
-        answer = self._answer(question, mention, params, is_hub, mode, t0)
+        plain = self._without_descriptors(question, mention)  # "who starred in *the romance comedy* X"
+        answer = self._answer(plain, mention, params, is_hub, mode, t0)
+        if answer is not None:
+            answer.question = question
         if answer is None and question[mention.start : mention.end].lower() == mention.label.lower() + "s":
             possessive = question[: mention.end - 1] + "'s" + question[mention.end :]  # "szabos": "szabo's"
             again = replace(mention, end=mention.end - 1)
@@ -114,6 +117,40 @@ class ChainAnswerer:
             if answer is not None:
                 answer.question = question
         return answer
+
+    def _in_some_label(self, word: str) -> bool:
+        """Whether some entity's label has `word` as one of its words ("icse" in "... (ICSE)")."""
+        found = layout_of(self.store).entities_by_label(word, LABEL_PROBE)
+        return any(word in _WORD.findall(e.text.lower()) for e, _ in found)
+
+    def _without_descriptors(self, question: str, mention: TopicMention) -> str:
+        """`question` with the values written right before its topic that the topic itself has blanked out
+        ("who starred in the *romance comedy* glass summer 2": the film's own genres describe it, they
+        constrain no answer); unchanged for a yes/no question ("is *the thriller* X in french?") and
+        where nothing stands there but link words."""
+        before = _WORD.findall(question[: mention.start].lower())
+        if not before or before[-1] in LINK_WORDS or asks_yes_no(question) or not mention.start:
+            return question
+        index = self._label_index()
+        values = named_values(
+            question,
+            (mention.start, mention.end),
+            partial(labels_in, self.store, index=index),
+            self.reader.cues.vocabulary,
+        )
+        if not values:
+            return question
+        own = {t.object.id for t in out_edges(self.store, mention.ids)}
+        own |= {t.subject.id for t in in_edges(self.store, mention.ids)}
+        described = [v for v in values if any(e.id in own for e in v.entities)]
+        spans = sorted(value_spans(question, described))
+        # the described values and link words alone between the first of them and the topic
+        if not spans or spans[-1][1] > mention.start:
+            return question
+        between = blanked(question[spans[0][0] : mention.start], [(a - spans[0][0], b - spans[0][0]) for a, b in spans])
+        if any(w not in ("the", "a", "an", "and") for w in _WORD.findall(between.lower())):
+            return question
+        return blanked(question, spans)
 
     def _answer(
         self, question: str, mention: TopicMention, params: RetrievalParams, is_hub: IsHub, mode: str, t0: float
@@ -168,6 +205,8 @@ class ChainAnswerer:
         if mention.typo and (len(plan.steps) < 2 or how_many or ordering is not None):
             return None  # a name with a typo in one hop, a count or an order: the exact answers' own reading
         unknown = _unknown_value(asked, plan) if any_yes_no else None  # "was X born in *paris*?"
+        if unknown and self._in_some_label(unknown):
+            return None  # "has X published at *icse*?": a label's acronym or word, the exact answers' to link
         if any_yes_no and (set(plan.unexplained) - _EXISTENTIAL_WORDS - {unknown} or narrowing is not None or bare):
             return None  # "was X a success?": a word the chain does not read; HubLink's retrieval answers
         start = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
@@ -482,6 +521,8 @@ class ChainAnswerer:
 
 
 _WORD = re.compile(r"[a-z0-9]+")
+#: Labels read to tell whether a word a yes/no question closes with is part of some label.
+LABEL_PROBE = 20
 #: Words a yes/no question may add to its chain's relation ("has X *ever* directed *any* films?").
 _EXISTENTIAL_WORDS = frozenset({"ever", "any", "anything", "anyone", "someone", "something", "single", "yet"})
 #: Triples counted per candidate first step where the topic's own steps are weighed (`_anchored`).
