@@ -357,7 +357,7 @@ class Workspace:
                 self.embedder,
                 self.facts.catalogs,
                 cap,
-                lambda q: chains.topic(q, params) is not None,
+                lambda q: getattr(chains.topic(q, params), "label", None),
             )
         return answer
 

@@ -154,6 +154,14 @@ def refine(
         exact = _values_over_hubs(plan, reading.operation, reading.asked, links, cat, store)
     elif (
         reading.operation == "lookup"
+        and reading.asked is None
+        and links.values
+        and (plan.year_range or plan.year_bound or links.years)
+    ):
+        # "what did X direct in the 60s": the hubs with the value in those years
+        exact = _aggregate(plan, replace(reading, operation="list"), links, cat, store)
+    elif (
+        reading.operation == "lookup"
         and reading.asked
         and len(links.values) + len(links.years) >= 2
         and len(constraints_of(plan, links, cat, skip=reading.asked))

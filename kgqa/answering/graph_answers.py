@@ -11,7 +11,7 @@ from typing import Any
 from kgqa import deadline
 from kgqa.answering.catalog import Catalog, CatalogCache
 from kgqa.answering.connections import connection_by_labels
-from kgqa.answering.exact import refine
+from kgqa.answering.exact import Exact, refine
 from kgqa.answering.question import analyse
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
@@ -85,13 +85,14 @@ def with_exact(
     embedder: Embedder,
     cache: CatalogCache,
     max_triples: int | None = None,
-    names_an_entity: Callable[[str], bool] | None = None,
+    named_entity: Callable[[str], str | None] | None = None,
 ) -> Answer:
     """`answer`, corrected by what the graph states exactly (unchanged when the graph cannot say).
     `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
-    it grows with the result); `names_an_entity(question)`: whether the question writes an entity's label
-    (then an exact answer over every hub, constrained by nothing the catalog linked, is no answer to it:
-    "which languages has X made films in" where X is no value of the films' catalog)."""
+    it grows with the result); `named_entity(question)`: the label of the entity the question is about
+    (its longest label), or None (then an exact answer that did not link it is no answer to it: "which
+    languages has X made films in", "which films did X direct after 1990" where X is no value of the
+    films' catalog, people being subjects)."""
     cat = prepared(store, meta, cache, answer.question)
     if cat is not None:
         deadline.check("the exact answer")
@@ -103,8 +104,7 @@ def with_exact(
         return answer
     if exact is None:
         return answer
-    unconstrained = (exact.result.get("query") or {}).get("constraints") == [] and not exact.labels
-    if unconstrained and names_an_entity is not None and names_an_entity(answer.question):
+    if named_entity is not None and not _linked(exact, named_entity(answer.question)):
         return answer
     if _agrees(answer.result, exact.result) and all(label in answer.answer for label in exact.labels):
         answer.result = {**(answer.result or {}), **{k: v for k, v in exact.result.items() if k not in _SHAPE}}
@@ -114,6 +114,15 @@ def with_exact(
     answer.sources = [Source(i, h, label) for i, (h, label) in enumerate(exact.sources, start=1)]
     answer.triples = list(dict.fromkeys(answer.triples + exact.triples))[:max_triples]  # retrieval order kept
     return answer
+
+
+def _linked(exact: Exact, label: str | None) -> bool:
+    """Whether the exact answer read the entity labelled `label` (None: the question names none), or
+    constrains by nothing and says what it found to be missing or ambiguous."""
+    if label is None or "missing" in exact.result or "candidates" in exact.result:
+        return True
+    linked = {x.casefold() for x in exact.labels}
+    return label.casefold() in linked or any(label.casefold() in x or x in label.casefold() for x in linked if x)
 
 
 _SHAPE = ("operation", "value", "items", "groups")

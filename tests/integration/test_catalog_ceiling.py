@@ -134,3 +134,25 @@ def test_past_the_ceiling_a_year_narrows_the_chain(demo_workspace, monkeypatch):
     assert answer.strategy == "chain", answer.answer
     assert set(answer.result["items"]) == {p["title"] for p in papers if p["year"] == year}, answer.answer
     assert f"publication year {year}" in answer.answer
+
+
+def test_past_the_ceiling_years_after_one_keep_the_chain_ends(demo_workspace, monkeypatch):
+    """Without a catalog "which papers did X write after Y" (and "before Y") follows the relation and keeps
+    the papers whose year is past the bound, read for every end; none there is said so."""
+    ws = demo_workspace
+    rows = ws.store.query(
+        "MATCH (p:Entity)-[:Triple {predicate: 'author'}]->(a:Entity), (p)-[:Triple {predicate: 'publication year'}]->(y:Entity) "
+        "WITH a, collect({title: p.label, year: CAST(y.label AS INT64)}) AS papers WHERE size(papers) >= 2 "
+        "RETURN a.label, papers ORDER BY size(papers) DESC, a.label LIMIT 1"
+    )[1]
+    name, papers = rows[0]
+    edge = min(p["year"] for p in papers)
+    monkeypatch.setattr(catalog_mod, "MAX_FACTS", 1)
+    monkeypatch.setattr(ws.facts, "catalogs", CatalogCache())
+    direct = RetrievalParams(strategy="direct")
+    after = ws.ask(f"which papers did {name.lower()} write after {edge}", direct)
+    assert after.strategy == "chain", after.answer
+    assert set(after.result["items"]) == {p["title"] for p in papers if p["year"] > edge}, after.answer
+    assert f"(those dated after {edge})" in after.answer
+    none = ws.ask(f"which papers did {name.lower()} write before {edge}", direct)
+    assert none.result["items"] == [] and none.answer.startswith("None of the"), none.answer

@@ -101,3 +101,16 @@ def test_was_a_film_released_in_a_year_with_people_as_hubs_too(person_first):
     assert yes.result["value"] == "yes" and yes.answer.startswith("Yes"), yes.answer
     no = ws.ask(f"did {title.lower()} come out before {year}")
     assert no.result["value"] == "no" and str(year) in no.answer, no.answer
+
+
+def test_a_persons_films_after_a_year(person_first):
+    """The films' catalog holds no triple from the people: the chain keeps X's films past the bound."""
+    ws, by, _, years = person_first
+    director = max(
+        (p for p in by if len({years.get(t) for t in by[p]["directed"]} - {None}) >= 2),
+        key=lambda p: (len(by[p]["directed"]), p),
+    )
+    films = {t: int(years[t]) for t in by[director]["directed"] if t in years}
+    edge = min(films.values())
+    a = ws.ask(f"which films did {director.lower()} direct after {edge}")
+    assert set(a.result["items"]) == {t for t, y in films.items() if y > edge}, a.answer

@@ -151,3 +151,16 @@ def test_the_film_described_by_its_own_values(film_workspace):
     language = facts[m]["original language"][0]
     a = ws.ask(f"who starred in the {language.lower()} {genre.lower()} {title[m].lower()}")
     assert set(a.result["items"]) == set(facts[m]["cast member"]), a.answer
+
+
+def test_what_a_person_did_in_a_decade(film_workspace):
+    ws, title, facts, directed, _ = film_workspace
+    by_title = {t: m for m, t in title.items()}
+    for director in sorted(directed, key=lambda d: (-len(directed[d]), d)):
+        decades = {int(facts[by_title[t]]["release year"][0]) // 10 * 10 for t in directed[director]}
+        if len(decades) >= 2:
+            break
+    decade = min(decades)
+    films = {t for t in directed[director] if int(facts[by_title[t]]["release year"][0]) // 10 * 10 == decade}
+    a = ws.ask(f"what did {director.lower()} direct in the {decade}s")
+    assert set(a.result["items"]) == films, a.answer

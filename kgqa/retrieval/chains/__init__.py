@@ -53,6 +53,7 @@ from kgqa.retrieval.chains.ordering import (
 from kgqa.retrieval.chains.reading import LINK_WORDS, ChainPlan, ChainReader
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, type_set
 from kgqa.retrieval.chains.values import NamedValue, Narrowing, Unmet, blanked, named_values, value_spans
+from kgqa.retrieval.chains.years import YearWindow, year_of, year_window
 from kgqa.types import Entity, RankedHub, Source, Triple
 
 IsHub = Callable[[str], bool]
@@ -164,6 +165,11 @@ class ChainAnswerer:
         if ordering is not None and self._counts_exactly(question):
             ordering = None
         fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
+        # "which films did X direct after 1990" where the exact answers cannot read X's films: the chain
+        # keeps the ends of those years itself, read without the years
+        window = year_window(question) if not self._counts_exactly(question, (mention.start, mention.end)) else None
+        if window is not None:
+            question = blanked(question, [window.span])
         narrowing = self._narrowing(question, mention, fanout)  # the values named ("Last Shadows")
         values = narrowing.values if narrowing is not None else []
         top = (
@@ -250,6 +256,15 @@ class ChainAnswerer:
             answer = _compose_nothing(question, plan, result, mode, self._topic_hubs(start, is_hub), self.reader)
             answer.timings = {"question": t1 - t0, "retrieve": time.perf_counter() - t1, "generate": 0.0}
             return _verdict(answer, False)
+        if window is not None and result.ends:
+            dated = self._in_window(plan, mention, result, window, fanout)
+            if dated is None:
+                return None  # the ends state no year
+            if not dated:
+                answer = _compose_outside(question, plan, result, window, mode, self._topic_hubs(start, is_hub))
+                answer.timings = {"question": t1 - t0, "retrieve": time.perf_counter() - t1, "generate": 0.0}
+                return answer
+            result.ends = dated
         if not result.ends or _containers(result):
             return None
         if reached_value is None and any(named(e) for e in result.ends):
@@ -271,6 +286,8 @@ class ChainAnswerer:
         else:
             answer = _compose(question, plan, result, params, is_hub, mode, topic_hubs)
         said = [f"those {narrowing.phrase()}"] if narrowing is not None and narrowing.used else []
+        if window is not None:
+            said.append(f"those dated {window.phrase}")
         if latest_at is not None and latest_at.kept:
             word = "latest" if latest_at.descending else "earliest"
             kept = join_items([f"'{e.text}'" for e in latest_at.kept])
@@ -357,8 +374,9 @@ class ChainAnswerer:
         """The values the question names beside its topic (`values.named_values`), ready to narrow a
         chain's hops to the entities that have them; None where it names none."""
         index = self._label_index()
-        # a year is a value only where no exact answers read it (a graph past the catalog's ceiling)
-        years = not self._counts_exactly(question)
+        # a year is a value only where no exact answers read it with the topic (a graph past the catalog's
+        # ceiling, a topic the catalog does not link: people as the subjects of their films)
+        years = not self._counts_exactly(question, (mention.start, mention.end))
         values = named_values(
             question,
             (mention.start, mention.end),
@@ -471,6 +489,22 @@ class ChainAnswerer:
             return False
         masked = question[: mention.start] + "X" + question[mention.end :]
         return self.reader.both_ways(plan.steps[0][0], set(mention.types)) and asks_inverse(masked, plan.steps[0][0])
+
+    def _in_window(
+        self, plan: ChainPlan, mention: TopicMention, result: ChainResult, window: YearWindow, fanout: int
+    ) -> list[Entity] | None:
+        """The chain's ends whose year or date is in `window` (their year triples join their evidence), or
+        None where the ends state neither."""
+        if all(e.is_literal for e in result.ends):
+            return None
+        keyed = time_keyed(self.store, self.reader.schema, result.ends, self._end_types(plan, mention), fanout)
+        if keyed is None:
+            return None
+        kept = [e for e in result.ends if (y := year_of(keyed.values.get(e.id, ""))) is not None and window.holds(y)]
+        last = result.reached_by[-1] if result.reached_by else {}
+        for e in kept:
+            last.setdefault(e.id, []).append(keyed.triples[e.id])
+        return kept
 
     def _counts_the_topic(self, question: str, plan: ChainPlan, mention: TopicMention) -> bool:
         """ "how many films did *the director of X* make": a count that goes from the topic to its own
@@ -609,6 +643,26 @@ def _compose_no_subject(
     return _chain_answer(question, plan, result, text, sources, [], mode, outcome)
 
 
+def _compose_outside(
+    question: str, plan: ChainPlan, result: ChainResult, window: YearWindow, mode: str, topic_hubs: list[Entity]
+) -> Answer:
+    """ "None of the 7 movies that X directed is dated after 1990 [1]." where none of the ends is."""
+    types = sorted({t for e in result.ends for t in e.types if t != LITERAL})
+    noun = types[0].lower() if len(types) == 1 else "entity"
+    n = len(result.ends)
+    sources = {h.id: Source(k, h.id, h.label or h.id) for k, h in enumerate(topic_hubs[:1], 1)}
+    cite = " [1]" if sources else ""
+    way = _reached_phrase(plan.steps, result.start[0].text)
+    text = f"None of the {n} {plural(noun) if n > 1 else noun}{way} is dated {window.phrase}{cite}."
+    outcome: dict[str, Any] = {
+        "operation": "count" if counts(question) else "list",
+        "value": 0 if counts(question) else None,
+        "items": [],
+        "groups": {},
+    }
+    return _chain_answer(question, plan, result, text, sources, [], mode, outcome)
+
+
 def _of_own_kind(values: list[NamedValue], mention: TopicMention) -> bool:
     """Whether a value the question names is of the topic's own type (another film beside a film)."""
     return any(set(e.types) & mention.types for v in values for e in v.entities if not e.is_literal)
@@ -620,9 +674,9 @@ def _unknown_value(question: str, plan: ChainPlan) -> str | None:
     number is the exact answers' to read)."""
     words = _WORD.findall(question.lower())
     rest = [w for w in plan.unexplained if w not in _EXISTENTIAL_WORDS]
-    if len(rest) != 1 or not words or words[-1] != rest[0] or rest[0].isdigit():
+    if len(rest) != 1 or not words or words[-1] != rest[0] or rest[0].isdigit() or not plan.mentions:
         return None
-    return rest[0] if plan.mentions and max(m.position for m in plan.mentions) < len(words) - 1 else None
+    return rest[0]
 
 
 def _compose_nothing(
@@ -630,7 +684,7 @@ def _compose_nothing(
 ) -> Answer:
     """ "The graph has no movie with cast member 'A' [1]." for a yes/no question whose chain reaches
     nothing ("has A acted in any films?")."""
-    types = {e for ts in (set(e.types) for e in result.start) for e in ts}
+    types = {t for e in result.start for t in e.types}
     for predicate, direction in plan.steps:
         types = reader.schema.step(predicate, direction, types)
     named = sorted(t for t in types if t != LITERAL)
@@ -893,12 +947,33 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
         if verbal_label(predicate):  # the triple read as it stands: "A [1] wrote 'X'", "'X' published at V [1]"
             if direction < 0:
                 return f"{listing} {agreeing(predicate, n)} '{start}'."
-            return f"'{start}' {predicate} {listing}."
+            return f"'{start}' {_with_copula(predicate)} {listing}."
         if direction > 0:  # "The screenwriters of 'X' are A [1] and B [1]."
             return f"The {plural(predicate) if n > 1 else predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
         return f"'{start}' is the {predicate} of {listing}."
     way = " → ".join(p if d > 0 else _backwards(p) for p, d in steps)
     return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."
+
+
+#: Participles that open a label and read as passive only ("born in": "'X' was born in Lyon"), with the
+#: verb that goes before them.
+_PASSIVE = {
+    "born": "was",
+    "published": "was",
+    "released": "was",
+    "filmed": "was",
+    "headquartered": "is",
+    "located": "is",
+    "based": "is",
+    "situated": "is",
+}
+
+
+def _with_copula(label: str) -> str:
+    """ "born in" -> "was born in", "headquartered in" -> "is headquartered in"; other labels as they are
+    ("wrote", "acted in", "comes from")."""
+    first = label.split(" ", 1)[0].lower()
+    return f"{_PASSIVE[first]} {label}" if first in _PASSIVE and " " in label else label
 
 
 def _backwards(label: str) -> str:
