@@ -167,7 +167,9 @@ class ChainAnswerer:
         fanout = int(params.extra.get("chain_fanout", DEFAULT_FANOUT))
         # "which films did X direct after 1990" where the exact answers cannot read X's films: the chain
         # keeps the ends of those years itself, read without the years
-        window = year_window(question) if not self._counts_exactly(question, (mention.start, mention.end)) else None
+        window = year_window(question)
+        if window is not None and self._counts_exactly(question, (mention.start, mention.end)):
+            window = None  # the exact answers read the years with the topic
         if window is not None:
             question = blanked(question, [window.span])
         narrowing = self._narrowing(question, mention, fanout)  # the values named ("Last Shadows")
@@ -636,11 +638,16 @@ def _compose_no_subject(
     """ "Nothing in the graph cites 'X' [1]." for one step back that reaches nothing (the topic cited)."""
     predicate = plan.steps[0][0]
     topic = result.start[0].text
-    sources = {h.id: Source(n, h.id, h.label or h.id) for n, h in enumerate(topic_hubs[:1], 1)}
-    cite = " [1]" if sources else ""
+    sources, cite = _topic_source(topic_hubs)
     text = f"Nothing in the graph {predicate} '{topic}'{cite}."
     outcome: dict[str, Any] = {"operation": "list", "value": None, "items": [], "groups": {}}
     return _chain_answer(question, plan, result, text, sources, [], mode, outcome)
+
+
+def _topic_source(topic_hubs: list[Entity]) -> tuple[dict[str, Source], str]:
+    """The topic's own hub as source [1] of an answer that reached nothing, and its citation ("" without one)."""
+    sources = {h.id: Source(1, h.id, h.label or h.id) for h in topic_hubs[:1]}
+    return sources, " [1]" if sources else ""
 
 
 def _compose_outside(
@@ -650,8 +657,7 @@ def _compose_outside(
     types = sorted({t for e in result.ends for t in e.types if t != LITERAL})
     noun = types[0].lower() if len(types) == 1 else "entity"
     n = len(result.ends)
-    sources = {h.id: Source(k, h.id, h.label or h.id) for k, h in enumerate(topic_hubs[:1], 1)}
-    cite = " [1]" if sources else ""
+    sources, cite = _topic_source(topic_hubs)
     way = _reached_phrase(plan.steps, result.start[0].text)
     text = f"None of the {n} {plural(noun) if n > 1 else noun}{way} is dated {window.phrase}{cite}."
     outcome: dict[str, Any] = {
@@ -689,8 +695,7 @@ def _compose_nothing(
         types = reader.schema.step(predicate, direction, types)
     named = sorted(t for t in types if t != LITERAL)
     noun = named[0].lower() if len(named) == 1 else "entity"
-    sources = {h.id: Source(n, h.id, h.label or h.id) for n, h in enumerate(topic_hubs[:1], 1)}
-    cite = " [1]" if sources else ""
+    sources, cite = _topic_source(topic_hubs)
     text = f"The graph has no {noun}{_reached_phrase(plan.steps, repr(result.start[0].text))}{cite}."
     outcome: dict[str, Any] = {"operation": "list", "value": None, "items": [], "groups": {}}
     return _chain_answer(question, plan, result, text, sources, [], mode, outcome)
@@ -706,8 +711,7 @@ def _compose_none(
     types = sorted({t for ts in reached.values() if ts for t in _far_end(ts[0], step).types})
     noun = types[0].lower() if len(types) == 1 else "entity"
     noun = noun if unmet.among == 1 else plural(noun)
-    sources = {h.id: Source(n, h.id, h.label or h.id) for n, h in enumerate(topic_hubs[:1], 1)}
-    cite = " [1]" if sources else ""
+    sources, cite = _topic_source(topic_hubs)
     way = _reached_phrase(plan.steps[: unmet.hop + 1], result.start[0].text)
     text = f"None of the {unmet.among} {noun}{way} {unmet.sentence_end()}{cite}."
     if unmet.among == 1:
