@@ -7,10 +7,18 @@ does it, writing GRAPH.metaqa.csv to load and index with `--hub-type Movie`):
     python bench/metaqa_style_questions.py --rename films/graph.csv
     kgqa --db films-metaqa.kuzu load films/graph.metaqa.csv
     kgqa --db films-metaqa.kuzu index build --hub-type Movie
-    python bench/metaqa_style_questions.py films-metaqa.kuzu films/graph.metaqa.csv [lower] [second|third] [typos]
+    python bench/metaqa_style_questions.py films-metaqa.kuzu films/graph.metaqa.csv [lower] [second|third|fourth] [typos]
+
+The same graph as MetaQA ships its own, a headerless TSV of names with no labels, types or literal flags
+(`--bare` writes GRAPH.metaqa.tsv; index it with `--min-out-degree 1`, every subject a hub root):
+
+    python bench/metaqa_style_questions.py --bare films/graph.metaqa.csv
+    kgqa --db films-bare.kuzu load films/graph.metaqa.tsv
+    kgqa --db films-bare.kuzu index build --min-out-degree 1
+    python bench/metaqa_style_questions.py films-bare.kuzu films/graph.metaqa.csv lower fourth
 
 `second`: another 27 forms written later as a newcomer check (`second_wordings`); `third`: 20 forms in
-MetaQA's own two- and three-hop phrasings (`third_wordings`); `typos`: each question with one slip in its
+MetaQA's own two- and three-hop phrasings (`third_wordings`); `fourth`: 37 more (`fourth_wordings`); `typos`: each question with one slip in its
 longest word that names nothing (`slipped`). Prints each question
 whose structured result is not exactly the answer set, then recall and precision of `result.items` per
 question form (offline mode, direct strategy, no topic given)."""
@@ -45,6 +53,16 @@ def rename(path: str) -> str:
         for r in rows:
             r[1] = RENAME.get(r[1], r[1])
             w.writerow(r)
+    return out
+
+
+def bare(path: str) -> str:
+    """Write GRAPH.metaqa.csv as a headerless TSV of names beside it (subject, predicate, object: no ids,
+    labels, types or literal flags, as MetaQA's own kb.txt); its path."""
+    out = path.rsplit(".", 1)[0] + ".tsv"
+    with open(path, encoding="utf-8", newline="") as src, open(out, "w", encoding="utf-8") as dst:
+        for r in csv.DictReader(src):
+            dst.write(f"{r['subject_label']}\t{r['predicate']}\t{r['object_label'] or r['object']}\n")
     return out
 
 
@@ -298,6 +316,83 @@ def third_wordings(path: str, lower: bool, seed: int = 47) -> list[tuple[str, st
     return found
 
 
+def fourth_wordings(path: str, lower: bool, seed: int = 52) -> list[tuple[str, str, set[str]]]:
+    """37 more forms written as a newcomer check in session 52 (MetaQA's "X was written by who", "what
+    sort of movie is X", "the director of X also directed which movies", "what movies was X in", ...)."""
+    g = AskedGraph(path, lower)
+    name, fw, bw, add = g.name, g.fw, g.bw, g.add
+    rng = random.Random(seed)
+    for m in rng.sample(g.movies, 6):
+        t, one = name(m), {m}
+        dirs, cast, wr = fw(one, "directed_by"), fw(one, "starred_actors"), fw(one, "written_by")
+        add("1 written-by-who", f"{t} was written by who", wr)
+        add("1 director-is-who", f"the director of {t} is who", dirs)
+        add("1 sort", f"what sort of movie is {t}", fw(one, "has_genre"))
+        add("1 kind", f"{t} is what kind of film", fw(one, "has_genre"))
+        add("1 release-date", f"what was the release date of {t}", fw(one, "release_year"))
+        add("1 spoken", f"what language is spoken in {t}", fw(one, "in_language"))
+        add("1 primary-lang", f"what is the primary language of {t}", fw(one, "in_language"))
+        add("1 topics", f"which topics is {t} about", fw(one, "has_tags"))
+        add("1 who-in", f"who was in {t}", cast)
+        add("1 stars", f"who are the stars of {t}", cast)
+        add("1 screenplay", f"who wrote the screenplay for {t}", wr)
+        add("2 same-writer", f"which movies have the same screenwriter as {t}", bw(wr, "written_by") - one)
+        add("2 share-writer", f"what films share the writer of {t}", bw(wr, "written_by") - one)
+        add("2 same-actor", f"which movies share the same actor of {t}", bw(cast, "starred_actors") - one)
+        add("2 dir-also", f"the director of {t} also directed which movies", bw(dirs, "directed_by") - one)
+        add("2 cast-other", f"what other movies did the actors of {t} appear in", bw(cast, "starred_actors") - one)
+        co = bw(cast, "starred_actors") - one
+        add("3 share-actors-dirs", f"the movies that share actors with {t} were directed by who", fw(co, "directed_by"))
+        sd = bw(dirs, "directed_by") - one
+        add("3 same-dir-genres", f"what genres are the films with the same director as {t}", fw(sd, "has_genre"))
+        add(
+            "3 writer-films-years",
+            f"when were the other films by the writer of {t} released",
+            fw(bw(wr, "written_by") - one, "release_year"),
+        )
+        add("3 dir-films-writers", f"who wrote the other movies of the director of {t}", fw(sd, "written_by"))
+    people = sorted(o for o in g.inn if g.inn[o].get("directed_by"))
+    for p in rng.sample(people, 4):
+        t = name(p)
+        films = bw({p}, "directed_by")
+        add("1 dir-movies-was", f"what movies was {t} the director of", films)
+        add("1 dir-which", f"which films were directed by {t}", films)
+        add("2 dir-writers", f"who are the writers of the movies directed by {t}", fw(films, "written_by"))
+        add("2 dir-actors", f"which actors appeared in films directed by {t}", fw(films, "starred_actors"))
+        add("2 dir-years", f"what years were {t}'s movies released", fw(films, "release_year"))
+    actors = sorted(o for o in g.inn if g.inn[o].get("starred_actors"))
+    for p in rng.sample(actors, 4):
+        t = name(p)
+        films = bw({p}, "starred_actors")
+        add("1 act-was-in", f"what movies was {t} in", films)
+        add("1 act-which", f"{t} starred in which films", films)
+        add("1 act-an-actor", f"which movies was {t} an actor in", films)
+        add("2 act-genres", f"what kind of movies has {t} been in", fw(films, "has_genre"))
+        add("2 act-coactors", f"who are the co-actors of {t}", fw(films, "starred_actors") - {p})
+        add("2 act-lang", f"what languages are spoken in the films {t} appeared in", fw(films, "in_language"))
+        add(
+            "3 act-dirs-films",
+            f"what other films did the directors of {t}'s movies direct",
+            bw(fw(films, "directed_by"), "directed_by") - films,
+        )
+    writers = sorted(o for o in g.inn if g.inn[o].get("written_by"))
+    for p in rng.sample(writers, 3):
+        t = name(p)
+        films = bw({p}, "written_by")
+        add("1 wr-which", f"{t} wrote which films", films)
+        add("1 wr-are", f"what are the movies written by {t}", films)
+        add("2 wr-dirs", f"{t} wrote movies directed by who", fw(films, "directed_by"))
+        add("2 wr-cast", f"which actors starred in the films {t} wrote", fw(films, "starred_actors"))
+    tags = sorted(o for o in g.inn if g.inn[o].get("has_tags"))
+    for tg in rng.sample(tags, 3):
+        t = name(tg)
+        films = bw({tg}, "has_tags")
+        add("1 tag-described", f"what films can be described by {t}", films)
+        add("1 tag-subject", f"{t} is the subject of which movies", films)
+        add("2 tag-dirs", f"who directed the movies about {t}", fw(films, "directed_by"))
+    return g.found
+
+
 def slipped(found: list[tuple[str, str, set[str]]], graph: str) -> list[tuple[str, str, set[str]]]:
     """Each question with one typing slip in its longest word that is no word of an entity's name, as
     people type: in turn its third letter dropped ("written" -> "wrtten"), its second and third letters
@@ -315,7 +410,7 @@ def slipped(found: list[tuple[str, str, set[str]]], graph: str) -> list[tuple[st
 
 
 def main(db: str, graph: str, lower: bool, which: str = "first", typos: bool = False) -> int:
-    sets = {"first": questions, "second": second_wordings, "third": third_wordings}
+    sets = {"first": questions, "second": second_wordings, "third": third_wordings, "fourth": fourth_wordings}
     found = sets[which](graph, lower)
     return score(db, slipped(found, graph) if typos else found)
 
@@ -324,8 +419,11 @@ if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "--rename":
         print("wrote", rename(sys.argv[2]))
         sys.exit(0)
+    if len(sys.argv) >= 3 and sys.argv[1] == "--bare":
+        print("wrote", bare(sys.argv[2]))
+        sys.exit(0)
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    chosen = [w for w in ("second", "third") if w in sys.argv[3:]]
+    chosen = [w for w in ("second", "third", "fourth") if w in sys.argv[3:]]
     typos = "typos" in sys.argv[3:]
     sys.exit(main(sys.argv[1], sys.argv[2], "lower" in sys.argv[3:], chosen[0] if chosen else "first", typos))

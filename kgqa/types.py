@@ -4,9 +4,11 @@ the sources and ranked hubs of an answer."""
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 if TYPE_CHECKING:
     import numpy as np
@@ -20,6 +22,30 @@ def synthetic_literal_id(value: str, datatype: str = "") -> str:
     """A stable storage key for a literal without an id of its own."""
     digest = hashlib.sha1(f"{datatype}\x1f{value}".encode()).hexdigest()[:20]
     return f"{SYNTHETIC_ID_PREFIX}{digest}"
+
+
+_IRI = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|urn:)", re.IGNORECASE)
+
+
+def name_from_id(entity_id: str) -> str:
+    """The name an entity's id gives it where no record states a label: an IRI's last segment, decoded,
+    with underscores as spaces (`http://ex.org/film/Silent_Echo` -> `Silent Echo`); a blank node or a
+    synthetic literal id none (""); any other id is the name itself, as in a triple file that names its
+    entities (`Silent Echo<TAB>directed_by<TAB>Ines Brannigan`)."""
+    if entity_id.startswith(("_:", SYNTHETIC_ID_PREFIX)):
+        return ""
+    if not _IRI.match(entity_id):
+        return entity_id.strip()
+    return " ".join(unquote(local_name(entity_id)).replace("_", " ").split())
+
+
+def local_name(iri: str) -> str:
+    """The part of an IRI after its last `#` or `/` (or `:` if it has neither)."""
+    trimmed = iri.rstrip("#/")
+    cut = max(trimmed.rfind("#"), trimmed.rfind("/"))
+    if cut < 0:
+        cut = trimmed.rfind(":")
+    return trimmed[cut + 1 :] or iri
 
 
 @dataclass(frozen=True, slots=True)

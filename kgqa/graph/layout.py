@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 PathRow = tuple[str, list[str], list[str], list[str], str, str]
 #: One predicate between two type lists: predicate, subject types, object types, object is literal, triples.
 SchemaRow = tuple[str, list[str], list[str], bool, int]
+#: Untyped, non-literal objects of a predicate: predicate, subject types, the object is a subject, triples.
+UntypedObjectRow = tuple[str, list[str], bool, int]
 #: One hop of a relation chain: from id (in the frontier), to id, to label, to is_literal, to types.
 StepRow = tuple[str, str, str, bool, list[str]]
 #: One fact of a hub, one or two hops out: hub id, hub label, via predicate ('' for one hop), middle id,
@@ -88,6 +90,15 @@ class GraphLayout(Protocol):
 
     def predicate_schema(self) -> list[SchemaRow]:
         """Which predicate connects which subject and object types, with triple counts (one aggregate)."""
+        ...
+
+    def untyped_objects(self) -> list[UntypedObjectRow]:
+        """The schema's rows of untyped, non-literal objects, split by whether such an object is itself
+        the subject of some triple (one aggregate; none where every entity has a type)."""
+        ...
+
+    def subjects_among(self, ids: list[str]) -> set[str]:
+        """The entities among `ids` that are the subject of some triple."""
         ...
 
     def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
@@ -187,6 +198,16 @@ class TripleLayout:
 
     def predicate_schema(self) -> list[SchemaRow]:
         return [(r[0], r[1] or [], r[2] or [], bool(r[3]), int(r[4])) for r in self.store.run("chains/schema")]
+
+    def untyped_objects(self) -> list[UntypedObjectRow]:
+        return [(r[0], r[1] or [], bool(r[2]), int(r[3])) for r in self.store.run("chains/untyped_objects")]
+
+    def subjects_among(self, ids: list[str]) -> set[str]:
+        if not ids:
+            return set()
+        if self.store.by_key(len(ids), ENTITY_LOOKUP_S, "Entity"):
+            return {r[0] for r in self.store.run_each("chains/subjects_among_one", "id", list(dict.fromkeys(ids)))}
+        return {r[0] for r in self.store.run("chains/subjects_among", {"ids": ids})}
 
     def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
         query = "chains/step_out" if direction > 0 else "chains/step_in"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgqa.errors import InputError
 from kgqa.graph import layout as layouts
-from kgqa.graph.layout import GraphStats, HubFactRow, PathRow, SchemaRow, StepRow, unique
+from kgqa.graph.layout import GraphStats, HubFactRow, PathRow, SchemaRow, StepRow, UntypedObjectRow, unique
 from kgqa.graph.mapping import GraphMapping, MappingFile, NodeMap, infer_mapping
 from kgqa.indexing.verbalise import verbalise
 from kgqa.types import SYNTHETIC_ID_PREFIX, Entity, Triple, path_hash, synthetic_literal_id
@@ -292,6 +292,13 @@ class PropertyLayout:
         )
 
     # -- relation chains (set-based: one query per table and rel pair, never per entity) ---------
+    def untyped_objects(self) -> list[UntypedObjectRow]:
+        """None: every node has its table as its type."""
+        return []
+
+    def subjects_among(self, ids: list[str]) -> set[str]:
+        return {t.subject.id for t in self.out_edges(ids)}
+
     def predicate_schema(self) -> list[SchemaRow]:
         rows: list[SchemaRow] = []
         for m in self.mapping.nodes.values():

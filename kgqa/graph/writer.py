@@ -17,6 +17,7 @@ from kgqa.graph.loaders.base import EntityOnlyRecord, EntityRecord, Record, Trip
 from kgqa.graph.reader import stored_triples
 from kgqa.graph.store import GraphStore
 from kgqa.progress import ProgressFn, no_progress
+from kgqa.types import name_from_id
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ def _entity_table(entities: list[EntityRecord]) -> pa.Table:
         {
             "eid": [e.id for e in entities],
             "label": pa.array([e.label for e in entities], pa.string()),
+            "name": pa.array([name_from_id(e.id) if not e.is_literal else "" for e in entities], pa.string()),
             "types": pa.array([list(e.types or ()) for e in entities], pa.list_(pa.string())),
             "is_literal": pa.array([e.is_literal for e in entities], pa.bool_()),
         }

@@ -483,9 +483,15 @@ def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) 
             else f"the {len(roots):,} entities matching the hub-root criteria have no outgoing triple (so no path), "
             "criteria"
         )
+        hint = (
+            "; for a graph without types, choose hub roots by degree: --min-out-degree 1 makes every entity "
+            "with an outgoing triple a hub root"
+            if not types and params.min_out_degree is None
+            else ""
+        )
         raise InputError(
             f"{what} ({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
-            f"the graph's top types by count: {listed}",
+            f"the graph's top types by count: {listed}{hint}",
             field="hub-root criteria",
         )
 

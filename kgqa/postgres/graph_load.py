@@ -11,6 +11,7 @@ from kgqa.graph.loaders.base import EntityOnlyRecord, EntityRecord, TripleRecord
 from kgqa.graph.writer import LoadReport, checked, merge_entity
 from kgqa.postgres.graph_store import PgGraph
 from kgqa.progress import ProgressFn, no_progress
+from kgqa.types import name_from_id
 
 #: Progress is reported every this many records read.
 _REPORT_EVERY = 5000
@@ -52,13 +53,17 @@ def load_into_postgres(
         db.run("graph_stage_triples_create")
         db.copy(
             "graph_copy_entities",
-            ["text", "text", "text[]", "bool"],
-            ((e.id, e.label, list(e.types or ()), e.is_literal) for e in entities.values()),
+            ["text", "text", "text[]", "bool", "text"],
+            (
+                (e.id, e.label, list(e.types or ()), e.is_literal, "" if e.is_literal else name_from_id(e.id))
+                for e in entities.values()
+            ),
         )
         db.copy(
             "graph_copy_triples", ["text", "text", "text", "text"], ((s, p, o, i) for (s, p, o), i in triples.items())
         )
         entities_added = int(db.run("graph_merge_entities")[0][0])
+        db.run("graph_name_unlabelled")
         triples_added = int(db.run("graph_merge_triples")[0][0])
         marked: list[str] = []
         if db.scalar("index_tables_exist"):

@@ -22,6 +22,7 @@ from kgqa.graph.layout import (
     PathRow,
     SchemaRow,
     StepRow,
+    UntypedObjectRow,
     entity_row,
     hub_fact_rows,
     triple_row,
@@ -203,6 +204,12 @@ class PgLayout:
 
     def predicate_schema(self) -> list[SchemaRow]:
         return [(r[0], list(r[1] or []), list(r[2] or []), bool(r[3]), int(r[4])) for r in self.db.run("graph_schema")]
+
+    def untyped_objects(self) -> list[UntypedObjectRow]:
+        return [(r[0], list(r[1] or []), bool(r[2]), int(r[3])) for r in self.db.run("graph_untyped_objects")]
+
+    def subjects_among(self, ids: list[str]) -> set[str]:
+        return {r[0] for r in self.db.run("graph_subjects_among", {"ids": ids})} if ids else set()
 
     def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
         query = "graph_step_out" if direction > 0 else "graph_step_in"

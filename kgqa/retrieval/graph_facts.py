@@ -15,7 +15,7 @@ from kgqa.indexing.metadata import META_KEY
 from kgqa.question.linking import Linker
 from kgqa.retrieval.chains import ChainAnswerer
 from kgqa.retrieval.chains.linking import TopicMention
-from kgqa.retrieval.chains.schema import type_set
+from kgqa.retrieval.chains.schema import types_of
 from kgqa.retrieval.fanout import TextHubCache
 from kgqa.types import Entity
 from kgqa.vectorstores.base import HubVectorStore
@@ -77,7 +77,7 @@ class GraphFacts:
         if not entities:
             return None
         first = entities[ids[0]] if ids[0] in entities else next(iter(entities.values()))
-        types = frozenset(t for e in entities.values() for t in type_set(e.types, e.is_literal))
+        types = types_of(layout_of(self.store), entities.values())
         return TopicMention(tuple(entities), first.label, types, mention.start, mention.end, typo=True)
 
     def counts_exactly(self, question: str, topic: tuple[int, int] | None = None) -> bool:

@@ -13,7 +13,7 @@ from kgqa.graph.loaders.base import EntityOnlyRecord, EntityRecord, Record, Trip
 from kgqa.graph.loaders.delimited import DelimitedLoader
 from kgqa.graph.loaders.orkg_json import OrkgJsonLoader
 from kgqa.graph.loaders.rdf import NTriplesLoader, TurtleLoader, humanize, local_name
-from kgqa.types import synthetic_literal_id
+from kgqa.types import name_from_id, synthetic_literal_id
 
 ORKG_GV3 = Path("/work/shared/bench/orkg/graph_gv3.json")
 EX = "http://example.org/"
@@ -590,3 +590,20 @@ def test_get_loader_rejects_unknown() -> None:
         get_loader("xml")
     message = str(info.value)
     assert "xml" in message and all(fmt in message for fmt in FORMATS)
+
+
+@pytest.mark.parametrize(
+    ("entity_id", "name"),
+    [
+        ("Silent Echo", "Silent Echo"),
+        ("  Star Wars: Episode IV ", "Star Wars: Episode IV"),  # a colon in a name is no IRI
+        ("http://example.org/film/Am%C3%A9lie_(2001)", "Amélie (2001)"),
+        ("https://example.org/onto#directedBy", "directedBy"),
+        ("http://example.org/person/Jean-Pierre_Jeunet/", "Jean-Pierre Jeunet"),
+        ("urn:isbn:0451450523", "0451450523"),
+        ("_:b12", ""),
+        (synthetic_literal_id("1977"), ""),
+    ],
+)
+def test_an_entity_without_a_stated_label_is_named_by_its_id(entity_id: str, name: str) -> None:
+    assert name_from_id(entity_id) == name

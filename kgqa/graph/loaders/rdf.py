@@ -25,7 +25,7 @@ from urllib.parse import unquote
 from kgqa.errors import InputError
 from kgqa.graph.loaders.base import EntityOnlyRecord, EntityRecord, Record, TripleRecord
 from kgqa.graph.loaders.delimited import open_binary, utf8_lines
-from kgqa.types import synthetic_literal_id
+from kgqa.types import local_name, synthetic_literal_id
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
@@ -53,15 +53,6 @@ class Term:
 
 
 # -- mapping ----------------------------------------------------------------------------------
-
-
-def local_name(iri: str) -> str:
-    """The part of an IRI after its last `#` or `/` (or `:` if it has neither)."""
-    trimmed = iri.rstrip("#/")
-    cut = max(trimmed.rfind("#"), trimmed.rfind("/"))
-    if cut < 0:
-        cut = trimmed.rfind(":")
-    return trimmed[cut + 1 :] or iri
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")

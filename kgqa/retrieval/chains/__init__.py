@@ -17,7 +17,7 @@ from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
 from kgqa.answering.question import YES_NO_OPENING, asks_yes_no
-from kgqa.answering.render import spoken_name
+from kgqa.answering.render import singular_phrase, spoken_name
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
@@ -51,7 +51,7 @@ from kgqa.retrieval.chains.ordering import (
     time_top_of,
 )
 from kgqa.retrieval.chains.reading import LINK_WORDS, ChainPlan, ChainReader
-from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, type_set
+from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, types_of
 from kgqa.retrieval.chains.values import NamedValue, Narrowing, Unmet, blanked, named_values, value_spans
 from kgqa.retrieval.chains.years import YearWindow, year_of, year_window
 from kgqa.types import Entity, RankedHub, Source, Triple
@@ -452,7 +452,7 @@ class ChainAnswerer:
             where = find_mention(question, e.label)
             if where is None:  # a given entry point the question does not name: HubLink's traversal
                 return None
-            return TopicMention((e.id,), e.label, type_set(e.types, e.is_literal), where[0], where[1])
+            return TopicMention((e.id,), e.label, types_of(layout_of(self.store), [e]), where[0], where[1])
         self._linked += 1
         index = self._label_index()
         found = link_topic(self.store, question, index) or link_plural_topic(
@@ -954,7 +954,7 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
             return f"'{start}' {_with_copula(predicate)} {listing}."
         if direction > 0:  # "The screenwriters of 'X' are A [1] and B [1]."
             return f"The {plural(predicate) if n > 1 else predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
-        return f"'{start}' is the {predicate} of {listing}."
+        return f"'{start}' is the {singular_phrase(predicate)} of {listing}."  # not "the starred actors of"
     way = " → ".join(p if d > 0 else _backwards(p) for p, d in steps)
     return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."
 

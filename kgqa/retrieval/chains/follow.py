@@ -13,7 +13,7 @@ from typing import Protocol
 from kgqa import deadline
 from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
-from kgqa.retrieval.chains.schema import type_set
+from kgqa.retrieval.chains.schema import types_of
 from kgqa.types import Entity, Triple
 
 #: Triples one hop reads at most (the chain is cut there, and says so).
@@ -124,7 +124,7 @@ def follow_chain(
             if chosen and len(chosen) < len(reached):
                 reached, by = chosen, defaultdict(list, {k: v for k, v in by.items() if k in chosen})
         for narrower in narrowers:
-            types = {t for e in reached.values() for t in type_set(e.types, e.is_literal)}
+            types = set(types_of(layout, reached.values()))
             kept = narrower.narrow(i, types, reached)
             if kept is not None:
                 reached, by = kept, defaultdict(list, {k: v for k, v in by.items() if k in kept})

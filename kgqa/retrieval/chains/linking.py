@@ -12,7 +12,7 @@ from kgqa.answering.words import singular
 from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.retrieval.chains.label_index import LabelIndex
-from kgqa.retrieval.chains.schema import TypeSet, type_set
+from kgqa.retrieval.chains.schema import TypeSet, types_of
 from kgqa.types import Entity
 
 #: Shorter labels are too often parts of ordinary words to name a topic.
@@ -74,7 +74,7 @@ def link_plural_topic(
         if not e.is_literal
         and not all(w in vocabulary or len(w) < 3 for w in re.findall(r"[a-z0-9]+", e.label.lower()))
     ]
-    return _longest(found, lambda label: _plural_mention(question, label))
+    return _longest(store, found, lambda label: _plural_mention(question, label))
 
 
 def _plural_mention(question: str, label: str) -> tuple[int, int] | None:
@@ -89,10 +89,12 @@ def link_topic(store: GraphStore, question: str, index: LabelIndex | None = None
     """The longest entity label the question names as whole words (non-literals before literals of
     the same length; every entity with that label belongs to the mention), or None. With `index` (the
     graph's labels in memory) the labels are looked up there instead of searched in the graph."""
-    return _longest(labels_in(store, question, index), lambda label: find_mention(question, label))
+    return _longest(store, labels_in(store, question, index), lambda label: find_mention(question, label))
 
 
-def _longest(found: list[Entity], locate: Callable[[str], tuple[int, int] | None]) -> TopicMention | None:
+def _longest(
+    store: GraphStore, found: list[Entity], locate: Callable[[str], tuple[int, int] | None]
+) -> TopicMention | None:
     """The mention of the longest label of `found` that `locate` places in the question (every entity with
     that label belongs to it; non-literals before literals), or None."""
     best: list[Entity] = []
@@ -108,7 +110,5 @@ def _longest(found: list[Entity], locate: Callable[[str], tuple[int, int] | None
     if not best or span is None:
         return None
     entities = [e for e in best if not e.is_literal] or best
-    types: set[str] = set()
-    for e in entities:
-        types |= type_set(e.types, e.is_literal)
-    return TopicMention(tuple(e.id for e in entities), entities[0].label, frozenset(types), span[0], span[1])
+    types = types_of(layout_of(store), entities)
+    return TopicMention(tuple(e.id for e in entities), entities[0].label, types, span[0], span[1])

@@ -11,7 +11,7 @@ from kgqa.answering.question import analyse
 from kgqa.answering.words import phrase_score
 from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
-from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
+from kgqa.retrieval.chains.schema import GraphSchema, valued
 from kgqa.types import Entity, Triple
 
 #: The words that ask for an order, and those that ask for groups, as `kgqa.answering.question` reads them.
@@ -98,7 +98,7 @@ class Keyed:
 def named_literal(schema: GraphSchema, types: set[str], key: str) -> str | None:
     """The literal predicate of the `types` that `key` names best ("year": publication year), or None
     where none is named well enough (`KEY_MATCH`)."""
-    scored = [(phrase_score(key, p), p) for p in schema.predicates if LITERAL in schema.step(p, 1, types)]
+    scored = [(phrase_score(key, p), p) for p in schema.predicates if valued(schema.step(p, 1, types))]
     score, predicate = max(scored, default=(0.0, ""))
     return predicate if score >= KEY_MATCH else None
 

@@ -21,7 +21,7 @@ from kgqa.embeddings.base import Embedder
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, ORIGIN_WORDS, PLACE_NOUNS, stems
 from kgqa.retrieval.chains.ordering import time_literal
-from kgqa.retrieval.chains.schema import LITERAL, GraphSchema
+from kgqa.retrieval.chains.schema import LITERAL, UNTYPED, GraphSchema, valued
 
 #: Below this similarity a word names no predicate or type.
 MATCH_THRESHOLD = 0.52
@@ -30,6 +30,8 @@ PART_WEIGHT = 0.9
 #: A shared stem of this many letters ("directed"/"director") counts as this similarity.
 STEM_LENGTH = 5
 STEM_SIMILARITY = 0.8
+#: A noun no likelier to a label than this names the things of a graph without types, not the label.
+KIND_SIMILARITY = 0.6
 WH_WORDS = frozenset({"which", "what"})
 SHARE_WORDS = frozenset(
     {
@@ -121,6 +123,8 @@ class ChainReader:
         self.schema, self.embedder = schema, embedder
         self._word_vectors: dict[str, np.ndarray] = {}
         self.cues = self._cues()
+        #: The graph types nothing and its subjects are things (kgqa/retrieval/chains/schema.py).
+        self.untyped = not schema.types() and any(UNTYPED in schema.subject_types(p) for p in schema.predicates)
 
     def _spelled(self, word: str) -> str:
         """A plural as the label word it is the plural of, and a word written with a typo as the label or
@@ -182,6 +186,19 @@ class ChainReader:
         vocabulary = {w for text in texts for w in text.split() if len(w) >= 4 and w.isalpha()}
         vocabulary |= {plural(w) for t in self.schema.types() for w in label_words(t).split() if len(w) >= 4}
         return _Cues(texts, owner, vectors, stems, frozenset(vocabulary))
+
+    def _names_the_things(self, word: str, psim: float, tsim: float) -> bool:
+        """Whether a noun that a predicate label only resembles names the subjects of a graph that types
+        nothing ("which movies share the director of X": the films, not the cast): no type, a likeness
+        under KIND_SIMILARITY and no stem of a label, and no verb form or agent noun ("writers")."""
+        return (
+            self.untyped
+            and MATCH_THRESHOLD <= psim < KIND_SIMILARITY
+            and tsim < MATCH_THRESHOLD
+            and word not in AGENT_NOUNS
+            and not _verb_form(word)
+            and not re.search(r"(?:er|or|ist|ess)s?$", word)
+        )
 
     def _vectors(self, words: list[str]) -> np.ndarray:
         missing = [w for w in dict.fromkeys(words) if w not in self._word_vectors]
@@ -296,7 +313,9 @@ class ChainReader:
             pred, psim, typ, tsim = whole
             # "which films has X *made*": a maker the verb may mean, which X's own triples may correct
             loose = not asks_agent and w in OBJECT_NOUNS and whole is cands[1]
-            if pred and psim >= MATCH_THRESHOLD and psim >= tsim - 0.02:
+            if pred and self._names_the_things(w, psim, tsim):
+                out.append(Mention(w, i, None, UNTYPED, share))  # "which movies" where nothing is typed
+            elif pred and psim >= MATCH_THRESHOLD and psim >= tsim - 0.02:
                 out.append(Mention(w, i, pred, None, share, inferred=loose))
             elif typ and tsim >= MATCH_THRESHOLD + 0.1:
                 out.append(Mention(w, i, None, typ))
@@ -419,13 +438,13 @@ class ChainReader:
             bridge = self._bridge(types, {answer_type}, steps, None)
             if bridge is not None:
                 steps.append(bridge)
-        if "when" in words and steps and LITERAL not in self._reached(steps, topic_types):
+        if "when" in words and steps and not valued(self._reached(steps, topic_types)):
             dated = time_literal(self.schema, self._reached(steps, topic_types))
             if dated is not None:  # "when did X direct her first film": the film's year
                 steps.append((dated, 1))
         if not steps or len(steps) > max_hops:
             return None
-        if "when" in words and LITERAL not in self._reached(steps, topic_types):
+        if "when" in words and not valued(self._reached(steps, topic_types)):
             return None  # "when did X come out": a date or year, never an entity ("comes from")
         return ChainPlan(tuple(steps), tuple(mentions), tuple(unexplained))
 
@@ -537,8 +556,13 @@ class ChainReader:
         asked = _asked_type(mentions, words) in kinds
         # "the latest film *by* X", "movies *with* X": a bare preposition before the topic joins the two too
         joins = {"s"} | ({"by", "with", "from", "the"} if at < topic_at and by_preposition else set())
-        if (unexplained or any(w not in joins for w in between)) and not (
-            asked and self._one_predicate(topic_types, kinds)
+        # "what movies was X in", "which films has X been in": X is in them along what X has most of
+        rest = words[topic_at + 1 :]
+        closing_in = at < topic_at and rest[-1:] == ["in"] and set(between + rest[:-1]) <= AUXILIARIES | {"been"}
+        if (
+            (unexplained or any(w not in joins for w in between))
+            and not closing_in
+            and not (asked and self._one_predicate(topic_types, kinds))
         ):
             return None  # "which drugs can *cause* headache": one predicate joins the two, whatever the verb
         bridge = self._bridge(topic_types, kinds, [], None)

@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgqa.graph.layout import layout_of
+from kgqa.graph.layout import GraphLayout, layout_of
 from kgqa.graph.store import GraphStore
+from kgqa.types import Entity
 
-#: The type of a literal without types, and of an entity without types.
+#: The type of a literal without types, and of an entity without types that is the subject of some
+#: triple. In a graph that types nothing, an untyped entity that is no subject is a value of the
+#: predicates it is the object of (`value_kind`: a film's director is a value of `directed_by`, its year
+#: one of `release_year`): the stand-ins tell a relation's two ends apart, and one value from another.
 LITERAL = "literal"
 UNTYPED = "thing"
+VALUE = "value of"
 
 TypeSet = frozenset[str]
+
+#: Untyped entities whose kinds are read at once; the rest count as things.
+MAX_KIND_READS = 5_000
 
 
 def type_set(types: list[str] | tuple[str, ...] | None, is_literal: bool) -> TypeSet:
@@ -20,6 +29,42 @@ def type_set(types: list[str] | tuple[str, ...] | None, is_literal: bool) -> Typ
     if types:
         return frozenset(types)
     return frozenset({LITERAL if is_literal else UNTYPED})
+
+
+def value_kind(predicate: str) -> str:
+    """The stand-in type of an untyped entity that is no subject and the object of `predicate`."""
+    return f"{VALUE} {predicate}"
+
+
+def is_value(kind: str) -> bool:
+    """Whether a schema type is a literal or a value of a graph that types nothing (a date, a year, a
+    name may be one)."""
+    return kind == LITERAL or kind.startswith(VALUE + " ")
+
+
+def valued(types: Iterable[str]) -> bool:
+    """Whether some of `types` is a literal or a value (`is_value`)."""
+    return any(is_value(t) for t in types)
+
+
+def types_of(layout: GraphLayout, entities: Iterable[Entity]) -> TypeSet:
+    """The schema's types of `entities` together: an untyped one is a thing where it is the subject of
+    some triple, else a value of each predicate it is the object of (read for the untyped ones only)."""
+    entities = list(entities)
+    untyped = [e.id for e in entities if not e.types and not e.is_literal][:MAX_KIND_READS]
+    subjects = layout.subjects_among(untyped) if untyped else set()
+    leaves = [i for i in untyped if i not in subjects]
+    objects_of: dict[str, set[str]] = {}
+    for t in layout.in_edges(leaves) if leaves else ():
+        objects_of.setdefault(t.object.id, set()).add(t.predicate)
+    out: set[str] = set()
+    for e in entities:
+        predicates = objects_of.get(e.id)
+        if predicates and not e.types and not e.is_literal:
+            out |= {value_kind(p) for p in predicates}
+        else:
+            out |= type_set(e.types, e.is_literal)
+    return frozenset(out)
 
 
 @dataclass
@@ -42,11 +87,21 @@ class GraphSchema:
     def read(cls, store: GraphStore) -> GraphSchema:
         """The schema of the stored graph."""
         by_pred: dict[str, list[Connection]] = defaultdict(list)
-        for predicate, s_types, o_types, o_literal, n in layout_of(store).predicate_schema():
+        layout = layout_of(store)
+        untyped = False
+        for predicate, s_types, o_types, o_literal, n in layout.predicate_schema():
+            if not predicate:
+                continue
+            if not o_types and not o_literal:
+                untyped = True  # split below into things and values
+                continue
+            by_pred[predicate].append(
+                Connection(predicate, type_set(s_types, False), type_set(o_types, bool(o_literal)), int(n))
+            )
+        for predicate, s_types, subject, n in layout.untyped_objects() if untyped else ():
             if predicate:
-                by_pred[predicate].append(
-                    Connection(predicate, type_set(s_types, False), type_set(o_types, bool(o_literal)), int(n))
-                )
+                ends = type_set((), False) if subject else frozenset({value_kind(predicate)})
+                by_pred[predicate].append(Connection(predicate, type_set(s_types, False), ends, n))
         return cls(dict(by_pred))
 
     @property
@@ -60,7 +115,7 @@ class GraphSchema:
         for conns in self.connections.values():
             for c in conns:
                 out |= c.subjects | c.objects
-        return out - {LITERAL, UNTYPED}
+        return {t for t in out if t != UNTYPED and not is_value(t)}
 
     def step(self, predicate: str, direction: int, start: set[str]) -> set[str]:
         """The types reached from entities of the `start` types through `predicate` (direction +1:

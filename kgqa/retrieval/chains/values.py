@@ -16,7 +16,7 @@ from kgqa.question.components import VERB_FORMS
 from kgqa.question.verbs import AGENT_NOUNS
 from kgqa.retrieval.chains.linking import find_mention
 from kgqa.retrieval.chains.reading import STOP_WORDS
-from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, type_set
+from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, TypeSet, types_of
 from kgqa.types import Entity, Triple
 
 #: Shortest label a value is recognised by (a word such as the genre "War", not a stray letter pair).
@@ -145,6 +145,7 @@ class Narrowing:
     steps: list[tuple[str, int]] = field(default_factory=list)  # per used value: the step it was found along
     plan_steps: tuple[tuple[str, int], ...] = ()  # the chain's steps: a value is met along the one that reached it
     named_by: dict[str, str] = field(default_factory=dict)  # value label -> the predicate its lead word names
+    kinds: dict[str, TypeSet] = field(default_factory=dict)  # value label -> its entities' schema types
 
     def applies(self, types_per_hop: list[set[str]]) -> bool:
         """Whether the schema joins some value to the entities of some hop (`types_per_hop`)."""
@@ -154,11 +155,18 @@ class Narrowing:
         """Whether `predicate` has some of the value's entity types at either end (a relation it may be
         met along)."""
         ends = self.schema.object_types(predicate) | self.schema.subject_types(predicate)
-        return bool(_types_of(value) & ends)
+        return bool(self._types_of(value) & ends)
+
+    def _types_of(self, value: NamedValue) -> TypeSet:
+        """The schema's types of a value's entities (a literal's own type for literals), read once."""
+        found = self.kinds.get(value.label)
+        if found is None:
+            found = self.kinds[value.label] = types_of(self.layout, value.entities)
+        return found
 
     def _joins(self, types: set[str], value: NamedValue) -> list[tuple[str, int]]:
         """The steps (predicate, direction) from entities of `types` to the value's entities."""
-        goal = _types_of(value)
+        goal = set(self._types_of(value))
         if not goal or not types or types <= {LITERAL}:
             return []
         return [
@@ -214,11 +222,6 @@ class Narrowing:
         """The values the answer was narrowed by, in words: "with genre Drama", "with genre Drama and with
         original language French", "that are cast member of X"; empty where none was used."""
         return " and ".join(_relation(step, v.label) for v, step in zip(self.used, self.steps, strict=True))
-
-
-def _types_of(value: NamedValue) -> set[str]:
-    """The schema's types of a value's entities (a literal's own type for literals)."""
-    return {t for e in value.entities for t in type_set(e.types, e.is_literal)}
 
 
 def _relation(step: tuple[str, int], label: str, mood: str = "those") -> str:

@@ -1,0 +1,210 @@
+"""Triple files that name their entities by their ids and state no labels (a headerless TSV of a movie
+knowledge base such as MetaQA's, N-Triples without rdfs:label): each entity is labelled with the name
+its id gives (`kgqa.types.name_from_id`), so questions that write the names reach them. A label a
+record states wins over that name, whichever file comes first. Where the file states no types either,
+relation chains tell a film from its director, its tags and its year by the graph's shape
+(kgqa/retrieval/chains/schema.py). Real Kùzu, real Postgres, real model."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from kgqa.api import Workspace
+from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.errors import InputError
+from kgqa.graph.reader import entities_by_ids
+from kgqa.synthetic.films import generate_films
+
+
+def _film_rows(root: Path, triples: int, seed: int) -> list[dict[str, str]]:
+    """The rows of a generated film graph (`kgqa bench generate --domain films`) written under `root`."""
+    gen = generate_films(root / "films", triples, seed=seed, questions=0)
+    with gen.graph_file.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _bare_triples(rows: list[dict[str, str]], path: Path) -> Path:
+    """The film graph as a headerless TSV of names: subject, predicate, object, nothing else."""
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        for r in rows:
+            fh.write(f"{r['subject_label']}\t{r['predicate']}\t{r['object_label'] or r['object']}\n")
+    return path
+
+
+def _names_only(rows: list[dict[str, str]], path: Path) -> Path:
+    """The film graph with names as ids and no label columns (types and literal flags kept)."""
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["subject", "predicate", "object", "subject_types", "object_types", "object_is_literal"])
+        for r in rows:
+            obj = r["object_label"] or r["object"]
+            w.writerow(
+                [r["subject_label"], r["predicate"], obj, r["subject_types"], r["object_types"], r["object_is_literal"]]
+            )
+    return path
+
+
+@pytest.fixture(scope="module")
+def named_by_ids(tmp_path_factory, embedder):
+    """A generated film graph loaded from a file without labels, indexed with hub type Movie; yields the
+    workspace and the rows of the generator's file."""
+    root = tmp_path_factory.mktemp("unlabelled")
+    rows = _film_rows(root, 150, 3)
+    ws = Workspace.init(Settings(db_path=root / "films.kuzu"), embedder=embedder)
+    ws.load(_names_only(rows, root / "names.csv"))
+    ws.build_index(IndexParams(hub_types=("Movie",)))
+    yield ws, rows
+    ws.close()
+
+
+def _films(rows: list[dict[str, str]]) -> dict[str, dict[str, set[str]]]:
+    out: dict[str, dict[str, set[str]]] = {}
+    for r in rows:
+        if r["subject_types"] == "Movie":
+            out.setdefault(r["subject_label"], {}).setdefault(r["predicate"], set()).add(
+                r["object_label"] or r["object"]
+            )
+    return out
+
+
+def test_questions_typed_in_lower_case_reach_entities_named_by_their_ids(named_by_ids):
+    ws, rows = named_by_ids
+    films = _films(rows)
+    title = next(
+        t for t in sorted(films) if len(films[t]["director"]) == 1 and len(films[t].get("screenwriter", ())) >= 1
+    )
+    (director,) = films[title]["director"]
+    assert entities_by_ids(ws.store, [title])[title].label == title
+    answer = ws.ask(f"who directed {title.lower()}", RetrievalParams(strategy="direct"))
+    assert answer.result and answer.result.get("items") == [director], answer.answer
+    answer = ws.ask(f"who wrote {title.lower()}", RetrievalParams(strategy="direct"))
+    assert set(answer.result["items"]) == films[title]["screenwriter"], answer.answer
+    directed = {t for t, f in films.items() if director in f["director"]}
+    answer = ws.ask(f"which movies did {director.lower()} direct", RetrievalParams(strategy="direct"))
+    assert set(answer.result["items"]) == directed, answer.answer
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _labels_after_loads(ws: Workspace, tmp_path: Path) -> dict[str, str]:
+    """Load a headerless TSV without labels, then a CSV that labels one of its entities and states no
+    label for another that the first file's N-Triples-style IRI names."""
+    ws.load(
+        _write(
+            tmp_path / "kb.tsv",
+            "Silent Echo\tdirected_by\tInes Brannigan\n"
+            "http://example.org/film/Am%C3%A9lie_(2001)\tdirected_by\thttp://example.org/person/Jean-Pierre_Jeunet\n"
+            "Silent Echo\trelated\turn:isbn:0451450523\n",
+        )
+    )
+    ws.load(
+        _write(
+            tmp_path / "labels.csv",
+            "subject,predicate,object,subject_label,object_label\n"
+            "Silent Echo,directed_by,Ines Brannigan,Silent Echo (1977),\n",
+        )
+    )
+    ws.load(_write(tmp_path / "again.tsv", "Silent Echo\tdirected_by\tInes Brannigan\n"))
+    ids = [
+        "Silent Echo",
+        "Ines Brannigan",
+        "http://example.org/film/Am%C3%A9lie_(2001)",
+        "http://example.org/person/Jean-Pierre_Jeunet",
+        "urn:isbn:0451450523",
+    ]
+    return {i: e.label for i, e in entities_by_ids(ws.store, ids).items()}
+
+
+EXPECTED = {
+    "Silent Echo": "Silent Echo (1977)",  # stated by the second file, kept when the third states none
+    "Ines Brannigan": "Ines Brannigan",
+    "http://example.org/film/Am%C3%A9lie_(2001)": "Amélie (2001)",
+    "http://example.org/person/Jean-Pierre_Jeunet": "Jean-Pierre Jeunet",
+    "urn:isbn:0451450523": "0451450523",
+}
+
+
+def test_kuzu_labels_entities_by_their_ids_until_a_record_states_a_label(workspace, tmp_path):
+    assert _labels_after_loads(workspace, tmp_path) == EXPECTED
+
+
+@pytest.mark.postgres
+def test_postgres_labels_entities_by_their_ids_as_kuzu_does(pg_database, tmp_path, embedder):
+    settings = Settings(db_path=tmp_path / "none.kuzu", graph="postgres", store="pgvector", pg_dsn=pg_database)
+    with Workspace(settings, embedder=embedder) as ws:
+        assert _labels_after_loads(ws, tmp_path) == EXPECTED
+
+
+@pytest.fixture(scope="module")
+def bare(tmp_path_factory, embedder):
+    """The generated film graph as a headerless TSV of names (no labels, no types, no literal flags),
+    indexed as the hub-root error asks (every subject a hub root); yields the workspace, the rows and
+    the error a build with the default criteria gave."""
+    root = tmp_path_factory.mktemp("bare")
+    rows = _film_rows(root, 200, 4)
+    ws = Workspace.init(Settings(db_path=root / "kb.kuzu"), embedder=embedder)
+    ws.load(_bare_triples(rows, root / "kb.tsv"))
+    with pytest.raises(InputError) as refused:
+        ws.build_index(IndexParams())
+    ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
+    yield ws, rows, refused.value
+    ws.close()
+
+
+def _items(ws: Workspace, question: str) -> set[str]:
+    answer = ws.ask(question, RetrievalParams(strategy="direct"))
+    return set((answer.result or {}).get("items") or [])
+
+
+def test_a_graph_without_types_is_told_how_to_choose_hub_roots(bare):
+    assert "--min-out-degree 1" in str(bare[2]) and "no entity has a type" in str(bare[2])
+
+
+def test_chains_over_a_graph_without_types(bare):
+    ws, rows, _ = bare
+    films = _films(rows)
+    by: dict[tuple[str, str], set[str]] = {}
+    for title, facts in films.items():
+        for predicate, objects in facts.items():
+            for o in objects:
+                by.setdefault((predicate, o), set()).add(title)
+    title = next(
+        t for t in sorted(films) if len(films[t]["director"]) == 1 and len(by[("director", *films[t]["director"])]) > 1
+    )
+    (director,) = films[title]["director"]
+    assert _items(ws, f"who directed {title.lower()}") == {director}
+    assert _items(ws, f"when was {title.lower()} released") == films[title]["release year"]
+    assert _items(ws, f"which movies share the director of {title.lower()}") == by[("director", director)] - {title}
+    others = by[("director", director)] - {title}
+    writers = {w for t in others | {title} for w in films[t].get("screenwriter", ())}
+    assert _items(ws, f"who wrote the films directed by the director of {title.lower()}") == writers
+    # someone who acted and wrote: "in" their films is where they acted, the relation they have most of
+    actor = next(
+        p
+        for (pred, p), acted in sorted(by.items())
+        if pred == "cast member" and ("screenwriter", p) in by and len(acted) > len(by[("screenwriter", p)])
+    )
+    assert _items(ws, f"what movies was {actor.lower()} in") == by[("cast member", actor)]
+    assert _items(ws, f"what movies did {actor.lower()} write") == by[("screenwriter", actor)]
+
+
+@pytest.mark.postgres
+def test_postgres_reads_a_graph_without_types_as_kuzu_does(pg_database, tmp_path, embedder):
+    rows = _film_rows(tmp_path, 120, 6)
+    films = _films(rows)
+    settings = Settings(db_path=tmp_path / "none.kuzu", graph="postgres", store="pgvector", pg_dsn=pg_database)
+    with Workspace(settings, embedder=embedder) as ws:
+        ws.load(_bare_triples(rows, tmp_path / "kb.tsv"))
+        ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
+        title = next(t for t in sorted(films) if len(films[t]["director"]) == 1)
+        (director,) = films[title]["director"]
+        assert _items(ws, f"who directed {title.lower()}") == {director}
+        assert _items(ws, f"when was {title.lower()} released") == films[title]["release year"]
+        directed = {t for t, f in films.items() if director in f["director"]}
+        assert _items(ws, f"what movies did {director.lower()} direct") == directed
