@@ -288,6 +288,8 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
             asked = stemmed[0] if len(stemmed) == 1 else None
         if asked is None and asked_phrase:
             asked = semantic_attribute(asked_text, cat, embedder, vectors.get(asked_text))
+            if asked is not None and _headless(asked_phrase, cat, embedder):
+                return Reading(op, None, None, plan.descending, certain)  # "the imdb rating of X": none here
         if asked is None:
             asked = semantic_attribute(hinted, cat, embedder, vectors.get(hinted), shape=_shape(masked))
     if op not in ("rank", "group") and not (plan.sort_key or plan.group_key):
@@ -296,6 +298,15 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
         key = semantic_attribute(key_phrase, cat, embedder, vectors.get(key_phrase))
     descending = plan.descending or bool(_NEWEST.search(masked))
     return Reading(op, asked, key, descending, certain)
+
+
+def _headless(phrase: str, cat: Catalog, embedder: Embedder) -> bool:
+    """Whether a noun phrase of several words ("imdb rating") was matched by a modifier alone: its head,
+    the last word, names no attribute by itself (the graph holds no rating; "imdb" is only near the cast)."""
+    words = phrase.split()
+    if len(words) < 2 or lexical_attribute(words[-1], cat):
+        return False
+    return semantic_attribute(agent_words(words[-1]), cat, embedder) is None
 
 
 def asks_inverse(masked: str, attribute: str) -> bool:

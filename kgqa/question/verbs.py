@@ -22,6 +22,7 @@ AGENT_NOUNS = {
     **dict.fromkeys("describe describes described".split(), "tags"),
     **dict.fromkeys("release released come came".split(), "release"),
     **dict.fromkeys("speak spoken speaks".split(), "language"),
+    **dict.fromkeys("rate rated rates".split(), "rating score"),
     **dict.fromkeys("found founded founds co-founded cofounded start started starts".split(), "founder"),
     **dict.fromkeys("run runs ran running head heads headed lead leads led".split(), "chief executive head leader"),
     **dict.fromkeys("own owns owned".split(), "owner"),

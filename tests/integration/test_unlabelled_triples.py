@@ -141,6 +141,12 @@ def test_postgres_labels_entities_by_their_ids_as_kuzu_does(pg_database, tmp_pat
         assert _labels_after_loads(ws, tmp_path) == EXPECTED
 
 
+def _rated(rows: list[dict[str, str]]) -> dict[str, tuple[str, str]]:
+    """An IMDb rating and vote word for each film, as MetaQA's KB has them (two labels sharing "imdb")."""
+    titles = sorted({r["subject_label"] for r in rows if r["subject_types"] == "Movie"})
+    return {t: (("good", "bad", "average")[i % 3], ("famous", "popular")[i % 2]) for i, t in enumerate(titles)}
+
+
 @pytest.fixture(scope="module")
 def bare(tmp_path_factory, embedder):
     """The generated film graph as a headerless TSV of names (no labels, no types, no literal flags),
@@ -150,6 +156,12 @@ def bare(tmp_path_factory, embedder):
     rows = _film_rows(root, 200, 4)
     ws = Workspace.init(Settings(db_path=root / "kb.kuzu"), embedder=embedder)
     ws.load(_bare_triples(rows, root / "kb.tsv"))
+    ws.load(
+        _write(
+            root / "ratings.tsv",
+            "".join(f"{t}\thas_imdb_rating\t{r}\n{t}\thas_imdb_votes\t{v}\n" for t, (r, v) in _rated(rows).items()),
+        )
+    )
     with pytest.raises(InputError) as refused:
         ws.build_index(IndexParams())
     ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
@@ -208,3 +220,22 @@ def test_postgres_reads_a_graph_without_types_as_kuzu_does(pg_database, tmp_path
         assert _items(ws, f"when was {title.lower()} released") == films[title]["release year"]
         directed = {t for t, f in films.items() if director in f["director"]}
         assert _items(ws, f"what movies did {director.lower()} direct") == directed
+
+
+def test_a_word_two_labels_share_is_read_with_its_neighbour(bare):
+    ws, rows, _ = bare
+    rated = _rated(rows)
+    title = sorted(rated)[4]
+    rating, votes = rated[title]
+    answer = ws.ask(f"what is the imdb rating of {title.lower()}", RetrievalParams(strategy="direct"))
+    assert (answer.result or {}).get("items") == [rating], answer.answer
+    assert answer.answer.startswith(f"The imdb rating of '{title}' is {rating}"), answer.answer  # the label
+    assert _items(ws, f"what are the imdb votes of {title.lower()}") == {votes}
+    assert _items(ws, f"how would people rate {title.lower()}") == {rating}
+
+
+def test_a_phrase_whose_head_names_nothing_in_the_graph_gets_no_answer(named_by_ids):
+    ws, rows = named_by_ids
+    title = sorted(_films(rows))[0]
+    answer = ws.ask(f"what is the imdb rating of {title.lower()}", RetrievalParams(strategy="direct"))
+    assert not (answer.result or {}).get("items"), answer.answer  # no rating here; "imdb" is only near the cast

@@ -545,7 +545,10 @@ class ChainAnswerer:
     ) -> bool:
         """A chain leaves the topic's hub, or starts outside any hub, or explains all but one word of
         the question (`own`: words explained otherwise); otherwise (and for one-hop counts) the hub
-        retrieval and its answer composer read it."""
+        retrieval and its answer composer read it. A plan that leaves most of the question unread (four
+        words or more, twice its mentions: a title typed with a slip that linked one word of it) is none."""
+        if len(plan.unexplained) >= max(4, 2 * len(plan.mentions)):
+            return False
         if len(plan.steps) >= 2:
             return True
         if how_many:
@@ -597,7 +600,9 @@ def _compose(
     how_many = counts(question)
     listing = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     start = result.start[0].text
-    text = _sentence(question, listing, len(items), how_many) or _chain_sentence(plan.steps, start, listing, len(items))
+    text = _sentence(question, listing, len(items), how_many, start) or _chain_sentence(
+        plan.steps, start, listing, len(items)
+    )
     outcome: dict[str, Any] = {
         "operation": "count" if how_many else "value" if len(items) == 1 else "list",
         "value": len(items) if how_many else items[0] if len(items) == 1 else None,
@@ -923,15 +928,20 @@ def _containers(result: ChainResult) -> bool:
     return bool(words) and all(words in e.label.lower() for e in result.ends)
 
 
-def _sentence(question: str, listing: str, n: int, how_many: bool) -> str | None:
+def _sentence(question: str, listing: str, n: int, how_many: bool, start: str = "") -> str | None:
     """The answer as a sentence when the question is "Who/What/Which are|is <phrase>?" ("The authors
-    of the paper 'X' are A [1] and B [1].") or asks how many; None for other wordings."""
+    of the paper 'X' are A [1] and B [1].") or asks how many; None for other wordings. The topic as the
+    question typed it ("silent echo") is said as the graph labels it (`start`: 'Silent Echo')."""
     if how_many:
         return f"{n_words(n).capitalize()} ({n}): {listing}."
     m = re.match(r"^\s*(?:who|what|which)\s+(?:are|is|were|was)\s+(.+?)\s*\??\s*$", question, re.IGNORECASE)
     if not m or not m.group(1).lower().startswith("the "):
         return None
     phrase = m.group(1)
+    if start and start not in phrase:
+        phrase = re.sub(
+            rf"(?<![\w'])'?{re.escape(start)}'?(?![\w'])", f"'{start}'", phrase, count=1, flags=re.IGNORECASE
+        )
     noun = phrase.split()[1] if len(phrase.split()) > 1 else ""
     if n > 1 and plural(noun) != noun:  # "the genre of X" with two genres: the labels' sentence says it
         return None

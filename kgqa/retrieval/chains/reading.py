@@ -32,6 +32,8 @@ STEM_LENGTH = 5
 STEM_SIMILARITY = 0.8
 #: A noun no likelier to a label than this names the things of a graph without types, not the label.
 KIND_SIMILARITY = 0.6
+#: Similarities this close are a tie (the same word in two labels).
+TIE = 1e-4
 WH_WORDS = frozenset({"which", "what"})
 SHARE_WORDS = frozenset(
     {
@@ -65,7 +67,7 @@ STOP_WORDS = frozenset(
     """which what who whom whose when where how why is are was were be been being do does did done the a an
     of in on at by with for from to as and or that this these those there their its it his her they he she
     them any all some many much have has had also other others than into out about please list give tell me
-    name show find also both each every one ones than there s""".split()
+    name show find also both each every one ones than there s would could should might will shall""".split()
 )
 #: Nouns that ask for a thing's category ("what *type* of film is X").
 CATEGORY_WORDS = "type types kind kinds sort sorts category categories style styles".split()
@@ -123,6 +125,7 @@ class ChainReader:
         self.schema, self.embedder = schema, embedder
         self._word_vectors: dict[str, np.ndarray] = {}
         self.cues = self._cues()
+        self._tied: dict[str, set[str]] = {}  # a word -> the predicates whose labels hold it alike
         #: The graph types nothing and its subjects are things (kgqa/retrieval/chains/schema.py).
         self.untyped = not schema.types() and any(UNTYPED in schema.subject_types(p) for p in schema.predicates)
 
@@ -187,6 +190,19 @@ class ChainReader:
         vocabulary |= {plural(w) for t in self.schema.types() for w in label_words(t).split() if len(w) >= 4}
         return _Cues(texts, owner, vectors, stems, frozenset(vocabulary))
 
+    def _untie(self, mentions: list[Mention]) -> list[Mention]:
+        """A word that several labels hold alike takes the one its neighbour names ("imdb rating": has imdb
+        rating, not has imdb votes)."""
+        out = list(mentions)
+        for k, m in enumerate(out):
+            tied = self._tied.get(m.word, set())
+            if m.predicate not in tied:
+                continue
+            beside = [n.predicate for n in out if abs(n.position - m.position) == 1 and n.predicate in tied]
+            if beside and beside[0] != m.predicate:
+                out[k] = Mention(m.word, m.position, beside[0], m.type_name, m.share, m.inferred)
+        return out
+
     def _names_the_things(self, word: str, psim: float, tsim: float) -> bool:
         """Whether a noun that a predicate label only resembles names the subjects of a graph that types
         nothing ("which movies share the director of X": the films, not the cast): no type, a likeness
@@ -208,14 +224,23 @@ class ChainReader:
         return np.stack([self._word_vectors[w] for w in words]) if words else np.zeros((0, 1), dtype=np.float32)
 
     def _best(self, word: str, sims: np.ndarray) -> tuple[str | None, float, str | None, float]:
-        """The best predicate and type for one word's similarities to every cue (stems count too)."""
+        """The best predicate and type for one word's similarities to every cue (stems count too). A word
+        that several labels hold alike ("imdb" of "has imdb rating" and "has imdb votes") is remembered
+        with all of them (`_tied`), for its neighbour to choose."""
         best_p: tuple[str | None, float] = (None, 0.0)
         best_t: tuple[str | None, float] = (None, 0.0)
+        tied: set[str] = set()
         for (kind, name), sim in zip(self.cues.owner, sims.tolist()):
-            if kind == "p" and sim > best_p[1]:
-                best_p = (name, sim)
+            if kind == "p" and sim > best_p[1] + TIE:
+                best_p, tied = (name, sim), {name}
+            elif kind == "p" and sim >= best_p[1] - TIE:
+                tied.add(name)
             elif kind == "t" and sim > best_t[1]:
                 best_t = (name, sim)
+        if len(tied) > 1:
+            if len(self._tied) > 10_000:
+                self._tied.clear()
+            self._tied[word] = tied
         if len(word) >= STEM_LENGTH - 1:
             for kind, name in self.cues.stems.get(word[:STEM_LENGTH], ()):
                 if kind == "p" and best_p[1] < STEM_SIMILARITY:
@@ -321,6 +346,19 @@ class ChainReader:
                 out.append(Mention(w, i, None, typ))
             else:
                 unexplained.append(w)
+        out = self._untie(out)
+        # "the imdb *rating* of X": where the head noun of "the A B of ..." names nothing, a modifier that
+        # is no word of a label ("imdb" only near "starred actors") does not name a relation alone
+        out = [
+            m
+            for m in out
+            if not (
+                words[m.position + 1 : m.position + 2]
+                and words[m.position + 1] in unexplained
+                and words[m.position + 2 : m.position + 3] == ["of"]
+                and m.word not in label_words(m.predicate or "").split()
+            )
+        ]
         out = [m for m in out if not _qualifies_a_category(m, words)]
         out = _attach_share_words(out, words)
         return out, unexplained, topic_at, words

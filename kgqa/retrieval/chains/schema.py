@@ -102,7 +102,11 @@ class GraphSchema:
             if predicate:
                 ends = type_set((), False) if subject else frozenset({value_kind(predicate)})
                 by_pred[predicate].append(Connection(predicate, type_set(s_types, False), ends, n))
-        return cls(dict(by_pred))
+        # one order whatever order the aggregate came back in (Kùzu's may differ from run to run): the
+        # predicates by name, a predicate's connections by their types
+        return cls(
+            {p: sorted(by_pred[p], key=lambda c: (sorted(c.subjects), sorted(c.objects))) for p in sorted(by_pred)}
+        )
 
     @property
     def predicates(self) -> list[str]:
