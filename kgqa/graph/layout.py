@@ -101,6 +101,10 @@ class GraphLayout(Protocol):
         """The entities among `ids` that are the subject of some triple."""
         ...
 
+    def object_predicates(self, ids: list[str]) -> dict[str, set[str]]:
+        """The distinct predicates each entity of `ids` is the object of (those of none left out)."""
+        ...
+
     def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
         """One hop over `predicate` from every entity of `frontier` at once: forward (`direction` > 0,
         the frontier as subjects) or backward (the frontier as objects); at most `cap` rows."""
@@ -115,6 +119,14 @@ class GraphLayout(Protocol):
         is neither a literal nor of the hub type (a contribution, an author); `limit` rows or more
         (or None, where the layout can tell without reading them) when the graph holds that many."""
         ...
+
+
+def by_first(rows: Iterable[Sequence[Any]]) -> dict[str, set[str]]:
+    """Rows of (key, value) as key -> the set of its values."""
+    out: dict[str, set[str]] = {}
+    for key, value in rows:
+        out.setdefault(key, set()).add(value)
+    return out
 
 
 #: Ids a set-based read passes as `IN $ids`; more are unwound and joined (`chains/step_*_many`).
@@ -208,6 +220,15 @@ class TripleLayout:
         if self.store.by_key(len(ids), ENTITY_LOOKUP_S, "Entity"):
             return {r[0] for r in self.store.run_each("chains/subjects_among_one", "id", list(dict.fromkeys(ids)))}
         return {r[0] for r in self.store.run("chains/subjects_among", {"ids": ids})}
+
+    def object_predicates(self, ids: list[str]) -> dict[str, set[str]]:
+        if not ids:
+            return {}
+        if self.store.by_key(len(ids), EDGE_LOOKUP_S, "Entity"):
+            rows = self.store.run_each("chains/object_predicates_one", "id", list(dict.fromkeys(ids)))
+        else:
+            rows = self.store.run("chains/object_predicates", {"ids": ids})
+        return by_first(rows)
 
     def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
         query = "chains/step_out" if direction > 0 else "chains/step_in"

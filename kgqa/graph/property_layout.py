@@ -299,6 +299,9 @@ class PropertyLayout:
     def subjects_among(self, ids: list[str]) -> set[str]:
         return {t.subject.id for t in self.out_edges(ids)}
 
+    def object_predicates(self, ids: list[str]) -> dict[str, set[str]]:
+        return layouts.by_first((t.object.id, t.predicate) for t in self.in_edges(ids))
+
     def predicate_schema(self) -> list[SchemaRow]:
         rows: list[SchemaRow] = []
         for m in self.mapping.nodes.values():

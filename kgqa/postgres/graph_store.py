@@ -23,6 +23,7 @@ from kgqa.graph.layout import (
     SchemaRow,
     StepRow,
     UntypedObjectRow,
+    by_first,
     entity_row,
     hub_fact_rows,
     triple_row,
@@ -210,6 +211,9 @@ class PgLayout:
 
     def subjects_among(self, ids: list[str]) -> set[str]:
         return {r[0] for r in self.db.run("graph_subjects_among", {"ids": ids})} if ids else set()
+
+    def object_predicates(self, ids: list[str]) -> dict[str, set[str]]:
+        return by_first(self.db.run("graph_object_predicates", {"ids": ids})) if ids else {}
 
     def step(self, frontier: list[Entity], predicate: str, direction: int, cap: int) -> list[StepRow]:
         query = "graph_step_out" if direction > 0 else "graph_step_in"

@@ -286,11 +286,12 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
             # "directors": the one attribute of the same stem ("directed_by"), where the words are not the label's
             stemmed = [a for a in cat.attributes() if share_a_stem(asked_phrase, a)]
             asked = stemmed[0] if len(stemmed) == 1 else None
+        headless = False  # "the imdb rating of X" where the graph holds no rating: nothing is asked of it
         if asked is None and asked_phrase:
             asked = semantic_attribute(asked_text, cat, embedder, vectors.get(asked_text))
-            if asked is not None and _headless(asked_phrase, cat, embedder):
-                return Reading(op, None, None, plan.descending, certain)  # "the imdb rating of X": none here
-        if asked is None:
+            headless = asked is not None and _headless(asked_phrase, cat, embedder)
+            asked = None if headless else asked
+        if asked is None and not headless:
             asked = semantic_attribute(hinted, cat, embedder, vectors.get(hinted), shape=_shape(masked))
     if op not in ("rank", "group") and not (plan.sort_key or plan.group_key):
         key_phrase, key = "", None

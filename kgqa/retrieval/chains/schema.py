@@ -54,9 +54,7 @@ def types_of(layout: GraphLayout, entities: Iterable[Entity]) -> TypeSet:
     untyped = [e.id for e in entities if not e.types and not e.is_literal][:MAX_KIND_READS]
     subjects = layout.subjects_among(untyped) if untyped else set()
     leaves = [i for i in untyped if i not in subjects]
-    objects_of: dict[str, set[str]] = {}
-    for t in layout.in_edges(leaves) if leaves else ():
-        objects_of.setdefault(t.object.id, set()).add(t.predicate)
+    objects_of = layout.object_predicates(leaves) if leaves else {}
     out: set[str] = set()
     for e in entities:
         predicates = objects_of.get(e.id)
