@@ -27,7 +27,7 @@ from kgqa.graph.buffer_pool import buffer_pool_bytes
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.own_prefix import upgrade_prefix
 from kgqa.graph.readers import ReaderPool
-from kgqa.memory import KUZU_CHECKPOINT_BYTES, MemoryCeiling
+from kgqa.memory import KUZU_CHECKPOINT_BYTES, MIB, MIN_POOL, MemoryCeiling
 
 Tracer = Callable[[str, dict[str, Any] | None, float], None]
 
@@ -405,6 +405,18 @@ class GraphStore:
         if self.page_cache_fixed or nbytes == self.pool_bytes:
             return False
         self._reopen(nbytes)
+        return True
+
+    def give_room(self, nbytes: int) -> bool:
+        """Shrink the page cache so that it and `nbytes` held beside it in this process (an index kept in
+        memory) fit the cache's share of the memory ceiling; False where that would leave it under
+        MIN_POOL or its size is fixed (then the caller holds nothing)."""
+        if self.page_cache_fixed:
+            return False
+        room = min(self.pool_bytes, self.memory.pool_bytes - nbytes) // MIB * MIB
+        if room < MIN_POOL:
+            return False
+        self.resize_page_cache(room)
         return True
 
     @property

@@ -194,6 +194,27 @@ class PgDatabase:
             self.tracer(query.name, {"rows": n}, time.perf_counter() - start)
         return n
 
+    def copy_out(self, name: str) -> Iterator[bytes]:
+        """The output of the named `COPY ... TO STDOUT` statement, in the chunks the server sends."""
+        query = assets.sql_query(name)
+        start, n = time.perf_counter(), 0
+        try:
+            with self.conn.cursor() as cur, cur.copy(self._text(query.text)) as copy:
+                for chunk in copy:
+                    n += len(chunk)
+                    yield bytes(chunk)
+        except psycopg.Error as exc:
+            raise StoreError(f"query {query.name} failed: {_first_line(exc)}") from None
+        if self.tracer:
+            self.tracer(query.name, {"bytes": n}, time.perf_counter() - start)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A read-only transaction whose statements all see the database as it was at its first read."""
+        with self.transaction():
+            self.run("snapshot_read_only")
+            yield
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All statements inside commit together or not at all (nested use joins the outer one)."""

@@ -30,6 +30,7 @@ from kgqa.graph.layout import (
 )
 from kgqa.graph.property_layout import paths_by_level
 from kgqa.graph.store import GraphStore, Tracer
+from kgqa.memory import MemoryCeiling
 from kgqa.postgres.database import PgDatabase
 from kgqa.postgres.graph_paths import PATH_FORM, paths_by_cte
 from kgqa.postgres.graph_views import check_contract, refuse_writes
@@ -76,9 +77,11 @@ class PgGraph(GraphStore):
         read_only: bool = False,
         tracer: Tracer | None = None,
         views_schema: str | None = None,
+        memory: MemoryCeiling | None = None,
     ):
         # no GraphStore.__init__: there is no Kùzu database to open
         self.path = path  # where a Kùzu file would be: only names the workspace (serve's state file)
+        self.memory = memory or MemoryCeiling.default()
         self.tracer = tracer
         self.read_only = read_only
         self.index = index
@@ -105,6 +108,11 @@ class PgGraph(GraphStore):
         if self.views_schema is not None:
             raise refuse_writes(self.views_schema)
         return self.db.apply_migrations(GRAPH_SCHEMA)
+
+    def give_room(self, nbytes: int) -> bool:
+        """No page cache to shrink: room where `nbytes` fits the share of the memory ceiling a Kùzu page
+        cache would have (a resident copy of the index, kgqa/vectorstores/pg_resident.py)."""
+        return nbytes <= self.memory.pool_bytes
 
     def has_table(self, table: str) -> bool:
         return False  # no Kùzu table: the label index, dirty marks and metadata of Kùzu do not exist
@@ -237,4 +245,5 @@ def open_pg_graph(settings: Settings, *, read_only: bool = False, tracer: Tracer
         read_only=read_only,
         tracer=tracer,
         views_schema=settings.graph_schema,
+        memory=settings.memory,
     )

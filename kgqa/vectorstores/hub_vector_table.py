@@ -95,8 +95,13 @@ class HubVectorTable:
     """HubVectors grouped by hub (rows `starts[n]:starts[n + 1]` of hub number n), with texts, vectors
     and path hashes by node offset."""
 
-    def __init__(self, rows: HubRows, texts: tuple[np.ndarray, pa.Array, np.ndarray]) -> None:
+    def __init__(
+        self, rows: HubRows, texts: tuple[np.ndarray, pa.Array, np.ndarray], *, path_major: bool = False
+    ) -> None:
         self._rows = rows
+        #: Rows of several hubs come in path order (path numbers following the hashes: pgvector's order)
+        #: rather than hub by hub in the order asked (Kùzu's).
+        self._path_major = path_major
         self._text_row, self._texts, self.vectors = texts  # text offset -> row of `_texts`; texts; (offsets, dim)
         self._layouts: dict[tuple[str, ...], _Layout] = {}
         self._lock = threading.Lock()  # the workspaces of a service share one table
@@ -159,6 +164,9 @@ class HubVectorTable:
                 spans.append(np.arange(a, b))
                 hub_ids += [h] * (b - a)
         rows = np.concatenate(spans) if spans else np.zeros(0, np.int64)
+        if self._path_major:  # a path is one hub's, its rows already in their order: a stable sort
+            order = np.argsort(r.path_of[rows], kind="stable")
+            rows, hub_ids = rows[order], [hub_ids[i] for i in order.tolist()]
         distinct, inverse = np.unique(r.text_of[rows], return_inverse=True)
         texts = np.asarray(self._texts.take(pa.array(self._text_row[distinct])).to_pylist(), dtype=object)
         scored = ScoredVectors(

@@ -14,7 +14,6 @@ from kgqa.errors import PageCacheFullError
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.store import GraphStore
 from kgqa.memory import (
-    MIB,
     MIN_POOL,
     TEXTS_PER_HUB,
     MemoryCeilingError,
@@ -419,16 +418,8 @@ class KuzuHubVectorStore:
             return read(name, params)
 
     def _make_room(self, nbytes: int) -> bool:
-        """Shrink the page cache so that it and `nbytes` held beside it fit its share of the memory
-        ceiling; False where that would leave it under MIN_POOL or its size is fixed (then nothing
-        is held: the store reads its vectors from Kùzu)."""
-        if self.store.page_cache_fixed:
-            return False
-        room = min(self.store.pool_bytes, self.store.memory.pool_bytes - nbytes) // MIB * MIB
-        if room < MIN_POOL:
-            return False
-        self.store.resize_page_cache(room)
-        return True
+        """Room for `nbytes` held beside the page cache (GraphStore.give_room)."""
+        return self.store.give_room(nbytes)
 
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id; counted

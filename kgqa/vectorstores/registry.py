@@ -31,6 +31,7 @@ def _pgvector(graph: GraphStore, settings: Settings, pg_dsn: str | None) -> HubV
         ann=settings.ann,
         half=settings.half_vectors,
         build_memory=settings.memory.bytes,
+        room=graph.give_room,
     )
 
 
