@@ -113,6 +113,10 @@ class WorkspacePool:
         self.warm_up_s = self._all[0].warm_up()
         return self.warm_up_s
 
+    def held_note(self) -> str | None:
+        """What the workspaces' index store keeps in memory since `prime`, in words (None: nothing)."""
+        return self._all[0].vstore.held_note()
+
     def prime(self) -> None:
         """Read what every question needs from the graph (predicates, hub ids and types) into each
         workspace's cache now, so the first request is as fast as the next; no-op without an index."""

@@ -78,6 +78,8 @@ def serve(
         info(f"loading the model ({settings.embedding_model}) ...")
         pool.warm_up()
         pool.prime()
+        if (held := pool.held_note()) is not None:
+            info(held)
         sock = bind(host, port)
     except BaseException:
         pool.close()

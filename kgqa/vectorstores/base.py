@@ -223,6 +223,10 @@ class HubVectorStore(Protocol):
         nothing can change the index (or nothing); `like`: another store on the same index state."""
         ...
 
+    def held_note(self) -> str | None:
+        """What `prime` keeps in memory, in words for a service's start (None: nothing)."""
+        ...
+
     def paths(self, hashes: list[str], hubs: list[str] | None = None) -> dict[str, PathRecord]:
         """Stored paths by hash. `hubs`: the hubs these are every path of, which a store may read the
         paths through instead of one by one (the result is the same)."""

@@ -14,6 +14,7 @@ from kgqa.errors import PageCacheFullError
 from kgqa.graph.key_reads import cheaper_by_key
 from kgqa.graph.store import GraphStore
 from kgqa.memory import (
+    MIB,
     MIN_POOL,
     TEXTS_PER_HUB,
     MemoryCeilingError,
@@ -393,6 +394,13 @@ class KuzuHubVectorStore:
             else:  # room for what it holds, where the estimate was short
                 self._make_room(self.hub_table.nbytes)
                 self._read_path_table()
+
+    def held_note(self) -> str | None:
+        """The hub vector and path tables `prime` keeps, if any."""
+        if self.hub_table is None:
+            return None
+        paths = f", every path {self.path_table.nbytes / MIB:,.1f} MiB" if self.path_table is not None else ""
+        return f"index in memory: hub vectors {self.hub_table.nbytes / MIB:,.1f} MiB{paths}"
 
     def _read_path_table(self) -> None:
         """Every path in memory (`paths` reads them there), where the page cache keeps MIN_POOL beside

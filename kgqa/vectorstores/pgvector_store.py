@@ -287,6 +287,13 @@ class PgVectorHubStore:
         if resident.load():
             self._resident = resident
 
+    def held_note(self) -> str | None:
+        """The resident copy `prime` read, if any."""
+        if self._resident is None:
+            return None
+        mib = self._resident.nbytes / 2**20
+        return f"index in memory: {mib:,.1f} MiB read from Postgres (Postgres is read after a write, until a new copy)"
+
     @property
     def resident(self) -> ResidentCopy | None:
         """The index held in memory since `prime`, if any."""

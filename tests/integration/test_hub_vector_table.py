@@ -62,6 +62,9 @@ def test_the_table_scores_and_answers_as_the_reads_from_kuzu(demo_db, embedder):
         assert table is not None and 0 < table.nbytes <= table_bytes(ws.vstore.counts(), ws.vstore.dim)
         paths = ws.vstore.path_table  # every path too: the ceiling has room for both
         assert paths is not None and len(paths) == ws.vstore.counts().paths
+        assert ws.vstore.held_note() == (
+            f"index in memory: hub vectors {table.nbytes / MIB:,.1f} MiB, every path {paths.nbytes / MIB:,.1f} MiB"
+        )
         # the page cache gave up what both tables hold
         assert ws.store.pool_bytes <= (opened - table.nbytes - paths.nbytes) // MIB * MIB
         assert ws.store.pool_bytes >= opened - 2 * (table_bytes(ws.vstore.counts(), ws.vstore.dim) + paths.nbytes)
@@ -103,7 +106,7 @@ def test_a_ceiling_without_room_for_the_table_keeps_the_page_cache(demo_db, embe
         opened = ws.store.pool_bytes
         ws.vstore.prime()
         assert ws.vstore.hub_table is None and ws.vstore.text_hub_index is not None
-        assert ws.vstore.path_table is None
+        assert ws.vstore.path_table is None and ws.vstore.held_note() is None
         assert ws.store.pool_bytes == opened == MIN_POOL
         assert all(triples for _, _, triples in _answers(ws))
     finally:

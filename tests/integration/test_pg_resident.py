@@ -67,6 +67,10 @@ def test_resident_copy_reads_like_postgres_and_follows_writes(demo_index, embedd
         ws.vstore.prime()
         resident = ws.vstore.resident
         assert resident is not None and resident.reads == 1 and resident.nbytes > 0
+        assert ws.vstore.held_note() == (
+            f"index in memory: {resident.nbytes / 2**20:,.1f} MiB read from Postgres "
+            "(Postgres is read after a write, until a new copy)"
+        )
         worker = PgVectorHubStore(dsn, index="demo", room=lambda n: True)  # a service's second workspace
         worker.prime(like=ws.vstore)
         assert worker.resident is resident and resident.reads == 1  # shared, not read again
@@ -101,6 +105,7 @@ def test_no_room_or_no_counter_reads_postgres(demo_index, embedder):
     store = PgVectorHubStore(dsn, index="demo", room=lambda n: bool(asked.append(n)))
     store.prime()
     assert store.resident is None and len(asked) == 1 and asked[0] > 0  # asked for room, refused
+    assert store.held_note() is None
     worker = PgVectorHubStore(dsn, index="demo", room=lambda n: True)
     worker.prime(like=store)
     assert worker.resident is None  # the service's first store holds none: neither does the next
