@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from kgqa.config import Settings
+from kgqa.config import DEFAULT_DB, Settings
 from kgqa.errors import ConfigError, StoreError
 from kgqa.processes import pid_alive
 
@@ -162,6 +162,14 @@ def resolve_dsn(settings: Settings) -> str:
     local = status(settings.pg_data_dir)
     if local.dsn:
         return local.dsn
+    default = DEFAULT_DB.parent / "pg"
+    elsewhere = status(default) if default.resolve() != settings.pg_data_dir.resolve() else None
+    if elsewhere is not None and elsewhere.dsn:  # `kgqa pg start` ran for the default database, not this one
+        raise ConfigError(
+            f"no Postgres DSN: the local server beside {settings.db_path} ({settings.pg_data_dir}) does not run, "
+            f"but the one in {default} does: pass --pg-dsn '{elsewhere.dsn}' (or set KGQA_PG_DSN to it), "
+            f"or run `kgqa --db {settings.db_path} pg start` for a server of its own"
+        )
     raise ConfigError(
         "no Postgres DSN: pass --pg-dsn, set KGQA_PG_DSN, or run `kgqa pg start` "
         f"(a local server in {settings.pg_data_dir})"

