@@ -7,6 +7,7 @@ service reads the index once at start: each HubVector as (text, path, level) nod
 each text's float16 vector and text by its node offset, each path's hash by its node offset. A hub's rows
 are then an array slice. It costs about the index's float16 vectors in memory (1.2 GiB at 10^6
 triples), which the store takes from the page cache's share of the memory ceiling (kuzu_store.prime).
+A service over a pgvector index holds the same table, read from Postgres (pg_resident.py).
 """
 
 from __future__ import annotations
@@ -58,24 +59,46 @@ class HubRows:
     @classmethod
     def of(cls, hub_offsets: dict[str, int], paths: pa.Table, embeds: pa.Table) -> HubRows:
         """From every hub's node offset, `paths` (path offset, hub id, hash: `retrieval/path_hubs_all`)
-        and `embeds` (text, path and hub offset, level: `retrieval/hub_vectors_all`)."""
+        and `embeds` (text, path and hub offset, level: `retrieval/hub_vectors_all`); each hub's rows in
+        the order walked."""
         hub_ids = sorted(hub_offsets)
         number_of_offset = np.full(max(hub_offsets.values(), default=-1) + 1, -1, np.int64)
         number_of_offset[[hub_offsets[h] for h in hub_ids]] = np.arange(len(hub_ids))
-        hub_of = number_of_offset[embeds.column(2).to_numpy()]
-        order = np.argsort(hub_of, kind="stable")  # hub by hub, each hub's rows in the order walked
+        level = embeds.column(3).combine_chunks().dictionary_encode()
+        return cls.grouped(
+            hub_ids,
+            number_of_offset[embeds.column(2).to_numpy()],
+            (embeds.column(0).to_numpy(), embeds.column(1).to_numpy(), level.indices.to_numpy(zero_copy_only=False)),
+            np.asarray(level.dictionary.to_pylist(), dtype=object),
+            by_offset(paths.column(0).to_numpy(), paths.column(2).combine_chunks()),
+        )
+
+    @classmethod
+    def grouped(
+        cls,
+        hub_ids: list[str],
+        hub_of: np.ndarray,
+        columns: tuple[np.ndarray, np.ndarray, np.ndarray],
+        levels: np.ndarray,
+        path_hashes: pa.Array,
+        within: tuple[np.ndarray, ...] = (),
+    ) -> HubRows:
+        """From each HubVector's hub number (numbers follow the sorted `hub_ids`) and its text, path and
+        level `columns`: grouped by hub, a hub's rows ordered by the `within` keys (last key first, as
+        `np.lexsort` takes them), else in the order given."""
+        order = np.lexsort((*within, hub_of))  # stable: equal keys keep the order given
         starts = np.zeros(len(hub_ids) + 1, np.int64)
         np.cumsum(np.bincount(hub_of, minlength=len(hub_ids)), out=starts[1:])
         del hub_of
-        level = embeds.column(3).combine_chunks().dictionary_encode()
+        text_of, path_of, level_of = columns
         return cls(
             {h: i for i, h in enumerate(hub_ids)},
             starts,
-            embeds.column(0).to_numpy().astype(np.int32)[order],
-            embeds.column(1).to_numpy().astype(np.int32)[order],
-            level.indices.to_numpy(zero_copy_only=False).astype(np.int8)[order],
-            np.asarray(level.dictionary.to_pylist(), dtype=object),
-            by_offset(paths.column(0).to_numpy(), paths.column(2).combine_chunks()),
+            text_of[order].astype(np.int32),
+            path_of[order].astype(np.int32),
+            level_of[order].astype(np.int8),
+            levels,
+            path_hashes,
         )
 
     @property

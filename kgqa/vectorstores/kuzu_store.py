@@ -363,7 +363,7 @@ class KuzuHubVectorStore:
             self._hub_offsets, self.hub_table = like._hub_offsets, like.hub_table  # type: ignore[union-attr]
             self.path_table = like.path_table  # type: ignore[union-attr]
             if self.hub_table is not None:
-                self._make_room(self._held_bytes())
+                self.store.give_room(self._held_bytes())
             return
         counts = self.counts()
         if not self.store.read_only or not self.ready():
@@ -372,7 +372,7 @@ class KuzuHubVectorStore:
         if counts.vectors > MAX_VECTORS:
             return
         pool = self.store.pool_bytes if not self.store.page_cache_fixed else 0
-        table = self.dim is not None and self._make_room(table_bytes(counts, self.dim))
+        table = self.dim is not None and self.store.give_room(table_bytes(counts, self.dim))
         paths = self.store.run_arrow("retrieval/path_hubs_all")
         embeds = self.store.run_arrow("retrieval/hub_vectors_all" if table else "retrieval/embeds_all")
         index = TextHubIndex.build(
@@ -392,7 +392,7 @@ class KuzuHubVectorStore:
             if self.hub_table is None:  # float32 copies: scored from Kùzu, with the page cache it had
                 self.store.resize_page_cache(pool)
             else:  # room for what it holds, where the estimate was short
-                self._make_room(self.hub_table.nbytes)
+                self.store.give_room(self.hub_table.nbytes)
                 self._read_path_table()
 
     def held_note(self) -> str | None:
@@ -407,10 +407,10 @@ class KuzuHubVectorStore:
         it and the hub vector table."""
         assert self.hub_table is not None
         paths, chars = self.store.run("retrieval/path_bytes")[0]
-        if not self._make_room(self.hub_table.nbytes + estimated_bytes(int(paths), int(chars or 0))):
+        if not self.store.give_room(self.hub_table.nbytes + estimated_bytes(int(paths), int(chars or 0))):
             return
         self.path_table = PathTable.read(self._read_aside)
-        if not self._make_room(self._held_bytes()):  # larger than estimated (characters, not bytes): not kept
+        if not self.store.give_room(self._held_bytes()):  # larger than estimated (characters, not bytes): not kept
             self.path_table = None
             release_unused_memory()
 
@@ -424,10 +424,6 @@ class KuzuHubVectorStore:
         cache, closed after it: the texts' pages do not push what questions read out of the store's."""
         with self.store.side_reader(MIN_POOL) as read:
             return read(name, params)
-
-    def _make_room(self, nbytes: int) -> bool:
-        """Room for `nbytes` held beside the page cache (GraphStore.give_room)."""
-        return self.store.give_room(nbytes)
 
     def text_hubs(self, text_hashes: list[str], limit: int) -> dict[str, tuple[int, list[str]]]:
         """Each text's fan-out (the hubs that embed it) and its first `limit` hubs by id; counted

@@ -57,7 +57,7 @@ class PathTable:
             del window
             release_unused_memory()
         hashes, hub_ids, texts, triples = (pa.concat_arrays(p) if p else pa.array([], pa.string()) for p in parts)
-        keys = np.asarray(hashes.cast(pa.binary()).to_numpy(zero_copy_only=False), dtype=np.bytes_)  # UTF-8
+        keys = byte_keys(hashes)
         order = np.argsort(keys, kind="stable")
         return cls(keys[order], order.astype(np.int64), hub_ids, texts, triples)
 
@@ -74,13 +74,9 @@ class PathTable:
         """The stored paths among `hashes` (an unknown hash is left out), in the order asked."""
         if not len(self.rows) or not hashes:
             return []
-        keys = np.asarray([h.encode() for h in hashes], dtype=np.bytes_)
-        width = self.sorted_hashes.dtype.itemsize
-        if keys.dtype.itemsize > width:  # longer than every stored hash: none of them is stored
-            keys = np.where(np.char.str_len(keys) > width, b"", keys).astype(self.sorted_hashes.dtype)
-        at = np.minimum(np.searchsorted(self.sorted_hashes, keys), len(self.rows) - 1)
-        hit = (self.sorted_hashes[at] == keys) & (np.char.str_len(keys) > 0)
-        rows = pa.array(self.rows[at[hit]])
+        at = find_sorted(self.sorted_hashes, self.rows, hashes)
+        hit = at >= 0
+        rows = pa.array(at[hit])
         found = [h for h, ok in zip(hashes, hit.tolist()) if ok]
         return list(
             map(
@@ -91,6 +87,25 @@ class PathTable:
                 self.triples.take(rows).to_pylist(),
             )
         )
+
+
+def byte_keys(hashes: pa.Array) -> np.ndarray:
+    """Strings as a NumPy array of fixed-width UTF-8 bytes (sortable and searchable at once)."""
+    return np.asarray(hashes.cast(pa.binary()).to_numpy(zero_copy_only=False), dtype=np.bytes_)
+
+
+def find_sorted(sorted_keys: np.ndarray, numbers: np.ndarray, hashes: Sequence[str] | np.ndarray) -> np.ndarray:
+    """The number of each hash among `sorted_keys` (`numbers[i]` belongs to `sorted_keys[i]`), -1 where
+    it is none of them (an empty hash, or one longer than every key, is none)."""
+    if not len(hashes) or not len(sorted_keys):
+        return np.full(len(hashes), -1, np.int64)
+    keys = hashes if isinstance(hashes, np.ndarray) else np.asarray([h.encode() for h in hashes], dtype=np.bytes_)
+    width = sorted_keys.dtype.itemsize
+    if keys.dtype.itemsize > width:  # longer than every key: none of them
+        keys = np.where(np.char.str_len(keys) > width, b"", keys)
+    keys = keys.astype(sorted_keys.dtype)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return np.where((sorted_keys[at] == keys) & (np.char.str_len(keys) > 0), numbers[at], -1)
 
 
 def estimated_bytes(paths: int, text_bytes: int) -> int:

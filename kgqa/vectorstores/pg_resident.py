@@ -31,7 +31,7 @@ from kgqa.memory import release_unused_memory
 from kgqa.postgres.database import PgDatabase
 from kgqa.vectorstores.base import IndexCounts
 from kgqa.vectorstores.hub_vector_table import HubRows, HubVectorTable, table_bytes
-from kgqa.vectorstores.path_table import PathTable, estimated_bytes
+from kgqa.vectorstores.path_table import PathTable, byte_keys, estimated_bytes, find_sorted
 from kgqa.vectorstores.text_hub_index import TextHubIndex
 
 #: The levels of `resident_vectors.sql`'s numbers, in order.
@@ -105,19 +105,7 @@ class PgResident:
 
     def text_numbers(self, hashes: Sequence[str]) -> list[int | None]:
         """Each text's number in the tables (None for a text the copy does not hold)."""
-        return [None if n < 0 else n for n in _find(self.sorted_keys, self.key_number, hashes).tolist()]
-
-
-def _find(sorted_keys: np.ndarray, numbers: np.ndarray, hashes: Sequence[str] | np.ndarray) -> np.ndarray:
-    """The number of each hash among `sorted_keys` (-1 where it is not one of them)."""
-    if not len(hashes) or not len(sorted_keys):
-        return np.full(len(hashes), -1, np.int64)
-    keys = hashes if isinstance(hashes, np.ndarray) else np.asarray([h.encode() for h in hashes], dtype=np.bytes_)
-    width = sorted_keys.dtype.itemsize
-    longer = np.char.str_len(keys) > width if keys.dtype.itemsize > width else np.zeros(len(keys), bool)
-    keys = np.where(longer, b"", keys).astype(sorted_keys.dtype)  # a longer hash is none of them
-    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-    return np.where((sorted_keys[at] == keys) & ~longer, numbers[at], -1)
+        return [None if n < 0 else n for n in find_sorted(self.sorted_keys, self.key_number, hashes).tolist()]
 
 
 def _texts(db: PgDatabase, dim: int, sorted_keys: np.ndarray, key_order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -132,7 +120,7 @@ def _texts(db: PgDatabase, dim: int, sorted_keys: np.ndarray, key_order: np.ndar
     filled = 0
     for block in fixed_blocks(db.copy_out("resident_texts"), layout):
         _check(block, {"n": 3, "hash_len": HASH_WIDTH, "seq_len": 8, "vec_len": 4 + 2 * dim, "dim": dim})
-        numbers = _find(sorted_keys, key_order, block["hash"])
+        numbers = find_sorted(sorted_keys, key_order, block["hash"])
         if (numbers < 0).any():
             raise NotHeld("a text's vector came without its string")
         seqs[numbers], vectors[numbers] = block["seq"], block["vec"]
@@ -191,8 +179,8 @@ def _hub_vectors(
         lengths = np.fromiter((len(p) for p in packs), np.int64, len(packs))
         if (lengths % PACKED.itemsize).any() or filled + len(rows) > count:
             raise NotHeld("a path's HubVectors are not packed as read")
-        texts = _find(sorted_keys, key_order, rows["text"])
-        numbers = _find(path_keys, path_numbers, np.asarray(paths, dtype=f"S{HASH_WIDTH}"))
+        texts = find_sorted(sorted_keys, key_order, rows["text"])
+        numbers = find_sorted(path_keys, path_numbers, np.asarray(paths, dtype=f"S{HASH_WIDTH}"))
         if (texts < 0).any() or (numbers < 0).any():
             raise NotHeld("a HubVector names a text or path not read")
         end = filled + len(rows)
@@ -227,19 +215,14 @@ def _hub_rows(
     hub_ids = sorted(set(path_hubs))
     number = {h: i for i, h in enumerate(hub_ids)}
     path_hub = np.fromiter((number[h] for h in path_hubs), np.int64, len(path_hubs))
-    hub_of = path_hub[path_of]
-    order = np.lexsort((seqs[text_of], path_of, hub_of))
-    starts = np.zeros(len(hub_ids) + 1, np.int64)
-    np.cumsum(np.bincount(hub_of, minlength=len(hub_ids)), out=starts[1:])
     path_hashes = pa.array(path_keys, pa.binary(path_keys.dtype.itemsize)).cast(pa.string())
-    return HubRows(
-        number,
-        starts,
-        text_of[order],
-        path_of[order],
-        level_of[order],
+    return HubRows.grouped(
+        hub_ids,
+        path_hub[path_of],
+        (text_of, path_of, level_of),
         np.asarray(LEVELS, dtype=object),
         path_hashes,
+        within=(seqs[text_of], path_of),
     )
 
 
@@ -364,7 +347,7 @@ def _keys(column: pa.ChunkedArray) -> np.ndarray:
     """Hashes as fixed-width bytes; NotHeld where one is not HASH_WIDTH long."""
     if not len(column):
         return np.empty(0, f"S{HASH_WIDTH}")
-    keys = np.asarray(column.combine_chunks().cast(pa.binary()).to_numpy(zero_copy_only=False), dtype=np.bytes_)
+    keys = byte_keys(column.combine_chunks())
     if keys.dtype.itemsize != HASH_WIDTH or (len(keys) and np.char.str_len(keys).min() != HASH_WIDTH):
         raise NotHeld(f"a hash is not {HASH_WIDTH} characters")
     return keys
