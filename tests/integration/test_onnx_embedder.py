@@ -90,6 +90,21 @@ def test_onnx_vectors_equal_the_torch_model(onnx_embedder):
     assert float(alone @ onnx_vectors[5]) >= 0.99999
 
 
+def test_batch_sessions_do_not_spin_beside_other_work(onnx_embedder):
+    """A build embeds on one thread while another writes: the multi-threaded session's workers sleep
+    between operators (ONNX Runtime's allow_spinning=0) instead of holding the cores."""
+    texts = _varied_texts()[:80]
+    batch = onnx_embedder.embed(texts)
+    sessions = onnx_embedder._sessions
+    assert sessions, "no ONNX session was opened"
+    for threads, session in sessions.items():
+        entry = session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning")
+        assert entry == "0", f"the {threads}-thread session spins ({entry!r})"
+    onnx_embedder.forget()
+    single = onnx_embedder.embed(texts[:3])  # a small batch: the single-threaded session
+    np.testing.assert_allclose(single, batch[:3], atol=1e-5)
+
+
 @pytest.mark.slow
 def test_export_is_cached_by_hash_and_written_atomically(onnx_embedder, tmp_path):
     files = read_model_files(MODEL)
