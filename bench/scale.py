@@ -10,7 +10,11 @@ Measured per size and store: index build wall time split into phases (path enume
 verbalisation, embedding, writing, ANN index), the unique texts embedded, peak RSS, the index size
 on disk, query latency p50/p95 for the direct and the traversal strategy (offline, model loaded),
 and quality (recall, Hits@10) on the generated questions. In the same run, the embedding model alone
-embeds the index's unique texts (`reference`): the build is compared with that time. Last, an
+embeds the index's unique texts (`reference`): the build is compared with that time. The machine's
+speed drifts within an hour, so the Kùzu build is paused every --probe-every seconds while a fixed text
+set is embedded alone (bench/speed_probes.py), and so is the reference: the build's time leaves the
+pauses out (its phases hold them), and the reference is scaled to the speed the probes saw during the
+build ("at the build's speed" in the table). Last, an
 incremental update of the Kùzu index: --update-changes papers gain a keyword and as many lose one,
 then `index update --dirty` (time, hubs rebuilt, peak RSS).
 
@@ -45,6 +49,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from speed_probes import run_paused, speed_matched, write_probe_texts  # noqa: E402
 from svgplot import line_chart  # noqa: E402
 
 from kgqa.synthetic.generator import generate  # noqa: E402
@@ -56,15 +61,13 @@ def _size(text: str) -> int:
     return int(float(text))
 
 
+def _worker_env() -> dict[str, str]:
+    return {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+
+
 def _worker(*args: str, timeout: float | None = None) -> dict:
     cmd = [sys.executable, str(HERE / "scale_worker.py"), *args]
-    proc = subprocess.run(
-        cmd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"},
-    )
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_worker_env())
     if proc.returncode != 0:
         raise SystemExit(f"worker failed: {' '.join(args)}\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -123,15 +126,24 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
     if not args.resume or not steps.is_dir():  # no kept step: a fresh graph and database
         shutil.rmtree(work, ignore_errors=True)
 
-    def step(name: str, *worker_args: str, disk: Path | None = None, pg: str | None = None) -> dict:
+    def step(
+        name: str, *worker_args: str, disk: Path | None = None, pg: str | None = None, probed: bool = False
+    ) -> dict:
         """One worker's measurement; with --resume, one this size already made is read back. With
         `disk`, the size of that database right after the step is kept with it (`disk_mib`); with `pg`,
-        that of the index in that Postgres (`pg_mib`: the server is shared by the sizes)."""
+        that of the index in that Postgres (`pg_mib`: the server is shared by the sizes). With `probed`
+        (and --probe-every), the worker is paused for a speed probe every so often (`probes`), and its
+        `seconds` leave the pauses out (`paused_s`)."""
         kept = steps / f"{name}.json"
         if args.resume and kept.is_file():
             _log(args.quiet, f"{n}: {name} kept from {kept}")
             return json.loads(kept.read_text())
-        out = _worker(*worker_args)
+        if probed and args.probe_every > 0:
+            cmd = [sys.executable, str(HERE / "scale_worker.py"), *worker_args]
+            out, probes, paused = run_paused(cmd, _worker_env(), args.probe_every, probe)
+            out.update(seconds=out["seconds"] - paused, paused_s=paused, probes=probes)
+        else:
+            out = _worker(*worker_args)
         if disk is not None:
             out["disk_mib"] = _disk_mib(disk)
         if pg is not None:
@@ -165,6 +177,14 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
         "stores": {},
     }
     db = work / "kuzu" / "graph.kuzu"
+    texts_file = work / "probe-texts.json"
+
+    def probe() -> dict:
+        """The machine's embedding speed now (bench/speed_probes.py)."""
+        if not texts_file.is_file():
+            write_probe_texts(Path(gen_info["graph"]), texts_file)
+        return _worker("probe", "--db", str(db), "--texts", str(texts_file))
+
     _log(args.quiet, f"{n}: loading {gen_info['triples']} triples")
     res["load"] = step("load", "load", "--db", str(db), "--graph", gen_info["graph"], disk=db)
     graph_mib = _graph_mib(res["load"], db, built=(steps / "build-kuzu.json").is_file())
@@ -192,10 +212,15 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
         }
         return res
     _log(args.quiet, f"{n}: building the Kùzu index")
-    b = step("build-kuzu", "build", "--db", str(db), disk=db)
+    b = step("build-kuzu", "build", "--db", str(db), disk=db, probed=True)
     kuzu = {"build": b, "index_mib": None if graph_mib is None else b.get("disk_mib", _disk_mib(db)) - graph_mib}
     _log(args.quiet, f"{n}: embedding model alone on the {b['texts_embedded']} unique texts")
+    if b.get("probes"):  # the machine's speed beside the reference, to scale it to the build's
+        kuzu["reference_probes"] = [probe()]
     kuzu["reference"] = step("reference", "reference", "--db", str(db), "--sample", str(args.reference_sample))
+    if b.get("probes"):
+        kuzu["reference_probes"].append(probe())
+        kuzu["reference_matched_s"] = speed_matched(kuzu["reference"]["seconds"], b["probes"], kuzu["reference_probes"])
     _queries(kuzu, "kuzu", n, args, step, db, questions)
     res["stores"]["kuzu"] = kuzu
     if dsn:
@@ -299,10 +324,13 @@ def _rates_from(res: dict, rates: dict) -> None:
 
 
 def _build_ratio(build_s: float, kuzu: dict) -> str:
-    """build / model alone, with the ratio against the later sample of the model beside it where one was taken."""
+    """build / model alone, with the ratio against the later sample of the model beside it where one was
+    taken, and against the model alone at the machine's speed during the build where it was probed."""
     text = f"{build_s / kuzu['reference']['seconds']:.2f}"
     again = kuzu.get("reference_again")
-    return f"{text} ({build_s / again['seconds']:.2f} later)" if again else text
+    text = f"{text} ({build_s / again['seconds']:.2f} later)" if again else text
+    matched = kuzu.get("reference_matched_s")
+    return f"{build_s / matched:.2f} at the build's speed; {text} as sampled" if matched else text
 
 
 def _embedders(results: list[dict]) -> str:
@@ -508,6 +536,12 @@ def main() -> None:
         type=_size,
         default=10_000,
         help="Largest size whose pgvector index is built from scratch (larger: index sync).",
+    )
+    ap.add_argument(
+        "--probe-every",
+        type=float,
+        default=300.0,
+        help="Seconds between the build's pauses for a probe of the machine's embedding speed (0: none).",
     )
     ap.add_argument("--work", default=".bench-scale", help="Scratch directory (graphs, databases).")
     ap.add_argument("--out", default=str(HERE / "results"), help="Where results JSON, tables and plots go.")

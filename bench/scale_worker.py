@@ -5,6 +5,7 @@ one JSON object on stdout. Run by bench/scale.py; usable alone:
     python bench/scale_worker.py build --db D [--store pgvector --pg-dsn DSN] [--dry-run]
     python bench/scale_worker.py walk --db D    # a build up to its HNSW step (a later `build` resumes and makes it)
     python bench/scale_worker.py reference --db D [--sample 0.25]
+    python bench/scale_worker.py probe --db D --texts T.json   # embedding speed now (D is not opened)
     python bench/scale_worker.py sync --db D --pg-dsn DSN
     python bench/scale_worker.py query --db D --questions Q.csv --strategy direct [--store ...]
     python bench/scale_worker.py serve --db D --questions Q.csv [--store pgvector --pg-dsn DSN]
@@ -149,6 +150,18 @@ def reference(args: argparse.Namespace) -> dict:
         "model_load": model_load,
         "embedder": str(getattr(embedder, "label", "torch-fp32")),
     }
+
+
+def probe(args: argparse.Namespace) -> dict:
+    """The machine's embedding speed now: the fixed texts of `--texts` (a JSON list) embedded alone, with
+    the embedder the settings name (bench/speed_probes.py); the index is not opened (a build may hold it)."""
+    texts = json.loads(Path(args.texts).read_text(encoding="utf-8"))
+    embedder = embedder_for_index(Settings.from_env(args.db), None)
+    embedder.embed(["warm-up"] * 32)
+    start = time.perf_counter()
+    embedder.embed(texts)
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "texts": len(texts), "rate": len(texts) / seconds, "at": time.time()}
 
 
 def sync(args: argparse.Namespace) -> dict:
@@ -348,7 +361,9 @@ def paths(args: argparse.Namespace) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("op", choices=("load", "build", "walk", "reference", "sync", "query", "serve", "paths", "update"))
+    ap.add_argument(
+        "op", choices=("load", "build", "walk", "reference", "probe", "sync", "query", "serve", "paths", "update")
+    )
     ap.add_argument("--db", required=True)
     ap.add_argument("--graph")
     ap.add_argument("--questions")
@@ -361,6 +376,7 @@ def main() -> None:
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--rebuild", action="store_true")
     ap.add_argument("--sample", type=float, default=1.0)
+    ap.add_argument("--texts", help="probe: a JSON list of texts to embed.")
     ap.add_argument("--rounds", type=int, default=2, help="paths: rounds per form (the best is kept).")
     ap.add_argument("--changes", type=int, default=100, help="update: papers gaining (and losing) a keyword.")
     ap.add_argument("--seed", type=int, default=11)
@@ -377,6 +393,7 @@ def main() -> None:
         "build": build,
         "walk": walk,
         "reference": reference,
+        "probe": probe,
         "sync": sync,
         "query": query,
         "serve": serve,
