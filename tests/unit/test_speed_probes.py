@@ -50,8 +50,9 @@ def test_the_worker_is_stopped_while_each_probe_runs(tmp_path):
     assert result["ticks"] == 24
     assert len(probes) >= 2 and set(states) == {"T"}, states
     assert paused >= 0.4 * len(probes)
-    # the worker's own clock ran on through the pauses: its seconds hold them, which the caller takes out
-    assert result["seconds"] >= 1.2 + 0.3 * len(probes)
+    # the worker's own clock ran on through the pauses inside its timed loop (the first and last probe may
+    # fall in its start-up or exit on a busy machine): its seconds hold them, which the caller takes out
+    assert result["seconds"] >= 1.2 + 0.35 * (len(probes) - 2)
     ats = [p["at_s"] for p in probes]  # the worker's unpaused seconds: 0.3 apart, not 0.7 (with the pauses)
     assert ats == sorted(ats) and all(0.25 <= b - a <= 0.65 for a, b in zip(ats, ats[1:])), ats
 
