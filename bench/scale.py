@@ -49,7 +49,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from speed_probes import run_paused, speed_matched, write_probe_texts  # noqa: E402
+from speed_probes import run_paused, speed_matched, worker_result, write_probe_texts  # noqa: E402
 from svgplot import line_chart  # noqa: E402
 
 from kgqa.synthetic.generator import generate  # noqa: E402
@@ -65,12 +65,14 @@ def _worker_env() -> dict[str, str]:
     return {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 
 
+def _worker_cmd(*args: str) -> list[str]:
+    return [sys.executable, str(HERE / "scale_worker.py"), *args]
+
+
 def _worker(*args: str, timeout: float | None = None) -> dict:
-    cmd = [sys.executable, str(HERE / "scale_worker.py"), *args]
+    cmd = _worker_cmd(*args)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_worker_env())
-    if proc.returncode != 0:
-        raise SystemExit(f"worker failed: {' '.join(args)}\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return worker_result(cmd, proc.returncode, proc.stdout, proc.stderr)
 
 
 def _disk_mib(path: Path) -> float:
@@ -127,21 +129,30 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
         shutil.rmtree(work, ignore_errors=True)
 
     def step(
-        name: str, *worker_args: str, disk: Path | None = None, pg: str | None = None, probed: bool = False
+        name: str,
+        *worker_args: str,
+        disk: Path | None = None,
+        pg: str | None = None,
+        probed: bool = False,
+        probed_beside: bool = False,
     ) -> dict:
         """One worker's measurement; with --resume, one this size already made is read back. With
         `disk`, the size of that database right after the step is kept with it (`disk_mib`); with `pg`,
         that of the index in that Postgres (`pg_mib`: the server is shared by the sizes). With `probed`
         (and --probe-every), the worker is paused for a speed probe every so often (`probes`), and its
-        `seconds` leave the pauses out (`paused_s`)."""
+        `seconds` leave the pauses out (`paused_s`); with `probed_beside`, a probe runs just before and
+        just after it (`probes`), kept with the step's result."""
         kept = steps / f"{name}.json"
         if args.resume and kept.is_file():
             _log(args.quiet, f"{n}: {name} kept from {kept}")
             return json.loads(kept.read_text())
         if probed and args.probe_every > 0:
-            cmd = [sys.executable, str(HERE / "scale_worker.py"), *worker_args]
-            out, probes, paused = run_paused(cmd, _worker_env(), args.probe_every, probe)
+            out, probes, paused = run_paused(_worker_cmd(*worker_args), _worker_env(), args.probe_every, probe)
             out.update(seconds=out["seconds"] - paused, paused_s=paused, probes=probes)
+        elif probed_beside:
+            before = probe()
+            out = _worker(*worker_args)
+            out["probes"] = [before, probe()]
         else:
             out = _worker(*worker_args)
         if disk is not None:
@@ -215,12 +226,20 @@ def run_size(n: int, args: argparse.Namespace, dsn: str | None, full: bool, rate
     b = step("build-kuzu", "build", "--db", str(db), disk=db, probed=True)
     kuzu = {"build": b, "index_mib": None if graph_mib is None else b.get("disk_mib", _disk_mib(db)) - graph_mib}
     _log(args.quiet, f"{n}: embedding model alone on the {b['texts_embedded']} unique texts")
-    if b.get("probes"):  # the machine's speed beside the reference, to scale it to the build's
-        kuzu["reference_probes"] = [probe()]
-    kuzu["reference"] = step("reference", "reference", "--db", str(db), "--sample", str(args.reference_sample))
-    if b.get("probes"):
-        kuzu["reference_probes"].append(probe())
-        kuzu["reference_matched_s"] = speed_matched(kuzu["reference"]["seconds"], b["probes"], kuzu["reference_probes"])
+    # a probed build: the machine's speed beside the reference too, to scale the reference to the build's
+    ref = step(
+        "reference",
+        "reference",
+        "--db",
+        str(db),
+        "--sample",
+        str(args.reference_sample),
+        probed_beside=bool(b.get("probes")),
+    )
+    kuzu["reference"] = ref
+    matched = speed_matched(ref["seconds"], b.get("probes", []), ref.get("probes", []))
+    if matched is not None:
+        kuzu["reference_matched_s"] = matched
     _queries(kuzu, "kuzu", n, args, step, db, questions)
     res["stores"]["kuzu"] = kuzu
     if dsn:

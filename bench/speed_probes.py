@@ -62,9 +62,15 @@ def run_paused(
             probes.append({**result, "at_s": at})
         out.seek(0)
         err.seek(0)
-        if proc.returncode != 0:
-            raise SystemExit(f"worker failed: {' '.join(cmd[2:])}\n{err.read()[-3000:]}")
-        return json.loads(out.read().strip().splitlines()[-1]), probes, paused
+        return worker_result(cmd, proc.returncode, out.read(), err.read()), probes, paused
+
+
+def worker_result(cmd: Sequence[str], returncode: int, stdout: str, stderr: str) -> dict:
+    """A finished scale worker's JSON result (its last stdout line); SystemExit with the end of its
+    stderr where it failed. `cmd`: the interpreter, the worker script and its arguments."""
+    if returncode != 0:
+        raise SystemExit(f"worker failed: {' '.join(cmd[2:])}\n{stderr[-3000:]}")
+    return json.loads(stdout.strip().splitlines()[-1])
 
 
 def speed_matched(reference_s: float, during: Sequence[dict], beside: Sequence[dict]) -> float | None:
