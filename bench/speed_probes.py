@@ -23,10 +23,17 @@ from pathlib import Path
 
 
 def write_probe_texts(graph_csv: Path, out: Path, n: int = 2000, seed: int = 0) -> Path:
-    """A seeded sample of `n` of the graph's triples, each written as one text ("subject predicate object")."""
+    """A seeded sample of `n` of the graph's triples, each written as one text ("subject predicate object").
+    The rows are read as a stream and sampled as they pass (reservoir sampling): a 10^6 graph's rows are never
+    held at once beside the paused build."""
+    rng = random.Random(seed)
+    chosen: list[dict[str, str]] = []
     with graph_csv.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f))
-    chosen = random.Random(seed).sample(rows, min(n, len(rows)))
+        for seen, row in enumerate(csv.DictReader(f)):
+            if seen < n:
+                chosen.append(row)
+            elif (slot := rng.randrange(seen + 1)) < n:
+                chosen[slot] = row
     texts = [
         f"{r.get('subject_label') or r['subject']} {r['predicate']} {r.get('object_label') or r['object']}"
         for r in chosen
