@@ -7,7 +7,7 @@ does it, writing GRAPH.metaqa.csv to load and index with `--hub-type Movie`):
     python bench/metaqa_style_questions.py --rename films/graph.csv
     kgqa --db films-metaqa.kuzu load films/graph.metaqa.csv
     kgqa --db films-metaqa.kuzu index build --hub-type Movie
-    python bench/metaqa_style_questions.py films-metaqa.kuzu films/graph.metaqa.csv [lower] [second|third|fourth] [typos]
+    python bench/metaqa_style_questions.py films-metaqa.kuzu films/graph.metaqa.csv [lower] [second|third|fourth] [typos|name-typos]
 
 The same graph as MetaQA ships its own, a headerless TSV of names with no labels, types or literal flags
 (`--bare` writes GRAPH.metaqa.tsv; index it with `--min-out-degree 1`, every subject a hub root):
@@ -19,7 +19,8 @@ The same graph as MetaQA ships its own, a headerless TSV of names with no labels
 
 `second`: another 27 forms written later as a newcomer check (`second_wordings`); `third`: 20 forms in
 MetaQA's own two- and three-hop phrasings (`third_wordings`); `fourth`: 37 more (`fourth_wordings`); `typos`: each question with one slip in its
-longest word that names nothing (`slipped`). Prints each question
+longest word that names nothing (`slipped`); `name-typos`: one slip in the longest word of the name it
+writes (`slipped_names`). Prints each question
 whose structured result is not exactly the answer set, then recall and precision of `result.items` per
 question form (offline mode, direct strategy, no topic given)."""
 
@@ -409,10 +410,28 @@ def slipped(found: list[tuple[str, str, set[str]]], graph: str) -> list[tuple[st
     return out
 
 
-def main(db: str, graph: str, lower: bool, which: str = "first", typos: bool = False) -> int:
+def slipped_names(found: list[tuple[str, str, set[str]]], graph: str) -> list[tuple[str, str, set[str]]]:
+    """Each question with one typing slip in the longest word of the name it writes (a word of five
+    letters or more of an entity's name), the slips of `slipped` in turn, where the slip leaves no word
+    of any name ("crimson garden" -> "crimson gadren"); questions whose names have no such word are left out."""
+    names = {w for label in read_graph(graph)[2].values() for w in re.findall(r"[a-z]+", label.lower())}
+    out = []
+    for k, (form, question, answers) in enumerate(found):
+        words = [w for w in re.findall(r"[a-z]+", question.lower()) if len(w) >= 5 and w in names]
+        typed_words = [(w, [w[:2] + w[3:], w[0] + w[2] + w[1] + w[3:], w[:3] + w[2] + w[3:]][k % 3]) for w in words]
+        typed_words = [(w, t) for w, t in typed_words if t not in names and t != w]
+        if not typed_words:
+            continue
+        w, typed = max(typed_words, key=lambda pair: (len(pair[0]), pair[0]))
+        out.append((form, re.sub(rf"\b{w}\b", typed, question, count=1, flags=re.IGNORECASE), answers))
+    return out
+
+
+def main(db: str, graph: str, lower: bool, which: str = "first", typos: str = "") -> int:
     sets = {"first": questions, "second": second_wordings, "third": third_wordings, "fourth": fourth_wordings}
     found = sets[which](graph, lower)
-    return score(db, slipped(found, graph) if typos else found)
+    slips = {"typos": slipped, "name-typos": slipped_names}
+    return score(db, slips[typos](found, graph) if typos else found)
 
 
 if __name__ == "__main__":
@@ -425,5 +444,5 @@ if __name__ == "__main__":
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     chosen = [w for w in ("second", "third", "fourth") if w in sys.argv[3:]]
-    typos = "typos" in sys.argv[3:]
+    typos = next((a for a in sys.argv[3:] if a in ("typos", "name-typos")), "")
     sys.exit(main(sys.argv[1], sys.argv[2], "lower" in sys.argv[3:], chosen[0] if chosen else "first", typos))

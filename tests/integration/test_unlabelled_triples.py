@@ -239,3 +239,36 @@ def test_a_phrase_whose_head_names_nothing_in_the_graph_gets_no_answer(named_by_
     title = sorted(_films(rows))[0]
     answer = ws.ask(f"what is the imdb rating of {title.lower()}", RetrievalParams(strategy="direct"))
     assert not (answer.result or {}).get("items"), answer.answer  # no rating here; "imdb" is only near the cast
+
+
+def _misspelt(name: str, words: set[str]) -> str | None:
+    """`name` (lower case) with its first word of six letters or more missing its fourth letter, where
+    that leaves no word of the graph's labels; None when it has no such word."""
+    parts = name.lower().split()
+    for i, w in enumerate(parts):
+        typo = w[:3] + w[4:]
+        if len(w) >= 6 and w.isalpha() and typo not in words:
+            return " ".join([*parts[:i], typo, *parts[i + 1 :]])
+    return None
+
+
+def test_a_title_or_a_name_written_with_a_typo_is_read_as_the_label_it_is_near(bare):
+    """A graph without types has no exact answers' catalog to link a typo: the chain reader reads the
+    question's words that no label writes as the label words they are near (kgqa/retrieval/chains/spelling.py)."""
+    ws, rows, _ = bare
+    films = _films(rows)
+    labels = {r["subject_label"] for r in rows} | {r["object_label"] or r["object"] for r in rows}
+    words = {w for label in labels for w in label.lower().split()}
+    title = next(t for t in sorted(films) if len(films[t]["director"]) == 1 and _misspelt(t, words))
+    (director,) = films[title]["director"]
+    written = _misspelt(title, words)
+    assert _items(ws, f"who directed {written}") == {director}
+    assert _items(ws, f"when was {written} released") == films[title]["release year"]
+    person = next(p for p in sorted({d for f in films.values() for d in f["director"]}) if _misspelt(p, words))
+    directed = {t for t, f in films.items() if person in f["director"]}
+    assert _items(ws, f"what movies did {_misspelt(person, words)} direct") == directed
+    # every word of the title guessed: no topic is made up
+    both = " ".join(w[:3] + w[4:] if len(w) >= 6 else w for w in title.lower().split())
+    if both != written:
+        answer = ws.ask(f"who directed {both}", RetrievalParams(strategy="direct"))
+        assert not answer.answer.startswith(f"The director of '{title}'"), answer.answer

@@ -52,6 +52,7 @@ from kgqa.retrieval.chains.ordering import (
 )
 from kgqa.retrieval.chains.reading import LINK_WORDS, ChainPlan, ChainReader
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, types_of
+from kgqa.retrieval.chains.spelling import LabelSpelling
 from kgqa.retrieval.chains.values import NamedValue, Narrowing, Unmet, blanked, named_values, value_spans
 from kgqa.retrieval.chains.years import YearWindow, year_of, year_window
 from kgqa.types import Entity, RankedHub, Source, Triple
@@ -84,10 +85,13 @@ class ChainAnswerer:
         self._labels: LabelIndex | None = None  # the graph's labels in memory (`_label_index`)
         self._linked = 0  # questions whose topic was linked from their words
         self._labels_tried = False
+        self._spelling: LabelSpelling | None = None  # the words of the graph's labels (`_label_spelling`)
+        self._spelling_tried = False
 
     def forget(self) -> None:
-        """Drop the schema (the graph changed)."""
+        """Drop the schema and the labels' words (the graph changed)."""
         self._reader = None
+        self._spelling, self._spelling_tried = None, False
 
     @property
     def reader(self) -> ChainReader:
@@ -460,7 +464,36 @@ class ChainAnswerer:
         )
         if found is None and self._typed_topic is not None:
             found = self._typed_topic(question)  # "who directed the movies written by hiroshi achterbreg"
+        if found is None:
+            found = self._spelled_topic(question, index)  # "who directed crimson gardn" (no catalog holds it)
         return found
+
+    def _spelled_topic(self, question: str, index: LabelIndex | None) -> TopicMention | None:
+        """The longest label the question names once its words that no label writes are read as the
+        nearest label words (kgqa/retrieval/chains/spelling.py); the mention spans the words as written."""
+        spelling = self._label_spelling(index)
+        spelled = spelling.correct(question, self.reader.cues.vocabulary) if spelling is not None else None
+        if spelling is None or spelled is None:
+            return None
+        found = link_topic(self.store, spelled.text, index)
+        if found is None or not spelling.takes(found.label, spelled, found.start, found.end):
+            return None
+        start, end = spelled.written_span(found.start, found.end)
+        return replace(found, start=start, end=end)
+
+    def _label_spelling(self, index: LabelIndex | None) -> LabelSpelling | None:
+        """The words of the graph's labels, read once (from `index` where the labels are in memory; None
+        where the layout cannot list its labels or holds more than MAX_LABELS)."""
+        if self._spelling is None and not self._spelling_tried:
+            self._spelling_tried = True
+            if index is not None:
+                self._spelling = LabelSpelling(index.labels())
+            else:
+                read = getattr(layout_of(self.store), "entity_labels", None)
+                entities = read(MIN_LABEL_LENGTH) if callable(read) else []
+                if 0 < len(entities) <= MAX_LABELS:
+                    self._spelling = LabelSpelling(e.label for e in entities)
+        return self._spelling
 
     def prime_labels(self, like: ChainAnswerer | None = None) -> None:
         """A service before its first question: the graph's labels in memory now (read-only databases

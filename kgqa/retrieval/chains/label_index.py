@@ -29,6 +29,10 @@ class LabelIndex:
                 self._by_first[first.group(0)].append((low, first.start(), e))
                 self.size += 1
 
+    def labels(self) -> list[str]:
+        """Every label held (lower case)."""
+        return [label for entries in self._by_first.values() for label, _, _ in entries]
+
     def in_text(self, text: str, limit: int) -> list[Entity]:
         """The entities whose label `text` contains from the start of one of its words (case-insensitive),
         longest label first, then by id; at most `limit`."""
