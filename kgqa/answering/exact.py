@@ -242,6 +242,22 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
     if checks_a_value:
         wanted = links.values[0]
         stated = [f for f in cat.by_hub.get(hub, []) if f.value.casefold() == wanted.label.casefold()]
+        asked_too = cat.of(hub, attr) if attr is not None and stated else []
+        kind = _value_kind(wanted.facts[0])
+        if (
+            attr is not None
+            and asked_too
+            and all(f.attribute != attr for f in stated)
+            and all(_value_kind(f) == kind for f in asked_too)
+        ):
+            # "did A direct X?" where A is X's writer: the relation asked holds others
+            return Exact(
+                f"No, {title} has the {attribute_noun(attr, len(asked_too))} "
+                f"{join_items([f.value for f in asked_too])} [1], not {wanted.label}.",
+                _result("value", "no", [f.value for f in asked_too]),
+                sources,
+                [t.canonical for f in asked_too for t in f.triples],
+            )
         if stated:
             f = stated[0]
             return Exact(
@@ -839,3 +855,10 @@ def _sortable(value: str) -> tuple:
 
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
+
+
+def _value_kind(fact: Fact) -> tuple[bool, tuple[str, ...]]:
+    """What a fact's value is: a literal or not, and its types (a writer and a director are both people;
+    a venue is no publication year)."""
+    value = fact.triples[-1].object if fact.triples else None
+    return (value.is_literal, value.types) if value is not None else (True, ())

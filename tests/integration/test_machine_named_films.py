@@ -142,3 +142,20 @@ def test_an_overview_says_the_predicates_as_people_do(machine_named):
     answer = ws.ask(f"tell me about {a.lower()}")
     assert f"director {director}" in answer.answer and "directed_by" not in answer.answer, answer.answer
     assert "_" not in answer.answer.split(":", 1)[1], answer.answer
+
+
+def test_a_person_linked_to_a_film_by_another_relation_did_not_do_what_is_asked(machine_named):
+    """ "did A direct X?" where A wrote X: no, with X's director (before: "Yes, 'X' has the writer A")."""
+    ws, facts = machine_named
+    title = next(
+        t
+        for t in sorted(facts)
+        if len(facts[t]["directed_by"]) == 1 and facts[t]["written_by"] - facts[t]["directed_by"]
+    )
+    (director,) = facts[title]["directed_by"]
+    writer = sorted(facts[title]["written_by"] - {director})[0]
+    no = ws.ask(f"did {writer.lower()} direct {title.lower()}")
+    assert no.result["value"] == "no" and no.result["items"] == [director], no.answer
+    assert no.answer.startswith("No") and "writer" not in no.answer, no.answer
+    yes = ws.ask(f"did {writer.lower()} write {title.lower()}")
+    assert yes.result["value"] == "yes" and title in yes.answer, yes.answer

@@ -272,3 +272,37 @@ def test_a_title_or_a_name_written_with_a_typo_is_read_as_the_label_it_is_near(b
     if both != written:
         answer = ws.ask(f"who directed {both}", RetrievalParams(strategy="direct"))
         assert not answer.answer.startswith(f"The director of '{title}'"), answer.answer
+
+
+def test_yes_or_no_is_read_from_the_triples_between_the_topic_and_the_value(bare):
+    """Without a catalog the exact answers cannot verify "is X a drama": the chain reader answers from the
+    triples between the topic and the value (kgqa/retrieval/chains/verdict.py), by the relation named."""
+    ws, rows, _ = bare
+    films = _films(rows)
+    genres = sorted({g for f in films.values() for g in f.get("genre", ())})
+    title = next(
+        t
+        for t in sorted(films)
+        if len(films[t].get("genre", ())) == 1
+        and len(films[t]["director"]) == 1
+        and len(films[t].get("release year", ())) == 1
+        and set(films[t].get("screenwriter", ())) - films[t]["director"]
+    )
+    (genre,) = films[title]["genre"]
+    other = next(g for g in genres if g != genre)
+    (year,) = films[title]["release year"]
+
+    def verdict(question: str) -> tuple[str | None, list[str], str]:
+        answer = ws.ask(question, RetrievalParams(strategy="direct"))
+        result = answer.result or {}
+        return result.get("value"), result.get("items") or [], answer.answer
+
+    assert verdict(f"is {title.lower()} a {genre.lower()} film")[:2] == ("yes", [genre])
+    value, items, text = verdict(f"is {title.lower()} a {other.lower()}")
+    assert (value, items) == ("no", [genre]), text
+    assert text.startswith(f"No, '{title}' has the genre {genre} [1], not {other}"), text
+    assert verdict(f"was {title.lower()} released in {year}")[:2] == ("yes", [year])
+    assert verdict(f"was {title.lower()} released in {int(year) + 1}")[:2] == ("no", [year])
+    writer = sorted(set(films[title]["screenwriter"]) - films[title]["director"])[0]
+    value, items, text = verdict(f"did {writer.lower()} direct {title.lower()}")
+    assert (value, items) == ("no", sorted(films[title]["director"])), text

@@ -54,6 +54,7 @@ from kgqa.retrieval.chains.reading import LINK_WORDS, ChainPlan, ChainReader
 from kgqa.retrieval.chains.schema import LITERAL, GraphSchema, types_of
 from kgqa.retrieval.chains.spelling import LabelSpelling
 from kgqa.retrieval.chains.values import NamedValue, Narrowing, Unmet, blanked, named_values, value_spans
+from kgqa.retrieval.chains.verdict import verdict
 from kgqa.retrieval.chains.years import YearWindow, year_of, year_window
 from kgqa.types import Entity, RankedHub, Source, Triple
 
@@ -121,7 +122,46 @@ class ChainAnswerer:
             answer = self._answer(possessive, again, params, is_hub, mode, t0)
             if answer is not None:
                 answer.question = question
+        if answer is None and asks_yes_no(question) and not self._counts_exactly(question):
+            answer = self._verdict(question, mention, params, is_hub, mode)  # "is X a drama" (no catalog)
         return answer
+
+    def _verdict(
+        self, question: str, mention: TopicMention, params: RetrievalParams, is_hub: IsHub, mode: str
+    ) -> Answer | None:
+        """Yes or no from the triples between the topic and the value the question names, by the relation
+        it names (kgqa/retrieval/chains/verdict.py); None where it names no value or the graph says nothing."""
+        narrowing = self._narrowing(question, mention, int(params.extra.get("chain_fanout", DEFAULT_FANOUT)))
+        if narrowing is None or not narrowing.values:
+            return None
+        words = frozenset(w for v in narrowing.values for w in v.words)
+        plan = self.reader.plan(question, (mention.start, mention.end), set(mention.types), MAX_HOPS, words)
+        relations = frozenset(m.predicate for m in plan.mentions if m.predicate) if plan is not None else frozenset()
+        topic = [Entity(i, mention.label, tuple(sorted(mention.types))) for i in mention.ids]
+        found = verdict(self.store, topic, [e for v in narrowing.values for e in v.entities], relations or None)
+        if found is None:
+            return None
+        cited = found.cited
+        sources = {cited.id: Source(1, cited.id, cited.text)} if is_hub(cited.id) else {}
+        text = found.text if sources else found.text.replace(" [1]", "")
+        return Answer(
+            question=question,
+            answer=text,
+            sources=list(sources.values()),
+            triples=[t.canonical for t in found.triples][: params.max_output_triples],
+            hubs=[RankedHub(s.hub_id, s.label, 1.0, True, 0) for s in sources.values()],
+            mode=mode,
+            strategy="chain",
+            topic_entity=topic[0].id,
+            components=[mention.label, *(v.label for v in narrowing.values)],
+            notes=[f"yes/no from the triples between '{mention.label}' and the value named"],
+            result={
+                "operation": "value" if len(found.values) == 1 else "list",
+                "value": "yes" if found.yes else "no",
+                "items": list(found.values),
+                "groups": {},
+            },
+        )
 
     def _in_some_label(self, word: str) -> bool:
         """Whether some entity's label has `word` as one of its words ("icse" in "... (ICSE)")."""
@@ -462,10 +502,10 @@ class ChainAnswerer:
         found = link_topic(self.store, question, index) or link_plural_topic(
             self.store, question, index, self.reader.cues.vocabulary
         )
+        if found is None:
+            found = self._spelled_topic(question, index)  # "who directed crimson gardn": a label word's slip
         if found is None and self._typed_topic is not None:
             found = self._typed_topic(question)  # "who directed the movies written by hiroshi achterbreg"
-        if found is None:
-            found = self._spelled_topic(question, index)  # "who directed crimson gardn" (no catalog holds it)
         return found
 
     def _spelled_topic(self, question: str, index: LabelIndex | None) -> TopicMention | None:
