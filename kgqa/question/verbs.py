@@ -70,6 +70,8 @@ ORIGIN_WORDS = frozenset({"born", "birth", "birthplace", "origin", "hometown", "
 #: Irregular forms and the verb they are a form of.
 _IRREGULAR = {
     **dict.fromkeys("wrote written".split(), "write"),
+    # "acted" ~ "starred actors": the verb read as its agent noun (the noun's five letters are the stem)
+    **dict.fromkeys("act acts acted acting actress actresses".split(), "actor"),
     **dict.fromkeys("made".split(), "make"),
     **dict.fromkeys("sang sung".split(), "sing"),
     **dict.fromkeys("drew drawn".split(), "draw"),

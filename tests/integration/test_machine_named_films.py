@@ -159,3 +159,14 @@ def test_a_person_linked_to_a_film_by_another_relation_did_not_do_what_is_asked(
     assert no.answer.startswith("No") and "writer" not in no.answer, no.answer
     yes = ws.ask(f"did {writer.lower()} write {title.lower()}")
     assert yes.result["value"] == "yes" and title in yes.answer, yes.answer
+
+
+def test_acted_counts_the_films_someone_starred_in_not_those_they_wrote(machine_named):
+    """ "how many movies has X acted in" where X wrote more films than X acted in: "acted" is read as the
+    agent noun "actor" (`starred_actors`), not the role X holds most (before: the films X wrote)."""
+    ws, facts = machine_named
+    acted: Counter[str] = Counter(p for f in facts.values() for p in f["starred_actors"])
+    wrote: Counter[str] = Counter(p for f in facts.values() for p in f["written_by"])
+    person = next(p for p in sorted(acted) if 0 < acted[p] < wrote[p])
+    answer = ws.ask(f"how many movies has {person.lower()} acted in")
+    assert answer.result["value"] == acted[person], answer.answer

@@ -306,3 +306,19 @@ def test_yes_or_no_is_read_from_the_triples_between_the_topic_and_the_value(bare
     writer = sorted(set(films[title]["screenwriter"]) - films[title]["director"])[0]
     value, items, text = verdict(f"did {writer.lower()} direct {title.lower()}")
     assert (value, items) == ("no", sorted(films[title]["director"])), text
+
+
+def test_how_many_things_are_in_a_value(bare):
+    """ "how many movies are in french": the things the value is a value of, counted (the noun after "how
+    many" is the type asked, as after "which"; before, no chain was read and nothing answered)."""
+    ws, rows, _ = bare
+    films = _films(rows)
+    by_language: dict[str, set[str]] = {}
+    for title, facts in films.items():
+        for language in facts.get("original language", ()):
+            by_language.setdefault(language, set()).add(title)
+    language = max(sorted(by_language), key=lambda lang: len(by_language[lang]))
+    answer = ws.ask(f"how many movies are in {language.lower()}", RetrievalParams(strategy="direct"))
+    result = answer.result or {}
+    assert result.get("operation") == "count" and result.get("value") == len(by_language[language]), answer.answer
+    assert set(result.get("items") or []) == by_language[language]

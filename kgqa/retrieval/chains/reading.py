@@ -855,8 +855,14 @@ def _verb_form(word: str) -> bool:
 
 
 def _wh_noun(m: Mention, words: list[str]) -> bool:
-    """Whether the mention is the noun of the question's wh-phrase ("*which artists* ...")."""
-    return m.position >= 1 and words[m.position - 1] in WH_WORDS
+    """Whether the mention is the noun of the question's wh-phrase ("*which artists* ...", "*how many
+    movies* ...")."""
+    return m.position >= 1 and _asks_at(words, m.position - 1)
+
+
+def _asks_at(words: list[str], k: int) -> bool:
+    """Whether `words[k]` ends a wh-phrase's determiner: "which", "what", or the "many" of "how many"."""
+    return words[k] in WH_WORDS or (words[k] == "many" and k >= 1 and words[k - 1] == "how")
 
 
 def _drop_verb_of_share(relations: list[Mention]) -> list[Mention]:
@@ -883,8 +889,8 @@ def _about_the_topic(words: list[str], i: int, topic_at: int) -> bool:
 
 
 def _asked_type(mentions: list[Mention], words: list[str]) -> str | None:
-    """The entity type the question asks for: a type word right after "which" or "what" ("which
-    films", "what other movies") or, in a yes/no question, after "any" / "a" ("has X founded *any
+    """The entity type the question asks for: a type word right after "which", "what" or "how many"
+    ("which films", "what other movies", "how many movies") or, in a yes/no question, after "any" / "a" ("has X founded *any
     companies*?"), else None."""
     yes_no = bool(words) and words[0] in AUXILIARIES
     for m in mentions:
@@ -893,7 +899,7 @@ def _asked_type(mentions: list[Mention], words: list[str]) -> str | None:
         k = m.position - 1
         while k >= 0 and words[k] in ("other", "kind", "kinds", "of", "type", "types"):
             k -= 1
-        if k >= 0 and (words[k] in WH_WORDS or (yes_no and words[k] in ("any", "a", "an"))):
+        if k >= 0 and (_asks_at(words, k) or (yes_no and words[k] in ("any", "a", "an"))):
             return m.type_name
     return None
 
