@@ -90,6 +90,11 @@ _IRREGULAR = {
 _WORD = re.compile(r"[a-z]+")
 
 
+def base_form(word: str) -> str:
+    """An irregular verb form as its verb ("wrote", "written" -> "write"; "acted" -> "actor"), else `word`."""
+    return _IRREGULAR.get(word, word)
+
+
 def stems(text: str, length: int = 5) -> set[str]:
     """The first `length` letters of each word of four or more letters, irregular forms read as their
     verb: "written", "wrote", "writer" -> "write"; "directed", "director" -> "direc"."""

@@ -198,3 +198,32 @@ def test_a_chains_order_does_not_depend_on_the_order_its_rows_are_read(demo_work
     assert len(before.result["items"]) >= 3
     assert after.result["items"] == before.result["items"]
     assert after.triples == before.triples and after.answer == before.answer
+
+
+def test_an_irregular_verb_names_the_predicate_its_participle_labels(tmp_path, embedder):
+    """ "who wrote X" on a graph with `written_by` and `published_by`: "wrote" shares the stem of "written"
+    (read as "write" both), so it names `written_by`; before, the agent noun "author" named the publisher."""
+    rows = [
+        ("The Glass Orchard", "written_by", "Maren Holt", "Book", "Person"),
+        ("The Glass Orchard", "published_by", "Northwind Press", "Book", "Publisher"),
+        ("Salt and Ember", "written_by", "Maren Holt", "Book", "Person"),
+        ("Salt and Ember", "published_by", "Harbor House", "Book", "Publisher"),
+        ("The Iron Meridian", "written_by", "Cosima Reyes", "Book", "Person"),
+        ("The Iron Meridian", "published_by", "Northwind Press", "Book", "Publisher"),
+        ("Maren Holt", "born_in", "Tromsø", "Person", "Place"),
+        ("Northwind Press", "based_in", "Oslo", "Publisher", "Place"),
+    ]
+    path = tmp_path / "books.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["subject", "predicate", "object", "subject_types", "object_types"])
+        w.writerows(rows)
+    with Workspace.init(Settings(db_path=tmp_path / "books.kuzu"), embedder=embedder) as ws:
+        ws.load(path)
+        ws.build_index(IndexParams(hub_types=("Book",)))
+        for question, expected in [
+            ("who wrote the iron meridian", ["Cosima Reyes"]),
+            ("which books did maren holt write", ["Salt and Ember", "The Glass Orchard"]),
+        ]:
+            answer = ws.ask(question, RetrievalParams(strategy="direct"))
+            assert sorted((answer.result or {}).get("items") or []) == expected, answer.answer

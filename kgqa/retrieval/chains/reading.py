@@ -19,7 +19,7 @@ import numpy as np
 from kgqa.answering.words import label_words, plural, same_word, verbal_label
 from kgqa.embeddings.base import Embedder
 from kgqa.question.components import VERB_FORMS
-from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, ORIGIN_WORDS, PLACE_NOUNS, stems
+from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, ORIGIN_WORDS, PLACE_NOUNS, base_form, stems
 from kgqa.retrieval.chains.ordering import time_literal
 from kgqa.retrieval.chains.schema import LITERAL, UNTYPED, GraphSchema, valued
 
@@ -167,7 +167,7 @@ class ChainReader:
                 weights.append(weight)
                 for token in text.split():
                     if len(token) >= STEM_LENGTH - 1 and token not in STOP_WORDS:
-                        stems.setdefault(token[:STEM_LENGTH], set()).add(who)
+                        stems.setdefault(base_form(token)[:STEM_LENGTH], set()).add(who)  # "written": write
 
         type_owners: dict[str, set[str]] = {}
         subjects = {t for p in self.schema.predicates for t in self.schema.subject_types(p)}
@@ -241,8 +241,8 @@ class ChainReader:
             if len(self._tied) > 10_000:
                 self._tied.clear()
             self._tied[word] = tied
-        if len(word) >= STEM_LENGTH - 1:
-            for kind, name in self.cues.stems.get(word[:STEM_LENGTH], ()):
+        if len(word) >= STEM_LENGTH - 1:  # "wrote" ~ "written by", as "directed" ~ "directed by"
+            for kind, name in self.cues.stems.get(base_form(word)[:STEM_LENGTH], ()):
                 if kind == "p" and best_p[1] < STEM_SIMILARITY:
                     best_p = (name, STEM_SIMILARITY)
         return best_p[0], best_p[1], best_t[0], best_t[1]
