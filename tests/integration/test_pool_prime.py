@@ -35,6 +35,9 @@ def test_prime_reads_one_catalog_shared_by_every_workspace(tmp_path, embedder, m
         labels = {id(ws.facts.chains._labels) for ws in pool._all if ws.facts.chains is not None}
         assert len(labels) == 1 and pool.primary.facts.chains is not None
         assert pool.primary.facts.chains._labels is not None
+        # the words of those labels (names written with a typo), read at start and shared too
+        spellings = {id(ws.facts.chains._spelling) for ws in pool._all if ws.facts.chains is not None}
+        assert len(spellings) == 1 and pool.primary.facts.chains._spelling is not None
         # each text's hubs in memory (the direct strategy's expansion), one copy for every workspace
         arrays = {id(ws.vstore.text_hub_index) for ws in pool._all}
         assert len(arrays) == 1 and pool.primary.vstore.text_hub_index is not None

@@ -538,12 +538,15 @@ class ChainAnswerer:
     def prime_labels(self, like: ChainAnswerer | None = None) -> None:
         """A service before its first question: the graph's labels in memory now (read-only databases
         whose layout lists them), or those of `like`, a primed answerer on the same database state, so
-        that a pool's workspaces share one copy and none pays for it at a question."""
+        that a pool's workspaces share one copy and none pays for it at a question; the words of those
+        labels too, for names written with a typo."""
         if like is not None and like._labels_tried:
             self._labels, self._labels_tried = like._labels, True
+            self._spelling, self._spelling_tried = like._spelling, like._spelling_tried
             return
         self._linked = max(self._linked, 2)
-        self._label_index()
+        if self._label_index() is not None:
+            self._label_spelling(self._labels)
 
     def _label_index(self) -> LabelIndex | None:
         """The graph's labels in memory, read at the second question whose topic is linked (one question

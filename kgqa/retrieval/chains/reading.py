@@ -890,8 +890,8 @@ def _about_the_topic(words: list[str], i: int, topic_at: int) -> bool:
 
 def _asked_type(mentions: list[Mention], words: list[str]) -> str | None:
     """The entity type the question asks for: a type word right after "which", "what" or "how many"
-    ("which films", "what other movies", "how many movies") or, in a yes/no question, after "any" / "a" ("has X founded *any
-    companies*?"), else None."""
+    ("which films", "what other movies", "how many movies") or, in a yes/no question, after "any" / "a"
+    ("has X founded *any companies*?"), else None."""
     yes_no = bool(words) and words[0] in AUXILIARIES
     for m in mentions:
         if m.type_name is None:
