@@ -322,3 +322,29 @@ def test_how_many_things_are_in_a_value(bare):
     result = answer.result or {}
     assert result.get("operation") == "count" and result.get("value") == len(by_language[language]), answer.answer
     assert set(result.get("items") or []) == by_language[language]
+
+
+def test_a_passive_label_runs_the_right_way_where_every_subject_is_one_kind(tmp_path, embedder):
+    """A headerless TSV whose authors and publishers are subjects too (born in, based in): every subject is
+    the same untyped "thing", so `written_by` goes both ways in the schema and the question's voice decides,
+    turned round for a label in the passive ("who wrote X": X written by someone; before, "Nothing in the
+    graph written_by 'X'")."""
+    rows = [
+        ("The Glass Orchard", "written_by", "Maren Holt"),
+        ("The Glass Orchard", "published_by", "Northwind Press"),
+        ("Salt and Ember", "written_by", "Maren Holt"),
+        ("Salt and Ember", "published_by", "Harbor House"),
+        ("The Iron Meridian", "written_by", "Cosima Reyes"),
+        ("The Iron Meridian", "published_by", "Northwind Press"),
+        ("Maren Holt", "born_in", "Tromsø"),
+        ("Cosima Reyes", "born_in", "Valencia"),
+        ("Northwind Press", "based_in", "Oslo"),
+        ("Harbor House", "based_in", "London"),
+    ]
+    path = _write(tmp_path / "books.tsv", "".join(f"{s}\t{p}\t{o}\n" for s, p, o in rows))
+    with Workspace.init(Settings(db_path=tmp_path / "books.kuzu"), embedder=embedder) as ws:
+        ws.load(path)
+        ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
+        assert _items(ws, "who wrote the iron meridian") == {"Cosima Reyes"}
+        assert _items(ws, "which books did maren holt write") == {"Salt and Ember", "The Glass Orchard"}
+        assert _items(ws, "which books were published by northwind press") == {"The Glass Orchard", "The Iron Meridian"}

@@ -756,17 +756,27 @@ def _one_slip(a: str, b: str) -> bool:
 
 
 def _voiced(m: Mention, words: list[str], topic_at: int) -> int:
-    """The direction a verb right after the question's subject gives a predicate that goes both ways: "who
-    *cites* X", "which papers *cite* X" (X the object: -1), "which papers are *cited by* X" (X the
-    subject: +1); 0 where the words say nothing of it."""
+    """The direction a verb gives a predicate that goes both ways. Right after the question's subject:
+    "who *cites* X", "which papers *cite* X" (X the object: -1), "which papers are *cited by* X" (X the
+    subject: +1, also after another word: "which papers are *cited by* X"). After the topic, active: "which
+    papers did X *cite*" (X the subject: +1). A label in the passive ("written by") turns each round: "who
+    *wrote* X" is X written by someone (+1), "which books did X *write*" and "which books are *written by*
+    X" the books written by X (-1). 0 where the words say nothing of it."""
     at = m.position - len(m.word.split()) + 1
     lead = words[at - 1] if at >= 1 else ""
     before = words[at - 2] if at >= 2 else ""
     subject = lead in AGENT_WH or lead in WH_WORDS or lead == "that" or before in WH_WORDS
-    if not subject or m.position > topic_at:
-        return 0
     passive = words[m.position + 1 : m.position + 2] == ["by"]
-    return 1 if passive else -1
+    if subject and m.position < topic_at:
+        direction = 1 if passive else -1
+    elif passive and m.position < topic_at:
+        direction = 1  # "which papers are cited by X": X cites them
+    elif m.position > topic_at and not passive and words[topic_at - 1 : topic_at] in (["did"], ["does"], ["do"]):
+        direction = 1  # "which papers did X cite", "what did X write"
+    else:
+        return 0
+    label = label_words(m.predicate or "").split()
+    return -direction if label[-1:] == ["by"] and len(label) > 1 else direction
 
 
 def _drop_restating_verb(
