@@ -405,9 +405,15 @@ def slipped(found: list[tuple[str, str, set[str]]], graph: str) -> list[tuple[st
         if not words:
             continue
         w = max(words, key=lambda w: (len(w), w))
-        typed = [w[:2] + w[3:], w[0] + w[2] + w[1] + w[3:], w[:3] + w[2] + w[3:]][k % 3]
+        typed = _slip(w, k)
         out.append((form, re.sub(rf"\b{w}\b", typed, question, count=1, flags=re.IGNORECASE), answers))
     return out
+
+
+def _slip(w: str, k: int) -> str:
+    """The `k`-th slip of `slipped`, in turn: the third letter dropped, the second and third swapped, the
+    third doubled."""
+    return [w[:2] + w[3:], w[0] + w[2] + w[1] + w[3:], w[:3] + w[2] + w[3:]][k % 3]
 
 
 def slipped_names(found: list[tuple[str, str, set[str]]], graph: str) -> list[tuple[str, str, set[str]]]:
@@ -418,7 +424,7 @@ def slipped_names(found: list[tuple[str, str, set[str]]], graph: str) -> list[tu
     out = []
     for k, (form, question, answers) in enumerate(found):
         words = [w for w in re.findall(r"[a-z]+", question.lower()) if len(w) >= 5 and w in names]
-        typed_words = [(w, [w[:2] + w[3:], w[0] + w[2] + w[1] + w[3:], w[:3] + w[2] + w[3:]][k % 3]) for w in words]
+        typed_words = [(w, _slip(w, k)) for w in words]
         typed_words = [(w, t) for w, t in typed_words if t not in names and t != w]
         if not typed_words:
             continue

@@ -100,7 +100,7 @@ def stems(text: str, length: int = 5) -> set[str]:
     verb: "written", "wrote", "writer" -> "write"; "directed", "director" -> "direc"."""
     out = set()
     for w in _WORD.findall(text.lower()):
-        w = _IRREGULAR.get(w, w)
+        w = base_form(w)
         if len(w) >= 4:
             out.add(w[:length])
     return out
@@ -112,8 +112,8 @@ def share_a_stem(a: str, b: str) -> bool:
     a_stems, b_stems = stems(a), stems(b)
     if a_stems & b_stems:
         return True
-    a_words = [_IRREGULAR.get(w, w) for w in _WORD.findall(a.lower()) if len(w) >= 5]
-    b_words = [_IRREGULAR.get(w, w) for w in _WORD.findall(b.lower()) if len(w) >= 5]
+    a_words = [base_form(w) for w in _WORD.findall(a.lower()) if len(w) >= 5]
+    b_words = [base_form(w) for w in _WORD.findall(b.lower()) if len(w) >= 5]
     return any(s in w for s in a_stems for w in b_words) or any(s in w for s in b_stems for w in a_words)
 
 

@@ -141,12 +141,10 @@ class ChainAnswerer:
         found = verdict(self.store, topic, [e for v in narrowing.values for e in v.entities], relations or None)
         if found is None:
             return None
-        cited = found.cited
-        sources = {cited.id: Source(1, cited.id, cited.text)} if is_hub(cited.id) else {}
-        text = found.text if sources else found.text.replace(" [1]", "")
+        sources, cite = _topic_source([found.cited] if is_hub(found.cited.id) else [])
         return Answer(
             question=question,
-            answer=text,
+            answer=found.text(cite),
             sources=list(sources.values()),
             triples=[t.canonical for t in found.triples][: params.max_output_triples],
             hubs=[RankedHub(s.hub_id, s.label, 1.0, True, 0) for s in sources.values()],
@@ -528,11 +526,8 @@ class ChainAnswerer:
             self._spelling_tried = True
             if index is not None:
                 self._spelling = LabelSpelling(index.labels())
-            else:
-                read = getattr(layout_of(self.store), "entity_labels", None)
-                entities = read(MIN_LABEL_LENGTH) if callable(read) else []
-                if 0 < len(entities) <= MAX_LABELS:
-                    self._spelling = LabelSpelling(e.label for e in entities)
+            elif (entities := self._graph_labels()) is not None:
+                self._spelling = LabelSpelling(e.label for e in entities)
         return self._spelling
 
     def prime_labels(self, like: ChainAnswerer | None = None) -> None:
@@ -554,11 +549,17 @@ class ChainAnswerer:
         labels; None otherwise (each question searches the graph)."""
         if self._labels is None and not self._labels_tried and self._linked >= 2 and self.store.read_only:
             self._labels_tried = True
-            read = getattr(layout_of(self.store), "entity_labels", None)
-            entities = read(MIN_LABEL_LENGTH) if callable(read) else []
-            if 0 < len(entities) <= MAX_LABELS:
+            entities = self._graph_labels()
+            if entities is not None:
                 self._labels = LabelIndex(entities)
         return self._labels
+
+    def _graph_labels(self) -> list[Entity] | None:
+        """Every entity with a label of MIN_LABEL_LENGTH or more, read from the graph; None where the
+        layout cannot list them, there are none, or more than MAX_LABELS."""
+        read = getattr(layout_of(self.store), "entity_labels", None)
+        entities = read(MIN_LABEL_LENGTH) if callable(read) else []
+        return entities if 0 < len(entities) <= MAX_LABELS else None
 
     def _no_inverse(self, question: str, plan: ChainPlan, mention: TopicMention) -> bool:
         """Whether the chain is one step back along a verb that links the topic's kind both ways, asked

@@ -20,13 +20,19 @@ SHOWN = 5
 
 @dataclass(frozen=True)
 class Verdict:
-    """A yes/no answer: its sentence, the triples it rests on, and the entity they are cited from."""
+    """A yes/no answer: its sentence around the citation of the entity it rests on ("Yes, 'X' has the
+    genre Horror" + cite + ""), the triples it rests on, and that entity."""
 
     yes: bool
-    text: str
+    head: str
+    tail: str  # after the citation (", not Drama"); the sentence ends with "."
     triples: tuple[Triple, ...]
     cited: Entity
     values: tuple[str, ...]  # what the cited entity holds of the relation (the result's items)
+
+    def text(self, cite: str) -> str:
+        """The sentence with `cite` (" [1]", or "" where the entity is no source)."""
+        return f"{self.head}{cite}{self.tail}."
 
 
 def verdict(
@@ -36,29 +42,36 @@ def verdict(
     `asked` is None); None where the graph holds nothing to tell either way."""
     topic_ids = {e.id for e in topic}
     value_ids = {e.id for e in values}
-    around = out_edges(store, topic_ids) + in_edges(store, topic_ids)
-    joining = [t for t in around if _other(t, topic_ids) in value_ids]
+    topic_out = out_edges(store, topic_ids)
+    joining = [t for t in topic_out + in_edges(store, topic_ids) if _other(t, topic_ids) in value_ids]
     hits = [t for t in joining if asked is None or t.predicate in asked]
     if hits:
         t = hits[0]
         objects = [h.object.text for h in hits if h.subject.id == t.subject.id and h.predicate == t.predicate]
         noun = attribute_noun(t.predicate, len(objects))
-        text = f"Yes, '{t.subject.text}' has the {noun} {join_items(objects)} [1]."
-        return Verdict(True, text, tuple(hits), t.subject, tuple(objects))
+        return Verdict(
+            True,
+            f"Yes, '{t.subject.text}' has the {noun} {join_items(objects)}",
+            "",
+            tuple(hits),
+            t.subject,
+            tuple(objects),
+        )
     relations = asked if asked is not None else _relations_of(store, value_ids)
     if not relations:
         return None
     # the topic holds other values of the relation, or the value holds others than the topic
-    for subject, named in ((topic, values), (values, topic)):
-        held = [t for t in out_edges(store, {e.id for e in subject}) if t.predicate in relations]
+    for held_by, named in ((topic_out, values), (None, topic)):
+        out = held_by if held_by is not None else out_edges(store, value_ids)
+        held = [t for t in out if t.predicate in relations]
         if held:
             first = held[0]
             held = [t for t in held if t.subject.id == first.subject.id and t.predicate == first.predicate]
             objects = [t.object.text for t in held]
             noun = attribute_noun(first.predicate, len(objects))
             shown = join_items(objects[:SHOWN] + ([f"{len(objects) - SHOWN} more"] if len(objects) > SHOWN else []))
-            text = f"No, '{first.subject.text}' has the {noun} {shown} [1], not {named[0].text}."
-            return Verdict(False, text, tuple(held[:SHOWN]), first.subject, tuple(objects))
+            head = f"No, '{first.subject.text}' has the {noun} {shown}"
+            return Verdict(False, head, f", not {named[0].text}", tuple(held[:SHOWN]), first.subject, tuple(objects))
     return None
 
 
