@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from kgqa.assets import CatalogName
 from kgqa.errors import ConfigError
 from kgqa.graph.own_prefix import LEGACY_NAMES
+from kgqa.question.verbs import AGENT_NOUNS, agent_noun
 
 #: Prefix reserved for HubLink's own tables in a user's database.
 RESERVED_PREFIX = "kgqa_"
@@ -65,7 +66,7 @@ class RelMap:
     table: CatalogName
     predicate: str
     pairs: tuple[tuple[CatalogName, CatalogName], ...]
-    inverse: str | None = None  # the predicate read backwards (None: the source table's name)
+    inverse: str | None = None  # the predicate read backwards (None: its doer noun or the source table's name)
     backwards: bool = True  # may be read backwards into a hub type (see GraphMapping.inverse_into)
 
 
@@ -89,7 +90,8 @@ class GraphMapping:
     def backward_readings(self) -> list[tuple[RelMap, CatalogName, CatalogName, str]]:
         """(rel, from table, to table, predicate) of every rel table pair read backwards: the pairs
         into an `inverse_into` table from a table that is not one. The predicate is the mapping's
-        `inverse`, else the source table's name made readable (with the rel's when two collide)."""
+        `inverse`, else the doer its verb names ("directed" -> "director") or the source table's name
+        made readable (the table's with the rel's where two readings would share a name)."""
         found = [
             (r, src, dst)
             for r in self.rels.values()
@@ -97,10 +99,11 @@ class GraphMapping:
             for src, dst in r.pairs
             if str(dst) in self.inverse_into and str(src) not in self.inverse_into
         ]
-        names = [readable(str(src)) for _, src, _ in found]
+        taken = {pred for n in self.nodes.values() for _, pred in n.facts} | {r.predicate for r in self.rels.values()}
+        names = [_doer_name(r.predicate, readable(str(src)), taken) for r, src, _ in found]
         out = []
         for (r, src, dst), name in zip(found, names, strict=True):
-            default = name if names.count(name) == 1 else f"{name} ({r.predicate})"
+            default = name if names.count(name) == 1 else f"{readable(str(src))} ({r.predicate})"
             out.append((r, src, dst, r.inverse or default))
         return out
 
@@ -123,6 +126,16 @@ class GraphMapping:
             lines.append(f"rel {r.table} backwards: {dst} -'{pred}'-> {src} (into a hub type)")
         lines += [f"warning: {w}" for w in self.warnings]
         return lines
+
+
+def _doer_name(predicate: str, table: str, taken: set[str]) -> str:
+    """A backwards reading's default name: the doer the rel's verb names ("directed" -> "director"),
+    unless the source table is already called by one of that verb's doer nouns ("Author -WROTE->":
+    "author") or the noun is another predicate's name; else the source table's name."""
+    noun = agent_noun(predicate)
+    if noun is None or noun in taken or table in AGENT_NOUNS.get(predicate.split()[0], "").split():
+        return table
+    return noun
 
 
 def readable(name: str) -> str:

@@ -89,6 +89,117 @@ _IRREGULAR = {
 }
 _WORD = re.compile(r"[a-z]+")
 
+#: The noun for the one who does what a relation's verb says, for naming an edge read backwards
+#: (`Person -DIRECTED-> Movie` read from the movie: its "director"). Base form -> noun; the -s, -ed /
+#: -d and -ing forms are derived, irregular pasts listed. Verbs whose doer has no usual noun are left out.
+_DOERS = {
+    "act": "actor",
+    "star": "actor",
+    "direct": "director",
+    "write": "writer",
+    "author": "author",
+    "produce": "producer",
+    "compose": "composer",
+    "create": "creator",
+    "edit": "editor",
+    "found": "founder",
+    "own": "owner",
+    "manage": "manager",
+    "invent": "inventor",
+    "design": "designer",
+    "develop": "developer",
+    "paint": "painter",
+    "publish": "publisher",
+    "perform": "performer",
+    "sing": "singer",
+    "narrate": "narrator",
+    "illustrate": "illustrator",
+    "translate": "translator",
+    "review": "reviewer",
+    "teach": "teacher",
+    "lead": "leader",
+    "coach": "coach",
+    "advise": "advisor",
+    "supervise": "supervisor",
+    "fund": "funder",
+    "sponsor": "sponsor",
+    "build": "builder",
+    "make": "maker",
+    "invest": "investor",
+    "distribute": "distributor",
+    "manufacture": "manufacturer",
+    "operate": "operator",
+    "organize": "organizer",
+    "organise": "organiser",
+    "host": "host",
+    "sell": "seller",
+    "buy": "buyer",
+    "win": "winner",
+    "employ": "employer",
+    "study": "student",
+    "photograph": "photographer",
+    "choreograph": "choreographer",
+    "conduct": "conductor",
+    "curate": "curator",
+}
+_DOER_PASTS = {
+    "wrote": "write",
+    "written": "write",
+    "sang": "sing",
+    "sung": "sing",
+    "taught": "teach",
+    "led": "lead",
+    "built": "build",
+    "made": "make",
+    "sold": "sell",
+    "bought": "buy",
+    "won": "win",
+    "studied": "study",
+    "starred": "star",
+    "starring": "star",
+}
+#: Nouns for a role that "<noun> of" names the subject as ("author of", "member of").
+_ROLE_NOUNS = frozenset(_DOERS.values()) | frozenset(
+    "member parent child citizen employee resident friend spouse sibling fan head chair".split()
+)
+_AUXILIARY_START = frozenset({"is", "was", "are", "were", "been"})  # not "has": "has author" names the object
+#: Verbs whose doer is still the subject when a preposition follows ("acted in", "studied at"); for the
+#: others a preposition marks the passive or a place ("written by", "published in", "founded in").
+_DOERS_BEFORE_PREPOSITION = frozenset({"act", "star", "study", "perform", "sing", "invest", "teach", "coach"})
+
+
+def _doer_base(word: str) -> str | None:
+    """The `_DOERS` verb that `word` is a form of ("directed", "directs", "directing" -> "direct")."""
+    if word in _DOERS:
+        return word
+    if word in _DOER_PASTS:
+        return _DOER_PASTS[word]
+    for ending in ("ing", "ed", "d", "es", "s"):
+        if word.endswith(ending):
+            stem = word[: -len(ending)]
+            for base in (stem, stem + "e"):
+                if base in _DOERS:
+                    return base
+    return None
+
+
+def agent_noun(label: str) -> str | None:
+    """The noun for the one a relation label's verb names as the doer, or None where there is no usual
+    one: "directed" -> "director", "WROTE" read as "wrote" -> "writer", "acted in" -> "actor", "author
+    of" -> "author"."""
+    words = _WORD.findall(label.lower())
+    while words and words[0] in _AUXILIARY_START:
+        words = words[1:]
+    if not words:
+        return None
+    if len(words) == 2 and words[1] == "of" and words[0] in _ROLE_NOUNS:
+        return words[0]  # "author of", "member of": the noun itself
+    base = _doer_base(words[0])
+    if base is None:
+        return None
+    followed = len(words) > 1
+    return _DOERS[base] if not followed or base in _DOERS_BEFORE_PREPOSITION and words[1] != "by" else None
+
 
 def base_form(word: str) -> str:
     """An irregular verb form as its verb ("wrote", "written" -> "write"; "acted" -> "actor"), else `word`."""

@@ -101,6 +101,13 @@ def test_questions_typed_lower_case_on_a_graph_without_labels(films, question, e
     assert result_items(films, question) == expected
 
 
+def test_the_people_pointing_at_a_film_are_named_by_what_they_did(films):
+    """`Person -DIRECTED-> Film` read from the film is its "director", not "person (directed)"."""
+    assert {"director", "actor"} <= set(layout_of(films.store).predicates())
+    answer = films.ask("how many films did ines moreau direct?", RetrievalParams(strategy="direct"))
+    assert "the director Ines Moreau" in answer.answer and "person" not in answer.answer, answer.answer
+
+
 @pytest.mark.parametrize(
     "question, count",
     [

@@ -41,3 +41,53 @@ def test_roles_joined_by_and_name_each_of_a_values_attributes():
     assert joined_roles("which movies did   act in and who directed them", film) == []
     assert joined_roles("films   directed and directed", film) == []
     assert joined_roles("papers by   and Ingo Weber", ["authors", "venue"]) == []
+
+
+def test_a_relation_verb_names_its_doer():
+    from kgqa.question.verbs import agent_noun
+
+    doers = {
+        "directed": "director",
+        "WROTE": "writer",
+        "acted in": "actor",
+        "starred in": "actor",
+        "produces": "producer",
+        "composed": "composer",
+        "studied at": "student",
+        "author of": "author",
+        "is member of": "member",
+    }
+    assert {label: agent_noun(label) for label in doers} == doers
+    # no usual doer noun, the passive, a place or time after the verb, "has X": the object is the X
+    for label in ["recorded", "written by", "directed by", "published in", "founded in", "made of", "has author"]:
+        assert agent_noun(label) is None, label
+
+
+def test_a_rel_read_backwards_is_named_after_its_doer():
+    from kgqa.assets import CatalogName
+    from kgqa.graph.mapping import GraphMapping, NodeMap, RelMap
+
+    def rel(name: str, src: str, predicate: str = "") -> RelMap:
+        return RelMap(
+            CatalogName(name), predicate or name.lower().replace("_", " "), ((CatalogName(src), CatalogName("Movie")),)
+        )
+
+    def names(*rels: RelMap) -> list[str]:
+        tables = {str(a) for r in rels for a, _ in r.pairs} | {"Movie"}
+        nodes = {t: NodeMap(CatalogName(t), CatalogName("name"), None, ()) for t in tables}
+        mapping = GraphMapping(nodes, {str(r.table): r for r in rels}, inverse_into=frozenset({"Movie"}))
+        return [reading[3] for reading in mapping.backward_readings()]
+
+    assert names(rel("DIRECTED", "Person"), rel("ACTED_IN", "Person"), rel("WROTE", "Person")) == [
+        "director",
+        "actor",
+        "writer",
+    ]
+    assert names(rel("WROTE", "Author")) == ["author"]  # the table is one of the verb's doer nouns
+    assert names(rel("RECORDED", "Artist")) == ["artist"]  # no doer noun: the table's name
+    # two readings that would share a name keep the table's name with the rel's
+    assert names(rel("ACTED_IN", "Person"), rel("STARRED_IN", "Person")) == [
+        "person (acted in)",
+        "person (starred in)",
+    ]
+    assert names(rel("LIKES", "User"), rel("RATED", "User")) == ["user (likes)", "user (rated)"]
