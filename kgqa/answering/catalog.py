@@ -19,7 +19,7 @@ from typing import Any
 
 from kgqa import deadline
 from kgqa.bulk import gc_paused
-from kgqa.graph.layout import in_triple_tables, layout_of
+from kgqa.graph.layout import HubFactRow, in_triple_tables, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.types import Entity, Triple
 
@@ -179,12 +179,16 @@ def read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
 
 
 def _read_catalog(store: GraphStore, hub_type: str) -> Catalog | None:
-    layout = layout_of(store)
-    rows = layout.hub_facts(hub_type, MAX_FACTS)
+    rows = layout_of(store).hub_facts(hub_type, MAX_FACTS)
     if not rows or len(rows) >= MAX_FACTS:
         return None
+    return catalog_of_rows(rows, hub_type, in_triple_tables(store))
+
+
+def catalog_of_rows(rows: list[HubFactRow], hub_type: str, in_cypher: bool) -> Catalog:
+    """The catalog of the hubs `rows` state facts of (the `hub_facts` read; sorted here)."""
     rows.sort(key=lambda r: (r[0], r[2], r[3], r[5], r[6]))  # Kùzu's parallel scan returns rows in any order
-    cat = Catalog(hub_type, in_cypher=in_triple_tables(store))
+    cat = Catalog(hub_type, in_cypher=in_cypher)
     # a container whose members take the name of the predicate that reaches it ("authors" -> authors list)
     named = {(r[0], r[3]) for r in rows if r[2] and attribute_name(Path(r[2], r[5]), r[4]) == r[2]}
     # per-hub containers ("Paper Class 1", "Evidence 1"): one label on many entities that hold facts
@@ -234,6 +238,7 @@ class CatalogCache:
     def __init__(self) -> None:
         self._cats: dict[str, Catalog | None] = {}
         self.types: list[str] | None = None  # the index's hub types, as stored
+        self.untyped: list[Catalog] | None = None  # an index without hub types: kgqa/answering/untyped.py
 
     def get(self, store: GraphStore, hub_type: str) -> Catalog | None:
         """The catalog of `hub_type`, read on first use."""
@@ -245,3 +250,4 @@ class CatalogCache:
         """Drop what was read (the graph changed)."""
         self._cats.clear()
         self.types = None
+        self.untyped = None

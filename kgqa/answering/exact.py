@@ -17,7 +17,7 @@ from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
 from kgqa.answering.question import THRESHOLD_PHRASE, QuestionPlan, analyse, meets_threshold, year_in_bound
-from kgqa.answering.render import attribute_noun, singular_phrase, spoken_name
+from kgqa.answering.render import attribute_noun, singular_phrase, spoken_name, stated_as_passive
 from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
@@ -835,11 +835,11 @@ def _count_sentence(n: int, cat: Catalog, constraints: list[Constraint]) -> str:
     if not constraints:
         return f"{head} {'is' if n == 1 else 'are'} in this graph {QUERY}."
     have = "has" if n == 1 else "have"
-    return (
-        f"{head} {have} "
-        + join_items([f"the {singular_phrase(c.attribute)} {c.label}" for c in constraints])
-        + f" {QUERY}."
-    )
+    held = [f"the {singular_phrase(c.attribute)} {c.label}" for c in constraints if not stated_as_passive(c.attribute)]
+    been = [f"{spoken_name(c.attribute)} {c.label}" for c in constraints if stated_as_passive(c.attribute)]
+    be = "is" if n == 1 else "are"
+    said = ([f"{have} {join_items(held)}"] if held else []) + ([f"{be} {join_items(been)}"] if been else [])
+    return f"{head} {' and '.join(said)} {QUERY}."
 
 
 def _numeric_keys(keys: dict[str, str]) -> bool:

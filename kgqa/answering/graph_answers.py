@@ -13,6 +13,7 @@ from kgqa.answering.catalog import Catalog, CatalogCache
 from kgqa.answering.connections import connection_by_labels
 from kgqa.answering.exact import Exact, refine
 from kgqa.answering.question import analyse
+from kgqa.answering.untyped import called_as_asked, kind_asked, untyped_catalogs
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker
@@ -59,9 +60,23 @@ def _type_of_the_dated_hub(question: str, store: GraphStore, types: list[str], c
     return found[0] if len(found) == 1 else None
 
 
+def prepared_untyped(
+    store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache, question: str
+) -> Catalog | None:
+    """An index without hub types (or whose hub types the graph holds no entity of): the catalog of the
+    kind of subject `question` asks about, its hubs called by the question's word for them
+    (kgqa/answering/untyped.py); None where the graph holds hubs of a hub type."""
+    chosen = kind_asked(question, untyped_catalogs(store, cache, hub_types_of(meta, cache)))
+    return None if chosen is None else called_as_asked(question, _with_linker(chosen) or chosen)
+
+
 def prepared_all(store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache) -> list[Catalog]:
-    """Every hub type's catalog, read now (what `prepared` reads on first use)."""
-    cats = [_with_linker(cache.get(store, t)) for t in hub_types_of(meta, cache)]
+    """Every hub type's catalog, or every kind's of a graph without types, read now (what `prepared`
+    and `prepared_untyped` read on first use)."""
+    types = hub_types_of(meta, cache)
+    cats = [_with_linker(cache.get(store, t)) for t in types] + [
+        _with_linker(c) for c in untyped_catalogs(store, cache, types)
+    ]
     return [c for c in cats if c is not None]
 
 
@@ -93,7 +108,7 @@ def with_exact(
     (its longest label), or None (then an exact answer that did not link it is no answer to it: "which
     languages has X made films in", "which films did X direct after 1990" where X is no value of the
     films' catalog, people being subjects)."""
-    cat = prepared(store, meta, cache, answer.question)
+    cat = prepared(store, meta, cache, answer.question) or prepared_untyped(store, meta, cache, answer.question)
     if cat is not None:
         deadline.check("the exact answer")
         exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]

@@ -11,12 +11,14 @@ from kgqa.answering.operations import Item, Outcome
 from kgqa.answering.question import QuestionPlan
 from kgqa.answering.words import count_phrase, in_text, join_items, number_words, plural, singular
 from kgqa.question.components import VERB_FORMS
-from kgqa.question.verbs import AGENT_NOUNS, share_a_stem
+from kgqa.question.verbs import AGENT_NOUNS, agent_noun, share_a_stem
 
 _RELATION_VERBS = frozenset(
     "cites contains includes references mentions follows precedes extends implements requires supports".split()
 )
 _PREPOSITIONS = frozenset("of in by to from with at on for".split())
+#: Participles that do not end in -ed / -en ("born in", "set in", "made in").
+_PARTICIPLES = frozenset("born set made built held shot sold led found bought taught".split())
 
 
 _NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
@@ -80,8 +82,19 @@ def spoken_name(attribute: str) -> str:
     verb, _, by = spoken.lower().partition(" ")
     if by == "by":
         agents = [a for a in AGENT_NOUNS.get(verb, "").split() if share_a_stem(a, verb)]
-        return agents[0] if agents else spoken
+        return agents[0] if agents else agent_noun(verb) or spoken  # "published_by": "publisher"
     return spoken
+
+
+def stated_as_passive(attribute: str) -> bool:
+    """Whether an attribute reads as a participle and its preposition ("born in", "set in", "based_in"),
+    so that its hubs *are* it ("two books are set in Lisbon") rather than *have* it."""
+    words = spoken_name(attribute).lower().split()
+    return (
+        len(words) == 2
+        and words[1] in _PREPOSITIONS - {"of", "by"}
+        and (words[0].endswith(("ed", "en")) or words[0] in _PARTICIPLES)
+    )
 
 
 def attribute_noun(attribute: str, n: int = 1) -> str:

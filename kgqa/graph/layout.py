@@ -120,6 +120,11 @@ class GraphLayout(Protocol):
         (or None, where the layout can tell without reading them) when the graph holds that many."""
         ...
 
+    def untyped_facts(self, limit: int) -> list[HubFactRow] | None:
+        """`hub_facts` of every subject without a type (an index built without hub types; kgqa/answering/
+        untyped.py), two hops out through any entity that is not a literal; [] where every entity has one."""
+        ...
+
 
 def by_first(rows: Iterable[Sequence[Any]]) -> dict[str, set[str]]:
     """Rows of (key, value) as key -> the set of its values."""
@@ -258,6 +263,11 @@ class TripleLayout:
         # column by column through Arrow: hundreds of thousands of rows (row by row took seconds at 10^6)
         columns = self.store.run_columns("answering/hub_facts", {"hub_type": hub_type, "limit": limit})
         return hub_fact_rows(list(zip(*columns)))
+
+    def untyped_facts(self, limit: int) -> list[HubFactRow] | None:
+        if int(self.store.run("answering/untyped_fact_count")[0][0]) >= limit:
+            return None
+        return hub_fact_rows(list(zip(*self.store.run_columns("answering/untyped_facts", {"limit": limit}))))
 
 
 def hub_fact_rows(rows: Sequence[Sequence[Any]]) -> list[HubFactRow]:

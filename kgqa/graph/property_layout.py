@@ -433,6 +433,10 @@ class PropertyLayout:
         e = self._entity(node)
         return replace(e, label=str(node[str(m.key)])) if m.label is None else e
 
+    def untyped_facts(self, limit: int) -> list[HubFactRow]:
+        """Nothing: every node is of its table's type."""
+        return []
+
     def hub_facts(self, hub_type: str, limit: int) -> list[HubFactRow]:
         """Read through `out_edges` (the backward readings included): the hubs' edges, then those of the
         non-literal entities of other types they reach, in batches of `FACT_BATCH` ids."""

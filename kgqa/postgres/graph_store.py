@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 #: The Cypher reads of exact answers (kgqa/answering/) and the SQL query answering each here.
 ANSWERING_QUERIES = {
     "answering/hub_facts": "graph_hub_facts",
+    "answering/untyped_facts": "graph_untyped_facts",
     "answering/matching_hubs": "graph_matching_hubs",
     "answering/group_hubs": "graph_group_hubs",
 }
@@ -196,6 +197,9 @@ class PgLayout:
 
     def hub_facts(self, hub_type: str, limit: int) -> list[HubFactRow]:
         return hub_fact_rows(self.store.run("answering/hub_facts", {"hub_type": hub_type, "limit": limit}))
+
+    def untyped_facts(self, limit: int) -> list[HubFactRow]:
+        return hub_fact_rows(self.store.run("answering/untyped_facts", {"limit": limit}))
 
     def is_empty(self) -> bool:
         return not self.store.exists() or not self.db.scalar("graph_has_triples")

@@ -143,6 +143,17 @@ def names_hubs(phrase: str, cat: Catalog) -> bool:
     return any(_is_kind(w, kinds) for w in said)
 
 
+def kind_of_hubs(word: str) -> str | None:
+    """`word` in the singular where it is an everyday word for a kind of thing ("films" -> "film",
+    "movies" -> "movie"), else None."""
+    for kind in _SAME_KIND:
+        if word.endswith("ies") and word[:-1] in kind:
+            return word[:-1]
+        if singular(word) in kind:
+            return singular(word)
+    return None
+
+
 def _kind_words(hub_type: str) -> set[str]:
     """The hub type's own word and its everyday synonyms ("Movie": movie, film, picture)."""
     own = singular(hub_type.lower())

