@@ -553,7 +553,7 @@ def test_local_name() -> None:
 
 
 def test_registry_formats() -> None:
-    assert FORMATS == ("orkg-json", "csv", "tsv", "nt", "ttl")
+    assert FORMATS == ("orkg-json", "csv", "tsv", "psv", "nt", "ttl")
     assert set(LOADERS) == set(FORMATS)
     for fmt in FORMATS:
         assert get_loader(fmt).format_name == fmt
@@ -567,6 +567,7 @@ def test_registry_formats() -> None:
         ("g.csv", "csv"),
         ("g.tsv", "tsv"),
         ("g.tab", "tsv"),
+        ("g.psv", "psv"),
         ("g.nt", "nt"),
         ("g.ttl", "ttl"),
         ("G.TURTLE", "ttl"),
@@ -583,6 +584,37 @@ def test_detect_format_rejects_unknown(name: str) -> None:
         detect_format(name)
     assert name in str(info.value)
     assert ".json" in str(info.value) and ".ttl" in str(info.value)
+
+
+def test_metaqa_kb_txt_is_read_as_pipe_separated_triples(tmp_path: Path) -> None:
+    kb = tmp_path / "kb.txt"  # MetaQA's knowledge base as it ships: nothing quoted, commas in names
+    kb.write_text(
+        'Kismet|directed_by|William Dieterle\n"Crocodile" Dundee|release_year|1986\nSay It, Mean It|has_genre|Drama\n'
+    )
+    assert detect_format(kb) == "psv"
+    triples = [(r.subject.id, r.predicate, r.object.id) for r in load(get_loader("psv"), kb)]
+    assert triples == [
+        ("Kismet", "directed_by", "William Dieterle"),
+        ('"Crocodile" Dundee', "release_year", "1986"),
+        ("Say It, Mean It", "has_genre", "Drama"),
+    ]
+    bad = tmp_path / "bad.psv"
+    bad.write_text("Kismet|directed_by|William Dieterle\nKismet|directed_by\n")
+    error = load_error(get_loader("psv"), bad)
+    assert error.line == 2 and "expected 3 cells" in str(error)
+
+
+def test_a_txt_file_is_detected_by_its_first_line(tmp_path: Path) -> None:
+    for fmt, line in [("tsv", "a\tb\tc, d"), ("psv", "a|b|c, d"), ("csv", "a,b,c")]:
+        (tmp_path / f"{fmt}.txt").write_text(f"\n{line}\n")
+        assert detect_format(tmp_path / f"{fmt}.txt") == fmt
+    (tmp_path / "words.txt").write_text("just some words\n")
+    with pytest.raises(UnsupportedFormatError) as info:
+        detect_format(tmp_path / "words.txt")
+    assert "words.txt" in str(info.value) and ".txt (tsv, psv or csv" in str(info.value)
+    with pytest.raises(InputError) as missing:
+        detect_format(tmp_path / "missing.txt")
+    assert "cannot open" in str(missing.value)
 
 
 def test_get_loader_rejects_unknown() -> None:

@@ -29,7 +29,11 @@ def init(state: CliState, db_opt: str | None) -> None:
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
-    "--format", "fmt", type=click.Choice(FORMATS), default=None, help="Input format (default: from the file extension)."
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Input format (default: from the file extension; .txt: from its first line).",
 )
 @click.option(
     "--update-index", is_flag=True, help="Then rebuild the hubs the load touched (`kgqa index update --dirty`)."
@@ -38,7 +42,8 @@ def init(state: CliState, db_opt: str | None) -> None:
 @store_options
 @pass_state
 def load(state: CliState, files: tuple[str, ...], fmt: str | None, update_index: bool, keep_going: bool) -> None:
-    """Load triples from FILES (ORKG JSON, CSV/TSV, N-Triples, Turtle). Loading twice adds nothing;
+    """Load triples from FILES (ORKG JSON, CSV/TSV, pipe-separated such as MetaQA's kb.txt, N-Triples,
+    Turtle). Loading twice adds nothing;
     a malformed record aborts that file's load with nothing of it applied (the other files still
     load). With an index, the hubs the new triples touch are marked dirty in the same transaction.
     Exits non-zero when every file failed, or when some failed (unless --keep-going)."""

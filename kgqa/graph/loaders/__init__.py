@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kgqa.errors import UnsupportedFormatError
 from kgqa.graph.loaders.base import Loader
-from kgqa.graph.loaders.delimited import DelimitedLoader
+from kgqa.graph.loaders.delimited import DelimitedLoader, utf8_lines
 from kgqa.graph.loaders.orkg_json import OrkgJsonLoader
 from kgqa.graph.loaders.rdf import NTriplesLoader, TurtleLoader
 
@@ -16,6 +16,7 @@ LOADERS: dict[str, Callable[[], Loader]] = {
     "orkg-json": OrkgJsonLoader,
     "csv": lambda: DelimitedLoader(","),
     "tsv": lambda: DelimitedLoader("\t"),
+    "psv": lambda: DelimitedLoader("|"),
     "nt": NTriplesLoader,
     "ttl": TurtleLoader,
 }
@@ -29,6 +30,7 @@ EXTENSIONS: dict[str, str] = {
     ".csv": "csv",
     ".tsv": "tsv",
     ".tab": "tsv",
+    ".psv": "psv",
     ".nt": "nt",
     ".ttl": "ttl",
     ".turtle": "ttl",
@@ -41,9 +43,10 @@ def detect_format(path: str | Path) -> str:
     if name.suffix.lower() == ".gz":  # compressed: the format is the extension before .gz
         name = name.with_suffix("")
     suffix = name.suffix.lower()
-    fmt = EXTENSIONS.get(suffix)
+    fmt = _delimiter_of_first_line(Path(path)) if suffix in TEXT_EXTENSIONS else EXTENSIONS.get(suffix)
     if fmt is None:
         accepted = ", ".join(f"{ext} ({name})" for ext, name in EXTENSIONS.items())
+        accepted += ", .txt (tsv, psv or csv: three cells on its first line)"
         what = f"extension '{suffix}'" if suffix else "no extension"
         raise UnsupportedFormatError(
             f"cannot detect the input format ({what}); accepted: {accepted}; "
@@ -51,6 +54,23 @@ def detect_format(path: str | Path) -> str:
             source=str(path),
         )
     return fmt
+
+
+#: Extensions that say nothing of the delimiter: the first line decides (MetaQA ships `kb.txt`).
+TEXT_EXTENSIONS = frozenset({".txt"})
+
+
+def _delimiter_of_first_line(path: Path) -> str | None:
+    """tsv, psv or csv: the delimiter that splits the file's first non-blank line into three or more
+    cells (tab first, then `|`, then comma); None where none does. InputError where the file cannot be
+    opened or is not UTF-8."""
+    for _, line in utf8_lines(path):
+        if line.strip():
+            cells = line.rstrip("\r\n")
+            return next(
+                (fmt for fmt, d in (("tsv", "\t"), ("psv", "|"), ("csv", ",")) if len(cells.split(d)) >= 3), None
+            )
+    return None
 
 
 def get_loader(fmt: str) -> Loader:
@@ -61,4 +81,4 @@ def get_loader(fmt: str) -> Loader:
     return factory()
 
 
-__all__ = ["EXTENSIONS", "FORMATS", "LOADERS", "Loader", "detect_format", "get_loader"]
+__all__ = ["EXTENSIONS", "FORMATS", "LOADERS", "TEXT_EXTENSIONS", "Loader", "detect_format", "get_loader"]

@@ -1,4 +1,4 @@
-"""Loader for delimited triple files (CSV and TSV), with or without a header row."""
+"""Loader for delimited triple files (CSV, TSV and pipe-separated), with or without a header row."""
 
 from __future__ import annotations
 
@@ -107,7 +107,8 @@ def _header(row: list[str], source: str, line: int) -> dict[str, int] | None:
 
 
 class DelimitedLoader:
-    """Loads triples from CSV ("csv", comma) or TSV ("tsv", tab) files.
+    """Loads triples from CSV ("csv", comma), TSV ("tsv", tab) or pipe-separated ("psv", `|`: MetaQA's
+    `kb.txt`; nothing quoted, and a header's types cell cannot list several types) files.
 
     If every cell of the first row is a known column name (see COLUMNS) the row is a header
     and columns are taken by name (subject, predicate and object required); otherwise there is
@@ -120,12 +121,15 @@ class DelimitedLoader:
 
     def __init__(self, delimiter: str = ",") -> None:
         self.delimiter = delimiter
-        self.format_name = "tsv" if delimiter == "\t" else "csv"
+        self.format_name = {"\t": "tsv", "|": "psv"}.get(delimiter, "csv")
 
     def records(self, path: Path) -> Iterator[Record]:
         """Yield one TripleRecord per data row; line = the row's first line."""
         source = str(path)
-        reader = csv.reader((text for _, text in utf8_lines(path)), delimiter=self.delimiter, strict=True)
+        # pipe-separated files (MetaQA's kb.txt) quote nothing: a '"' in a name is part of it
+        quoting = csv.QUOTE_NONE if self.delimiter == "|" else csv.QUOTE_MINIMAL
+        lines = (text for _, text in utf8_lines(path))
+        reader = csv.reader(lines, delimiter=self.delimiter, strict=True, quoting=quoting)
         columns: dict[str, int] | None = None
         first = True
         last_line = 0
