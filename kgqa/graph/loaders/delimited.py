@@ -127,9 +127,11 @@ class DelimitedLoader:
         """Yield one TripleRecord per data row; line = the row's first line."""
         source = str(path)
         # pipe-separated files (MetaQA's kb.txt) quote nothing: a '"' in a name is part of it
-        quoting = csv.QUOTE_NONE if self.delimiter == "|" else csv.QUOTE_MINIMAL
         lines = (text for _, text in utf8_lines(path))
-        reader = csv.reader(lines, delimiter=self.delimiter, strict=True, quoting=quoting)
+        if self.delimiter == "|":
+            reader = csv.reader(lines, delimiter="|", strict=True, quoting=csv.QUOTE_NONE)
+        else:
+            reader = csv.reader(lines, delimiter=self.delimiter, strict=True)
         columns: dict[str, int] | None = None
         first = True
         last_line = 0
