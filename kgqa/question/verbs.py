@@ -183,6 +183,13 @@ def _doer_base(word: str) -> str | None:
     return None
 
 
+def passive_doer(label: str) -> str | None:
+    """The doer a label in the passive names its object as: "written by" -> "writer", "published by" ->
+    "publisher"; None for any other label."""
+    words = _WORD.findall(label.lower())
+    return agent_noun(words[0]) if len(words) == 2 and words[1] == "by" else None
+
+
 def agent_noun(label: str) -> str | None:
     """The noun for the one a relation label's verb names as the doer, or None where there is no usual
     one: "directed" -> "director", "WROTE" read as "wrote" -> "writer", "acted in" -> "actor", "author

@@ -348,3 +348,7 @@ def test_a_passive_label_runs_the_right_way_where_every_subject_is_one_kind(tmp_
         assert _items(ws, "who wrote the iron meridian") == {"Cosima Reyes"}
         assert _items(ws, "which books did maren holt write") == {"Salt and Ember", "The Glass Orchard"}
         assert _items(ws, "which books were published by northwind press") == {"The Glass Orchard", "The Iron Meridian"}
+        # "author" is the doer of writing and of publishing (AGENT_NOUNS): the label in the passive names its
+        # doer, "written by" the writer, which "author" is nearest (before: the publisher)
+        assert _items(ws, "who is the author of the glass orchard") == {"Maren Holt"}
+        assert _items(ws, "where was the author of salt and ember born") == {"Tromsø"}

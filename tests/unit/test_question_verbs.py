@@ -91,3 +91,12 @@ def test_a_rel_read_backwards_is_named_after_its_doer():
         "person (starred in)",
     ]
     assert names(rel("LIKES", "User"), rel("RATED", "User")) == ["user (likes)", "user (rated)"]
+
+
+def test_a_label_in_the_passive_names_its_doer():
+    from kgqa.question.verbs import passive_doer
+
+    assert passive_doer("written by") == "writer" and passive_doer("published_by") == "publisher"
+    assert passive_doer("directed by") == "director"
+    assert passive_doer("starred actors") is None and passive_doer("written") is None
+    assert passive_doer("owned by") == "owner" and passive_doer("located by") is None  # no usual doer noun

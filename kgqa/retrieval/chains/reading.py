@@ -19,7 +19,7 @@ import numpy as np
 from kgqa.answering.words import label_words, plural, same_word, verbal_label
 from kgqa.embeddings.base import Embedder
 from kgqa.question.components import VERB_FORMS
-from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, ORIGIN_WORDS, PLACE_NOUNS, base_form, stems
+from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, ORIGIN_WORDS, PLACE_NOUNS, base_form, passive_doer, stems
 from kgqa.retrieval.chains.ordering import time_literal
 from kgqa.retrieval.chains.schema import LITERAL, UNTYPED, GraphSchema, valued
 
@@ -174,6 +174,7 @@ class ChainReader:
         for p in self.schema.predicates:
             words = label_words(p)
             add(words, ("p", p))
+            add(passive_doer(words) or "", ("p", p))  # "written by": also "writer" ("the author of X")
             for token in words.split():
                 if token not in STOP_WORDS and token != words:  # one word of a label says less
                     add(token, ("p", p), PART_WEIGHT)
