@@ -117,6 +117,12 @@ class Catalog:
         dated = [a for a in totals if years[a] >= max(2, 0.8 * totals[a])]
         return max(dated, key=lambda a: (years[a], a), default=None)
 
+    def stated_values(self) -> frozenset[str]:
+        """The lower-cased labels of the values the hubs state themselves (one hop)."""
+        return self._memoised(
+            "stated_values", lambda: frozenset(f.value.casefold() for f in self.facts if not f.path.via)
+        )
+
     def hub_link_attributes(self) -> frozenset[str]:
         """Attributes with a value that is itself a hub (a link between hubs, such as "cites")."""
         return self._memoised(

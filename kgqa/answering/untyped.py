@@ -27,6 +27,7 @@ MAIN_KIND_SHARE = 2 / 3
 #: What the hubs are called where the question gives no word for them.
 NO_WORD = "entity"
 _WORD = re.compile(r"[a-z]+")
+_VALUE_WORD = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
 _DETERMINERS = frozenset({"a", "an", "the", "which", "what", "each", "every", "one", "that", "this"})
 
 
@@ -93,20 +94,40 @@ def _kind_of_signatures(signatures: Counter[frozenset[str]]) -> dict[frozenset[s
 
 
 def kind_asked(question: str, cats: list[Catalog]) -> Catalog | None:
-    """The catalog of the kind of subject `question` asks about: the one kind that states an attribute whose name shares a stem with the question's words, else the
-    largest where it holds most subjects; None where neither tells."""
+    """The catalog of the kind of subject `question` asks about: the one kind that states an attribute
+    whose name shares a stem with the question's words ("born in"), else the one kind that states a value
+    the question writes ("how many books are *mysteries*"), else the largest where it holds most subjects;
+    None where none of these tells one kind."""
     if not cats:
         return None
-    named = [c for c in cats if any(_states(c, a) and share_a_stem(question, a) for a in c.paths)]
-    if len(named) > 1:
-        return None
-    if named:
-        chosen = named[0]
-    elif len(cats[0].hubs) >= MAIN_KIND_SHARE * sum(len(c.hubs) for c in cats):
-        chosen = cats[0]
-    else:
-        return None
-    return chosen
+    for names in (_names_an_attribute, _names_a_value):
+        named = [c for c in cats if names(question, c)]
+        if named:
+            return named[0] if len(named) == 1 else None
+    if len(cats[0].hubs) >= MAIN_KIND_SHARE * sum(len(c.hubs) for c in cats):
+        return cats[0]
+    return None
+
+
+def _names_an_attribute(question: str, cat: Catalog) -> bool:
+    return any(_states(cat, a) and share_a_stem(question, a) for a in cat.paths)
+
+
+def _names_a_value(question: str, cat: Catalog) -> bool:
+    """Whether the question writes a value the kind's hubs state (up to four words; the last one also in
+    the singular: "mysteries", "dramas")."""
+    words = _VALUE_WORD.findall(question.casefold())
+    stated = cat.stated_values()
+    for n in range(1, 5):
+        for i in range(len(words) - n + 1):
+            gram = words[i : i + n]
+            if len(gram) == 1 and (gram[0] in STOP_WORDS or len(gram[0]) < 3):
+                continue
+            last = gram[-1]
+            ones = {last, singular(last)} | ({last[:-3] + "y"} if last.endswith("ies") else set())
+            if any(" ".join([*gram[:-1], w]) in stated for w in ones):
+                return True
+    return False
 
 
 def called_as_asked(question: str, cat: Catalog) -> Catalog:

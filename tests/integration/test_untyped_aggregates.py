@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 
+from kgqa.answering.untyped import kind_asked, untyped_catalogs
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.graph.layout import layout_of
@@ -139,3 +140,25 @@ def test_a_service_reads_the_kinds_before_the_first_question(books):
     kinds = books.facts.catalogs.untyped
     assert kinds is not None and sorted(len(c.hubs) for c in kinds) == [2, 3, 5]  # publishers, authors, books
     assert all(c.linker is not None for c in kinds)
+
+
+def test_the_kind_may_be_told_by_a_value_it_states(tmp_path, embedder):
+    """Countries and their cities, as many of each, sharing only `population`: two kinds. A question that
+    names no attribute is answered from the kind that states a value it writes ("germany": the cities'
+    `located_in`), and not at all from the catalog where nothing tells the kind."""
+    countries = {"France": "Europe", "Germany": "Europe", "Japan": "Asia", "Kenya": "Africa"}
+    cities = {"Paris": "France", "Lyon": "France", "Berlin": "Germany", "Munich": "Germany", "Tokyo": "Japan"}
+    rows = [
+        f"{c}\tcontinent\t{k}\n{c}\tcapital\tX{c}\n{c}\tpopulation\t{9 * len(c)}000000\n" for c, k in countries.items()
+    ]
+    rows += [f"{c}\tlocated_in\t{k}\n{c}\tpopulation\t{len(c)}00000\n" for c, k in cities.items()]
+    (tmp_path / "geo.tsv").write_text("".join(rows), encoding="utf-8")
+    with Workspace.init(Settings(db_path=tmp_path / "geo.kuzu"), embedder=embedder) as ws:
+        ws.load(tmp_path / "geo.tsv")
+        ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
+        assert sorted(len(c.hubs) for c in untyped_catalogs(ws.store, ws.facts.catalogs, [])) == [4, 5]
+        in_germany = ask(ws, "how many cities are in germany")
+        assert in_germany["value"] == 2 and in_germany["text"].startswith("Two cities (2) are located in Germany")
+        in_europe = ask(ws, "how many countries are in europe")
+        assert in_europe["value"] == 2 and "[query]" in in_europe["text"], in_europe["text"]
+        assert kind_asked("which city has the largest population", ws.facts.catalogs.untyped or []) is None
