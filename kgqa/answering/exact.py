@@ -662,7 +662,7 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
             evidence,
         )
     if op == "rank":
-        key = reading.key
+        key = reading.key or (cat.date_attribute() if plan.flags.get("dated_top") else None)
         if key is None:
             return None
         keys: dict[str, str] = {}
@@ -672,6 +672,8 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         keyed = sorted((h for h in ids if h in keys), key=lambda h: (_sortable(keys[h]), cat.hubs[h]))
         if reading.descending:
             keyed.sort(key=lambda h: _sortable(keys[h]), reverse=True)
+        if plan.flags.get("dated_top"):
+            return _dated_top(plan, cat, keyed, keys, key, constraints, query)
         order = keyed + [h for h in ids if h not in keys]
         numbered = [f"{i}. '{cat.hubs[h]}' ({keys.get(h, 'not stated')}) [{i}]" for i, h in enumerate(order[:SHOWN], 1)]
         evidence += [f.triples[-1].canonical for h in order for f in cat.of(h, key)]
@@ -740,8 +742,12 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     attribute = lexical_attribute(plan.counted, cat)
     if asked is not None or attribute is None:
         return None
-    per_hub = {h: len({f.value_id for f in cat.of(h, attribute)}) for h in ids}
-    kept = [h for h in ids if meets_threshold(per_hub[h], plan.threshold)]
+    # "courses with more than 4 credits": where each hub states one number, the number itself
+    numbers = _stated_numbers(cat, attribute, ids)
+    per_hub: dict[str, int | float] = (
+        numbers if numbers is not None else {h: len({f.value_id for f in cat.of(h, attribute)}) for h in ids}
+    )
+    kept = [h for h in ids if h in per_hub and meets_threshold(per_hub[h], plan.threshold)]
     what = plural(singular_phrase(attribute))
     if counting:
         things = noun if len(kept) != 1 else _type(cat)
@@ -767,6 +773,56 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         [(h, cat.hubs[h]) for h in kept],
         list(dict.fromkeys(evidence)),
     )
+
+
+def _dated_top(
+    plan: QuestionPlan,
+    cat: Catalog,
+    keyed: list[str],
+    keys: dict[str, str],
+    key: str,
+    constraints: list[Constraint],
+    query: dict[str, Any],
+) -> Exact | None:
+    """ "the oldest movie", "the 3 newest papers": the first `plan.limit` hubs by their date (those tied
+    with the last one too), from `keyed` (the hubs with a date, in the order asked)."""
+    if not keyed:
+        return None
+    edge = keys[keyed[min(plan.limit, len(keyed)) - 1]]
+    top = [h for h in keyed[: plan.limit]] + [h for h in keyed[plan.limit :] if keys[h] == edge]
+    word = "newest" if plan.descending else "oldest"
+    items = [cat.hubs[h] for h in top]
+    dates = {cat.hubs[h]: keys[h] for h in top}
+    evidence = [f.triples[-1].canonical for h in top for f in cat.of(h, key)]
+    if len(top) == 1:
+        text = f"The {word} {_type(cat)}{_phrase(constraints)} is '{items[0]}' ({keys[top[0]]}) [1] {QUERY}."
+    else:
+        listing = join_items([f"'{cat.hubs[h]}' ({keys[h]}) [{i}]" for i, h in enumerate(top, 1)])
+        tied = " (tied)" if len(top) > plan.limit else ""
+        text = f"The {word} {plural(_type(cat))}{_phrase(constraints)}{tied} {QUERY}: {listing}."
+    return Exact(
+        text,
+        _result("rank", items[0] if len(items) == 1 else None, items, dates, query=query),
+        [(h, cat.hubs[h]) for h in top],
+        list(dict.fromkeys(evidence)),
+    )
+
+
+def _stated_numbers(cat: Catalog, attribute: str, ids: list[str]) -> dict[str, int | float] | None:
+    """Hub -> the number it states for `attribute`, where every hub of `ids` that states the attribute
+    states one value and every value is a number ("credits: 5"); else None (the values are counted)."""
+    out: dict[str, int | float] = {}
+    for h in ids:
+        values = {f.value for f in cat.of(h, attribute)}
+        if len(values) > 1:
+            return None
+        for v in values:
+            try:
+                number = float(v.strip())
+            except ValueError:
+                return None
+            out[h] = int(number) if number.is_integer() else number
+    return out or None
 
 
 def _names(asked: str, attribute: str, cat: Catalog) -> bool:

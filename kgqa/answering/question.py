@@ -27,6 +27,12 @@ _RANK = re.compile(
     r"\b(rank|ranked|ranking|sort|sorted|order|ordered|arrange|arranged)\b|"
     r"\b(newest|latest|oldest|earliest|most recent) first\b|\bchronological"
 )
+#: "the oldest movie", "the 3 newest papers", "the most recent film" (not "newest first"): the N hubs
+#: first or last by their date.
+_DATED_TOP = re.compile(
+    r"\bthe\s+(?:(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+)?(oldest|earliest|newest|latest|most recent)"
+    r"\s+(?!first\b)([a-z]+)"
+)
 _DESC = re.compile(
     r"\b(descending|reverse|decreasing|newest first|latest first|most recent first|"
     r"z to a|highest first|largest first)\b"
@@ -142,8 +148,8 @@ def _count_of(word: str) -> int | None:
     return int(word) if word.isdigit() else WORD_NUMBERS.get(word)
 
 
-def meets_threshold(n: int, threshold: tuple[str, int]) -> bool:
-    """Whether a count `n` meets the question's threshold (("more", 3): n > 3)."""
+def meets_threshold(n: float, threshold: tuple[str, int]) -> bool:
+    """Whether a count (or a stated number) `n` meets the question's threshold (("more", 3): n > 3)."""
     side, k = threshold
     return {"more": n > k, "least": n >= k, "fewer": n < k, "most": n <= k, "exactly": n == k}[side]
 
@@ -207,6 +213,15 @@ def analyse(question: str) -> QuestionPlan:
         plan.threshold = (_THRESHOLD_SIDE[over.group(1)], _count_of(over.group(2)) or 0)
         plan.counted = over.group(3)
         plan.flags["count"] = bool(how_many)
+    elif (dated := _DATED_TOP.search(unquoted)) and not _RANK.search(unquoted):
+        # "what is the oldest movie", "the 3 newest papers": the hubs first or last by date, the top ones only
+        plan.operation = "rank"
+        plan.sort_key = "year"
+        plan.descending = dated.group(2) in ("newest", "latest", "most recent")
+        plan.flags["dated_top"] = True
+        plan.limit = _count_of(dated.group(1) or "") or 1
+        if dated.group(2) in plan.asked:
+            plan.asked = dated.group(3)  # "list the 3 newest movies": movies
     elif _RANK.search(unquoted):
         plan.operation = "rank"
         plan.descending = bool(_DESC.search(unquoted))
@@ -264,6 +279,8 @@ _TOP_BY = re.compile(r"\btop\s+(\d{1,2}|[a-z]+)\s+([a-z][a-z\- ]*?)\s+by\s+(?:th
 def _read_limit(plan: QuestionPlan, unquoted: str) -> None:
     """Where the question asks for the top N of a ranking by count, the N (`plan.limit`), taken out of
     the asked phrase ("3 directors": "directors"); "top N X by number of Y" asks for the most."""
+    if plan.flags.get("dated_top"):
+        return  # "the 3 newest movies": read with the date
     top_by = _TOP_BY.search(unquoted)
     if top_by and _count_of(top_by.group(1)):
         plan.asked, plan.operation, plan.limit = top_by.group(2), "max", _count_of(top_by.group(1)) or 0

@@ -47,7 +47,9 @@ def _be(n: int) -> str:
 def singular_phrase(phrase: str) -> str:
     """ "threats to validity" -> "threat to validity", "evaluation methods" -> "evaluation method"; a
     machine-style predicate name as people say it ("directed_by" -> "director", "has_genre" -> "genre")."""
-    words = (spoken_name(phrase) if "_" in phrase else phrase).split()
+    by = phrase.lower().split()
+    passive = len(by) == 2 and by[1] == "by" and is_participle(by[0])  # "taught by": "teacher"
+    words = (spoken_name(phrase) if "_" in phrase or passive else phrase).split()
     if "to" in words or "of" in words:
         k = (words.index("to") if "to" in words else words.index("of")) - 1
         words[k] = singular(words[k])
@@ -86,15 +88,16 @@ def spoken_name(attribute: str) -> str:
     return spoken
 
 
+def is_participle(word: str) -> bool:
+    """Whether `word` reads as a past participle ("directed", "written", "taught", "born")."""
+    return word.endswith(("ed", "en")) or word in _PARTICIPLES
+
+
 def stated_as_passive(attribute: str) -> bool:
     """Whether an attribute reads as a participle and its preposition ("born in", "set in", "based_in"),
     so that its hubs *are* it ("two books are set in Lisbon") rather than *have* it."""
     words = spoken_name(attribute).lower().split()
-    return (
-        len(words) == 2
-        and words[1] in _PREPOSITIONS - {"of", "by"}
-        and (words[0].endswith(("ed", "en")) or words[0] in _PARTICIPLES)
-    )
+    return len(words) == 2 and words[1] in _PREPOSITIONS - {"of", "by"} and is_participle(words[0])
 
 
 def attribute_noun(attribute: str, n: int = 1) -> str:

@@ -28,6 +28,8 @@ MAIN_KIND_SHARE = 2 / 3
 NO_WORD = "entity"
 _WORD = re.compile(r"[a-z]+")
 _VALUE_WORD = re.compile(r"[^\W_]+(?:[-'.][^\W_]+)*")
+#: Words for a kind of thing that are verbs too ("did X work on", "what does X show", "book").
+_ALSO_VERBS = frozenset({"work", "study", "show", "program", "programme", "picture", "track", "book", "firm"})
 _DETERMINERS = frozenset({"a", "an", "the", "which", "what", "each", "every", "one", "that", "this"})
 
 
@@ -145,9 +147,9 @@ def hubs_word(question: str, cat: Catalog) -> str:
     "books"), else the first plural noun that is no attribute's name nor a value ("which *novels* ...");
     else `NO_WORD`."""
     words = _WORD.findall(question.lower())
-    for i, w in enumerate(words):  # "films", "which film": not "did X work on", "what does X show"
+    for i, w in enumerate(words):  # "films", "the oldest film": not "did X work on", "what does X show"
         kind = kind_of_hubs(w)
-        if kind is not None and (kind != w or i and words[i - 1] in _DETERMINERS):
+        if kind is not None and (kind != w or w not in _ALSO_VERBS or i and words[i - 1] in _DETERMINERS):
             return kind
     for w in words:
         if len(w) < 4 or w in STOP_WORDS or not w.endswith("s") or w.endswith("ss"):

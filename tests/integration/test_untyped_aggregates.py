@@ -81,6 +81,10 @@ def test_rankings_thresholds_and_year_bounds_count_every_film(films):
     after = ask(ws, f"which movies came out after {late}")
     assert sorted(after["items"]) == sorted(s for s, y in years.items() if y > late), after["text"]
 
+    first = min(years.values())
+    oldest = ask(ws, "what is the oldest movie")
+    assert sorted(oldest["items"]) == sorted(s for s, y in years.items() if y == first), oldest["text"]
+
     cast = Counter(o for _, p, o in rows if p == "cast member")
     many = ask(ws, "which actors appear in more than 2 movies")
     assert sorted(many["items"]) == sorted(a for a, n in cast.items() if n > 2), many["text"]

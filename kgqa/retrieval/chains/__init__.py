@@ -17,7 +17,7 @@ from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
 from kgqa.answering.question import YES_NO_OPENING, asks_yes_no
-from kgqa.answering.render import singular_phrase, spoken_name
+from kgqa.answering.render import is_participle, singular_phrase, spoken_name
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
@@ -1036,8 +1036,8 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
             verb = backwards.group(2)
             return f"{listing} {verb} '{start}'." if direction > 0 else f"'{start}' {verb} {listing}."
         if verbal_label(predicate):  # the triple read as it stands: "A [1] wrote 'X'", "'X' published at V [1]"
-            if direction < 0:
-                return f"{listing} {agreeing(predicate, n)} '{start}'."
+            if direction < 0:  # "Optics [1] and Genetics [2] are taught by 'X'", "A [1] wrote 'X'"
+                return f"{listing} {agreeing(_with_copula(predicate), n)} '{start}'."
             return f"'{start}' {_with_copula(predicate)} {listing}."
         if direction > 0:  # "The screenwriters of 'X' are A [1] and B [1]."
             return f"The {plural(predicate) if n > 1 else predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
@@ -1061,10 +1061,12 @@ _PASSIVE = {
 
 
 def _with_copula(label: str) -> str:
-    """ "born in" -> "was born in", "headquartered in" -> "is headquartered in"; other labels as they are
-    ("wrote", "acted in", "comes from")."""
-    first = label.split(" ", 1)[0].lower()
-    return f"{_PASSIVE[first]} {label}" if first in _PASSIVE and " " in label else label
+    """ "born in" -> "was born in", "headquartered in" -> "is headquartered in", a label in the passive
+    ("taught by") -> "is taught by"; other labels as they are ("wrote", "acted in", "comes from")."""
+    first, _, rest = label.lower().partition(" ")
+    if first in _PASSIVE and rest:
+        return f"{_PASSIVE[first]} {label}"
+    return f"is {label}" if rest == "by" and is_participle(first) else label
 
 
 def _backwards(label: str) -> str:

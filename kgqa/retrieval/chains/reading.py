@@ -116,6 +116,9 @@ class _Cues:
     vectors: np.ndarray  # each row scaled by its cue's weight
     stems: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     vocabulary: frozenset[str] = frozenset()  # the words of the labels and type names, types also plural
+    #: A type word's plural -> the word ("courses" -> "course": MiniLM puts the two 0.48 apart, nearer a
+    #: label such as "alma mater" than each other)
+    type_plurals: dict[str, str] = field(default_factory=dict)
 
 
 class ChainReader:
@@ -133,6 +136,8 @@ class ChainReader:
         """A plural as the label word it is the plural of, and a word written with a typo as the label or
         type word it stands for ("compnies": companies) where one word of the graph's vocabulary with the
         same first letter and another stem is that near."""
+        if word in self.cues.type_plurals:
+            return self.cues.type_plurals[word]  # "courses": the type Course
         if word in self.cues.vocabulary or word in STOP_WORDS or not word.isalpha() or word in AGENT_NOUNS:
             return word
         if len(word) < 5:
@@ -174,7 +179,7 @@ class ChainReader:
         for p in self.schema.predicates:
             words = label_words(p)
             add(words, ("p", p))
-            add(passive_doer(words) or "", ("p", p))  # "written by": also "writer" ("the author of X")
+            add(passive_doer(words) or "", ("p", p), PART_WEIGHT)  # "written by": also "writer" ("author of X")
             for token in words.split():
                 if token not in STOP_WORDS and token != words:  # one word of a label says less
                     add(token, ("p", p), PART_WEIGHT)
@@ -188,8 +193,10 @@ class ChainReader:
         vectors = self.embedder.embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
         vectors = vectors * np.asarray(weights, dtype=np.float32)[:, None] if texts else vectors
         vocabulary = {w for text in texts for w in text.split() if len(w) >= 4 and w.isalpha()}
-        vocabulary |= {plural(w) for t in self.schema.types() for w in label_words(t).split() if len(w) >= 4}
-        return _Cues(texts, owner, vectors, stems, frozenset(vocabulary))
+        type_words = {w for t in self.schema.types() for w in label_words(t).split() if len(w) >= 4}
+        type_plurals = {plural(w): w for w in type_words if plural(w) not in vocabulary}
+        vocabulary |= set(type_plurals)
+        return _Cues(texts, owner, vectors, stems, frozenset(vocabulary), type_plurals)
 
     def _untie(self, mentions: list[Mention]) -> list[Mention]:
         """A word that several labels hold alike takes the one its neighbour names ("imdb rating": has imdb
