@@ -16,7 +16,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
-from kgqa.answering.question import THRESHOLD_PHRASE, QuestionPlan, analyse, meets_threshold, year_in_bound
+from kgqa.answering.question import (
+    THRESHOLD_PHRASE,
+    QuestionPlan,
+    analyse,
+    meets_threshold,
+    year_in_bound,
+)
 from kgqa.answering.render import attribute_noun, singular_phrase, spoken_name, stated_as_passive
 from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
@@ -662,7 +668,9 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
             evidence,
         )
     if op == "rank":
-        key = reading.key or (cat.date_attribute() if plan.flags.get("dated_top") else None)
+        key = reading.key
+        if plan.flags.get("top") and plan.sort_key == "year":
+            key = cat.date_attribute() or key  # "the oldest course": by its date, whatever it is called
         if key is None:
             return None
         keys: dict[str, str] = {}
@@ -672,8 +680,8 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         keyed = sorted((h for h in ids if h in keys), key=lambda h: (_sortable(keys[h]), cat.hubs[h]))
         if reading.descending:
             keyed.sort(key=lambda h: _sortable(keys[h]), reverse=True)
-        if plan.flags.get("dated_top"):
-            return _dated_top(plan, cat, keyed, keys, key, constraints, query)
+        if plan.flags.get("top"):
+            return _top_by_value(plan, cat, keyed, keys, key, constraints, query)
         order = keyed + [h for h in ids if h not in keys]
         numbered = [f"{i}. '{cat.hubs[h]}' ({keys.get(h, 'not stated')}) [{i}]" for i, h in enumerate(order[:SHOWN], 1)]
         evidence += [f.triples[-1].canonical for h in order for f in cat.of(h, key)]
@@ -749,9 +757,12 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     )
     kept = [h for h in ids if h in per_hub and meets_threshold(per_hub[h], plan.threshold)]
     what = plural(singular_phrase(attribute))
+    condition = f"{bound} {k} {what}"  # "more than 4 credits"
+    if numbers is not None and plan.flags.get("value_over"):  # "a rating above 8", not "more than 8 ratings"
+        condition = f"a {singular_phrase(attribute)} {_NUMBER_SIDE[side]} {k}"
     if counting:
         things = noun if len(kept) != 1 else _type(cat)
-        text = f"{_cap(number_words(len(kept)))} {things}{_phrase(constraints)} ({len(kept)}) {'have' if len(kept) != 1 else 'has'} {bound} {k} {what} {QUERY}."
+        text = f"{_cap(number_words(len(kept)))} {things}{_phrase(constraints)} ({len(kept)}) {'have' if len(kept) != 1 else 'has'} {condition} {QUERY}."
         return Exact(
             text,
             _result(
@@ -760,12 +771,12 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
             [(h, cat.hubs[h]) for h in kept[:SHOWN]],
         )
     if not kept:
-        text = f"No {_type(cat)}{_phrase(constraints)} has {bound} {k} {what} in this graph {QUERY}."
+        text = f"No {_type(cat)}{_phrase(constraints)} has {condition} in this graph {QUERY}."
         return Exact(text, _result("list", None, [], query=query))
     shown = join_items([f"'{cat.hubs[h]}' ({per_hub[h]}) [{i}]" for i, h in enumerate(kept[:SHOWN], 1)])
     shown += f" and {len(kept) - SHOWN} more" if len(kept) > SHOWN else ""
     many = number_words(len(kept)) if len(kept) > 1 else "one"
-    text = f"The {many} {noun if len(kept) > 1 else _type(cat)}{_phrase(constraints)} with {bound} {k} {what} ({len(kept)}) {QUERY}: {shown}."
+    text = f"The {many} {noun if len(kept) > 1 else _type(cat)}{_phrase(constraints)} with {condition} ({len(kept)}) {QUERY}: {shown}."
     evidence = [f.triples[-1].canonical for h in kept[:SHOWN] for f in cat.of(h, attribute)]
     return Exact(
         text,
@@ -775,7 +786,7 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     )
 
 
-def _dated_top(
+def _top_by_value(
     plan: QuestionPlan,
     cat: Catalog,
     keyed: list[str],
@@ -784,28 +795,36 @@ def _dated_top(
     constraints: list[Constraint],
     query: dict[str, Any],
 ) -> Exact | None:
-    """ "the oldest movie", "the 3 newest papers": the first `plan.limit` hubs by their date (those tied
-    with the last one too), from `keyed` (the hubs with a date, in the order asked)."""
-    if not keyed:
+    """ "the oldest movie", "the 3 longest songs", "the song with the highest rating": the first
+    `plan.limit` hubs by the value the superlative names (those tied with the last one too), from `keyed`
+    (the hubs with a value, in the order asked); None where the values are no numbers or years."""
+    if not keyed or not _numeric_keys({h: keys[h] for h in keyed}):
         return None
     edge = keys[keyed[min(plan.limit, len(keyed)) - 1]]
-    top = [h for h in keyed[: plan.limit]] + [h for h in keyed[plan.limit :] if keys[h] == edge]
-    word = "newest" if plan.descending else "oldest"
+    top = keyed[: plan.limit] + [h for h in keyed[plan.limit :] if keys[h] == edge]
     items = [cat.hubs[h] for h in top]
-    dates = {cat.hubs[h]: keys[h] for h in top}
     evidence = [f.triples[-1].canonical for h in top for f in cat.of(h, key)]
-    if len(top) == 1:
-        text = f"The {word} {_type(cat)}{_phrase(constraints)} is '{items[0]}' ({keys[top[0]]}) [1] {QUERY}."
+    one = len(top) == 1
+    what = _type(cat) if one else plural(_type(cat))
+    if plan.flags.get("named_value"):  # "the song with the highest rating"
+        head = f"The {what}{_phrase(constraints)} with the {plan.superlative} {singular_phrase(key)}"
+    else:  # "the longest song"
+        head = f"The {plan.superlative} {what}{_phrase(constraints)}"
+    if one:
+        text = f"{head} is '{items[0]}' ({keys[top[0]]}) [1] {QUERY}."
     else:
         listing = join_items([f"'{cat.hubs[h]}' ({keys[h]}) [{i}]" for i, h in enumerate(top, 1)])
-        tied = " (tied)" if len(top) > plan.limit else ""
-        text = f"The {word} {plural(_type(cat))}{_phrase(constraints)}{tied} {QUERY}: {listing}."
+        text = f"{head}{' (tied)' if len(top) > plan.limit else ''} {QUERY}: {listing}."
     return Exact(
         text,
-        _result("rank", items[0] if len(items) == 1 else None, items, dates, query=query),
+        _result("rank", items[0] if one else None, items, {cat.hubs[h]: keys[h] for h in top}, query=query),
         [(h, cat.hubs[h]) for h in top],
         list(dict.fromkeys(evidence)),
     )
+
+
+#: A threshold on a stated number in words ("a rating above 8").
+_NUMBER_SIDE = {"more": "above", "fewer": "below", "least": "of at least", "most": "of at most", "exactly": "of"}
 
 
 def _stated_numbers(cat: Catalog, attribute: str, ids: list[str]) -> dict[str, int | float] | None:

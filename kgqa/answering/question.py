@@ -27,12 +27,48 @@ _RANK = re.compile(
     r"\b(rank|ranked|ranking|sort|sorted|order|ordered|arrange|arranged)\b|"
     r"\b(newest|latest|oldest|earliest|most recent) first\b|\bchronological"
 )
-#: "the oldest movie", "the 3 newest papers", "the most recent film" (not "newest first"): the N hubs
-#: first or last by their date.
-_DATED_TOP = re.compile(
-    r"\bthe\s+(?:(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+)?(oldest|earliest|newest|latest|most recent)"
-    r"\s+(?!first\b)([a-z]+)"
+#: Superlatives that rank hubs by one of their values: the words of the attribute ranked by, and whether
+#: the top is the highest value (general English, not one graph's vocabulary).
+_SUPERLATIVES = {
+    "oldest": ("year", False),
+    "earliest": ("year", False),
+    "newest": ("year", True),
+    "latest": ("year", True),
+    "most recent": ("year", True),
+    "longest": ("length duration", True),
+    "shortest": ("length duration", False),
+    "highest rated": ("rating", True),
+    "best rated": ("rating", True),
+    "top rated": ("rating", True),
+    "lowest rated": ("rating", False),
+    "worst rated": ("rating", False),
+    "most expensive": ("price", True),
+    "cheapest": ("price", False),
+    "tallest": ("height", True),
+    "heaviest": ("weight", True),
+    "lightest": ("weight", False),
+}
+#: The attribute words the superlatives rank by ("year", "length duration", ...).
+SUPERLATIVE_KEYS = frozenset(k for k, _ in _SUPERLATIVES.values())
+_COUNT_WORDS = r"\d{1,2}|two|three|four|five|six|seven|eight|nine|ten"
+_SUPERLATIVE_WORDS = "|".join(k.replace(" ", r"[\s-]") for k in sorted(_SUPERLATIVES, key=len, reverse=True))
+#: "the oldest movie", "the 3 newest papers", "the highest-rated song" (not "newest first"): the N hubs
+#: first by the value the superlative names.
+_TOP_BY_VALUE = re.compile(rf"\bthe\s+(?:({_COUNT_WORDS})\s+)?({_SUPERLATIVE_WORDS})\s+(?!first\b)([a-z]+)")
+#: "which song has the highest rating", "the city with the largest population": the hubs by the named value.
+_TOP_BY_NAMED = re.compile(
+    rf"\b(?:has|have|had|with)\s+the\s+(?:({_COUNT_WORDS})\s+)?(highest|lowest|largest|smallest|biggest|greatest|longest|shortest)"
+    r"\s+(?!number\b|amount\b|count\b)([a-z]+(?: [a-z]+)?)"
 )
+_HIGH = frozenset({"highest", "largest", "biggest", "greatest", "longest"})
+#: "a rating above 8", "with a length of more than 300": a number each hub states, compared.
+_VALUE_OVER = re.compile(
+    r"\b(?:an?|the|their|its)\s+([a-z]+(?: [a-z]+)?)\s+(?:of\s+)?(above|over|greater than|higher than|more than|"
+    r"below|under|less than|lower than|at least|at most)\s+(\d+(?:\.\d+)?)\b(?!\s*[a-z])"
+)
+_VALUE_SIDE = {"above": "more", "over": "more", "greater than": "more", "higher than": "more", "more than": "more"}
+_VALUE_SIDE |= {"below": "fewer", "under": "fewer", "less than": "fewer", "lower than": "fewer"}
+_VALUE_SIDE |= {"at least": "least", "at most": "most"}
 _DESC = re.compile(
     r"\b(descending|reverse|decreasing|newest first|latest first|most recent first|"
     r"z to a|highest first|largest first)\b"
@@ -111,9 +147,10 @@ class QuestionPlan:
     rest: str = ""  # the question after the asked phrase, original casing
     sides: tuple[str, str] = ("", "")  # text before and after the comparison word
     flags: dict[str, bool] = field(default_factory=dict)
-    threshold: tuple[str, int] | None = None  # ("more", 3) in "which actors appear in more than 3 movies"
+    threshold: tuple[str, float] | None = None  # ("more", 3) in "which actors appear in more than 3 movies"
     counted: str = ""  # the noun the threshold counts ("movies")
     limit: int = 0  # "the *3* directors with the most movies", "top five genres": how many to name (0: the top)
+    superlative: str = ""  # "the *longest* song", "the song with the *highest* rating": the top ones by a value
 
 
 #: "more than 3 movies", "at least two authors": a count each answer must meet, and the noun counted.
@@ -148,7 +185,7 @@ def _count_of(word: str) -> int | None:
     return int(word) if word.isdigit() else WORD_NUMBERS.get(word)
 
 
-def meets_threshold(n: float, threshold: tuple[str, int]) -> bool:
+def meets_threshold(n: float, threshold: tuple[str, float]) -> bool:
     """Whether a count (or a stated number) `n` meets the question's threshold (("more", 3): n > 3)."""
     side, k = threshold
     return {"more": n > k, "least": n >= k, "fewer": n < k, "most": n <= k, "exactly": n == k}[side]
@@ -213,15 +250,28 @@ def analyse(question: str) -> QuestionPlan:
         plan.threshold = (_THRESHOLD_SIDE[over.group(1)], _count_of(over.group(2)) or 0)
         plan.counted = over.group(3)
         plan.flags["count"] = bool(how_many)
-    elif (dated := _DATED_TOP.search(unquoted)) and not _RANK.search(unquoted):
-        # "what is the oldest movie", "the 3 newest papers": the hubs first or last by date, the top ones only
+    elif (value_over := _VALUE_OVER.search(unquoted)) and (_ASKS_WHICH.match(unquoted) or how_many):
+        # "which songs have a rating above 8": the hubs whose stated number meets it
+        plan.operation = "threshold"
+        number = float(value_over.group(3))
+        plan.threshold = (_VALUE_SIDE[value_over.group(2)], int(number) if number.is_integer() else number)
+        plan.counted = value_over.group(1)
+        plan.flags["count"] = bool(how_many)
+        plan.flags["value_over"] = True
+    elif (top := _TOP_BY_VALUE.search(unquoted) or _TOP_BY_NAMED.search(unquoted)) and not _RANK.search(unquoted):
+        # "what is the oldest movie", "the 3 newest papers", "which song has the highest rating"
         plan.operation = "rank"
-        plan.sort_key = "year"
-        plan.descending = dated.group(2) in ("newest", "latest", "most recent")
-        plan.flags["dated_top"] = True
-        plan.limit = _count_of(dated.group(1) or "") or 1
-        if dated.group(2) in plan.asked:
-            plan.asked = dated.group(3)  # "list the 3 newest movies": movies
+        word = re.sub(r"[\s-]+", " ", top.group(2))
+        plan.superlative = word
+        plan.flags["top"] = True
+        plan.limit = _count_of(top.group(1) or "") or 1
+        if top.re is _TOP_BY_VALUE:
+            plan.sort_key, plan.descending = _SUPERLATIVES[word]
+            if set(word.split()) & set(plan.asked.split()) or not plan.asked:
+                plan.asked = top.group(3)  # "list the 3 newest movies", "the highest rated song"
+        else:
+            plan.sort_key, plan.descending = top.group(3), word in _HIGH
+            plan.flags["named_value"] = True  # "the song with the highest rating"
     elif _RANK.search(unquoted):
         plan.operation = "rank"
         plan.descending = bool(_DESC.search(unquoted))
@@ -279,8 +329,8 @@ _TOP_BY = re.compile(r"\btop\s+(\d{1,2}|[a-z]+)\s+([a-z][a-z\- ]*?)\s+by\s+(?:th
 def _read_limit(plan: QuestionPlan, unquoted: str) -> None:
     """Where the question asks for the top N of a ranking by count, the N (`plan.limit`), taken out of
     the asked phrase ("3 directors": "directors"); "top N X by number of Y" asks for the most."""
-    if plan.flags.get("dated_top"):
-        return  # "the 3 newest movies": read with the date
+    if plan.flags.get("top"):
+        return  # "the 3 newest movies": read with the superlative
     top_by = _TOP_BY.search(unquoted)
     if top_by and _count_of(top_by.group(1)):
         plan.asked, plan.operation, plan.limit = top_by.group(2), "max", _count_of(top_by.group(1)) or 0
