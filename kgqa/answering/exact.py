@@ -681,6 +681,8 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         if reading.descending:
             keyed.sort(key=lambda h: _sortable(keys[h]), reverse=True)
         if plan.flags.get("top"):
+            if plan.sort_key != "year" and not share_a_stem(plan.sort_key, key):
+                return None  # "the most expensive song" where no attribute is a price (not the nearest: rating)
             return _top_by_value(plan, cat, keyed, keys, key, constraints, query)
         order = keyed + [h for h in ids if h not in keys]
         numbered = [f"{i}. '{cat.hubs[h]}' ({keys.get(h, 'not stated')}) [{i}]" for i, h in enumerate(order[:SHOWN], 1)]

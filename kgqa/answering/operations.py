@@ -115,6 +115,8 @@ def _sort_value(key: str, alphabetical: bool) -> tuple:
 def _rank(plan: QuestionPlan, ev: Evidence) -> Outcome:
     items, attrs = answer_items(plan, ev)
     key_attrs = [] if plan.alphabetical else best_attributes(plan.sort_key, ev.attributes())
+    if plan.flags.get("top") and not key_attrs:  # "the highest rated movie" where no fact states a rating
+        return Outcome(AnswerResult("rank", None, [], {}), [], attrs, key_attr=plan.sort_key)
     if key_attrs:
         for it in items:
             keys = [key_of(ev, key_attrs, s) for s in it.sources]

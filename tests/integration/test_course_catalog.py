@@ -152,6 +152,9 @@ def test_superlatives_rank_by_the_value_they_name(songs):
         assert items == [by_rating[-1][0]], text
     items, text, _ = answer(songs, "which song has the lowest rating")
     assert items == [by_rating[0][0]] and "with the lowest rating" in text, text
+    # a superlative whose value no song states ranks nothing (not the songs by title)
+    items, text, _ = answer(songs, "what is the most expensive song")
+    assert items == [] and "[query]" not in text, text
 
 
 def test_a_stated_number_above_or_below_a_bound(songs):
