@@ -633,7 +633,8 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         top = [g for g in groups if g[1] == target]
         names = join_items([g[0] for g in top])
         tie = " (tied)" if len(top) > 1 else ""
-        text = f"The {singular_phrase(key)} with the {word} {noun}{_phrase(constraints)} {'are' if len(top) > 1 else 'is'} {names}{tie}: {target} {noun if target != 1 else _type(cat)} {QUERY}."
+        holder = singular_phrase(key) if len(top) == 1 else plural(singular_phrase(key))  # "the teachers ... are"
+        text = f"The {holder} with the {word} {noun}{_phrase(constraints)} {'are' if len(top) > 1 else 'is'} {names}{tie}: {target} {noun if target != 1 else _type(cat)} {QUERY}."
         counts = {g[0]: g[1] for g in groups[: max(SHOWN, len(top))]}
         return Exact(
             text,
