@@ -48,8 +48,6 @@ _SUPERLATIVES = {
     "heaviest": ("weight", True),
     "lightest": ("weight", False),
 }
-#: The attribute words the superlatives rank by ("year", "length duration", ...).
-SUPERLATIVE_KEYS = frozenset(k for k, _ in _SUPERLATIVES.values())
 _COUNT_WORDS = r"\d{1,2}|two|three|four|five|six|seven|eight|nine|ten"
 _SUPERLATIVE_WORDS = "|".join(k.replace(" ", r"[\s-]") for k in sorted(_SUPERLATIVES, key=len, reverse=True))
 #: "the oldest movie", "the 3 newest papers", "the highest-rated song" (not "newest first"): the N hubs

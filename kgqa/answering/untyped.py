@@ -1,10 +1,11 @@
 """Exact answers on a graph without types (an index built without hub types: a headerless TSV, a
-knowledge base of bare triples). The subjects are split into kinds by the predicates they share (a
-film's `directed_by` and `release_year`, a writer's `born_in`: two predicates stated of one subject
-are of one kind), and each kind is read as one catalog (kgqa/answering/catalog.py) whose whole-graph
-aggregates run over its own facts. A question gets the kind whose attributes it names, else the kind
-that holds most of the subjects; its hubs are called by the question's own word for them ("which
-*movies* came out after 2015"), since the graph names no type."""
+knowledge base of bare triples). The subjects are split into kinds by the predicates they state (a set
+of predicates joins the kind that states more than half of it: a film without a writer is a film, a
+city's `located_in` and `population` no country), and each kind is read as one catalog
+(kgqa/answering/catalog.py) whose whole-graph aggregates run over its own facts. A question gets the one
+kind stating an attribute it names, else the one kind stating a value it writes, else the kind that holds
+most of the subjects; its hubs are called by the question's own word for them ("which *movies* came out
+after 2015"), since the graph names no type."""
 
 from __future__ import annotations
 
@@ -56,9 +57,7 @@ def _holds(layout: GraphLayout, hub_type: str) -> bool:
 def _kinds(rows: list[HubFactRow]) -> list[Catalog]:
     """The rows split by kind of subject, one catalog each; two-hop facts through a subject of the same
     kind are left out (that subject is a hub of its own, as a hub type's are)."""
-    predicates: dict[str, frozenset[str]] = {}
-    for hub, preds in _stated(rows).items():
-        predicates[hub] = frozenset(preds)
+    predicates = {hub: frozenset(preds) for hub, preds in _stated(rows).items()}
     kind_of = _kind_of_signatures(Counter(predicates.values()))
     grouped: dict[int, list[HubFactRow]] = defaultdict(list)
     for r in rows:
