@@ -16,13 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
-from kgqa.answering.question import (
-    THRESHOLD_PHRASE,
-    QuestionPlan,
-    analyse,
-    meets_threshold,
-    year_in_bound,
-)
+from kgqa.answering.facts import numeric
+from kgqa.answering.question import THRESHOLD_PHRASE, QuestionPlan, analyse, meets_threshold, year_in_bound
 from kgqa.answering.render import attribute_noun, singular_phrase, spoken_name, stated_as_passive
 from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
@@ -839,9 +834,8 @@ def _stated_numbers(cat: Catalog, attribute: str, ids: list[str]) -> dict[str, i
         if len(values) > 1:
             return None
         for v in values:
-            try:
-                number = float(v.strip())
-            except ValueError:
+            number = numeric(v)
+            if number is None:
                 return None
             out[h] = int(number) if number.is_integer() else number
     return out or None

@@ -70,6 +70,14 @@ def prepared_untyped(
     return None if chosen is None else called_as_asked(question, _with_linker(chosen) or chosen)
 
 
+def question_catalog(
+    store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache, question: str
+) -> Catalog | None:
+    """The catalog that answers `question` exactly: its hub type's (`prepared`), else on a graph without
+    hub types the kind's it asks about (`prepared_untyped`); None where neither has one."""
+    return prepared(store, meta, cache, question) or prepared_untyped(store, meta, cache, question)
+
+
 def prepared_all(store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache) -> list[Catalog]:
     """Every hub type's catalog, or every kind's of a graph without types, read now (what `prepared`
     and `prepared_untyped` read on first use)."""
@@ -108,7 +116,7 @@ def with_exact(
     (its longest label), or None (then an exact answer that did not link it is no answer to it: "which
     languages has X made films in", "which films did X direct after 1990" where X is no value of the
     films' catalog, people being subjects)."""
-    cat = prepared(store, meta, cache, answer.question) or prepared_untyped(store, meta, cache, answer.question)
+    cat = question_catalog(store, meta, cache, answer.question)
     if cat is not None:
         deadline.check("the exact answer")
         exact = refine(answer.question, cat, cat.linker, store, embedder, answer.triples)  # type: ignore[arg-type]

@@ -64,9 +64,6 @@ _VALUE_OVER = re.compile(
     r"\b(?:an?|the|their|its)\s+([a-z]+(?: [a-z]+)?)\s+(?:of\s+)?(above|over|greater than|higher than|more than|"
     r"below|under|less than|lower than|at least|at most)\s+(\d+(?:\.\d+)?)\b(?!\s*[a-z])"
 )
-_VALUE_SIDE = {"above": "more", "over": "more", "greater than": "more", "higher than": "more", "more than": "more"}
-_VALUE_SIDE |= {"below": "fewer", "under": "fewer", "less than": "fewer", "lower than": "fewer"}
-_VALUE_SIDE |= {"at least": "least", "at most": "most"}
 _DESC = re.compile(
     r"\b(descending|reverse|decreasing|newest first|latest first|most recent first|"
     r"z to a|highest first|largest first)\b"
@@ -165,6 +162,9 @@ _THRESHOLD_SIDE = {
     "at most": "most",
     "exactly": "exactly",
 }
+#: The sides of a threshold on a number a hub states ("a rating above 8"): a count's and the comparatives.
+_VALUE_SIDE = _THRESHOLD_SIDE | {"above": "more", "greater than": "more", "higher than": "more"}
+_VALUE_SIDE |= {"below": "fewer", "lower than": "fewer"}
 #: Each side of a threshold in words, as answers write it.
 THRESHOLD_PHRASE = {
     "more": "more than",

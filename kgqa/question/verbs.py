@@ -142,22 +142,8 @@ _DOERS = {
     "conduct": "conductor",
     "curate": "curator",
 }
-_DOER_PASTS = {
-    "wrote": "write",
-    "written": "write",
-    "sang": "sing",
-    "sung": "sing",
-    "taught": "teach",
-    "led": "lead",
-    "built": "build",
-    "made": "make",
-    "sold": "sell",
-    "bought": "buy",
-    "won": "win",
-    "studied": "study",
-    "starred": "star",
-    "starring": "star",
-}
+#: Irregular forms of `_DOERS` verbs that `_IRREGULAR` (which `base_form` reads) does not list.
+_DOER_PASTS = {"sold": "sell", "bought": "buy", "studied": "study", "starred": "star", "starring": "star"}
 #: Nouns for a role that "<noun> of" names the subject as ("author of", "member of").
 _ROLE_NOUNS = frozenset(_DOERS.values()) | frozenset(
     "member parent child citizen employee resident friend spouse sibling fan head chair".split()
@@ -170,10 +156,9 @@ _DOERS_BEFORE_PREPOSITION = frozenset({"act", "star", "study", "perform", "sing"
 
 def _doer_base(word: str) -> str | None:
     """The `_DOERS` verb that `word` is a form of ("directed", "directs", "directing" -> "direct")."""
-    if word in _DOERS:
-        return word
-    if word in _DOER_PASTS:
-        return _DOER_PASTS[word]
+    for base in (word, base_form(word), _DOER_PASTS.get(word, "")):  # "wrote", "taught": base_form
+        if base in _DOERS:
+            return base
     for ending in ("ing", "ed", "d", "es", "s"):
         if word.endswith(ending):
             stem = word[: -len(ending)]

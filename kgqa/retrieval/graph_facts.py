@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgqa.answering.catalog import CatalogCache
-from kgqa.answering.graph_answers import prepared, prepared_untyped
+from kgqa.answering.graph_answers import prepared, question_catalog
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import entities_by_ids
@@ -85,9 +85,7 @@ class GraphFacts:
         catalog (none past the catalog's ceiling, kgqa/answering/catalog.py) and, where the question's
         `topic` span is given, the catalog links it (not where the topic is a hub of another type that
         the catalog's hubs hold no triple to: "how many films has X been in", people as subjects)."""
-        cat = prepared(self.store, self.index_meta, self.catalogs, question) or prepared_untyped(
-            self.store, self.index_meta, self.catalogs, question
-        )
+        cat = question_catalog(self.store, self.index_meta, self.catalogs, question)
         if cat is None or topic is None or not isinstance(cat.linker, Linker):
             return cat is not None
         links = cat.linker.link(question)
