@@ -350,6 +350,11 @@ class Workspace:
                 params.max_output_triples if params.max_output_triples < RetrievalParams().max_output_triples else None
             )
             chains = self.facts.chain_answerer(self.embedder)
+
+            def named(q: str) -> tuple[str, str] | None:  # the topic's label and the words it was read from
+                topic = chains.topic(q, params)
+                return (topic.label, q[topic.start : topic.end]) if topic is not None else None
+
             answer = with_exact(
                 answer,
                 self.store,
@@ -357,7 +362,7 @@ class Workspace:
                 self.embedder,
                 self.facts.catalogs,
                 cap,
-                lambda q: getattr(chains.topic(q, params), "label", None),
+                named,
             )
         return answer
 

@@ -21,6 +21,7 @@ from kgqa import deadline
 from kgqa.bulk import gc_paused
 from kgqa.graph.layout import HubFactRow, in_triple_tables, layout_of
 from kgqa.graph.store import GraphStore
+from kgqa.question.verbs import share_a_stem
 from kgqa.types import Entity, Triple
 
 #: A bare membership predicate: the container's link from the hub names the attribute ("authors").
@@ -99,23 +100,34 @@ class Catalog:
                 head.append(f.value)
         return dict(heads)
 
-    def date_attribute(self) -> str | None:
-        """The attribute that dates a hub: one named "year", else one named "date", else the one whose
-        values are mostly four-digit years ("released: 2004" in a graph that names no year)."""
-        return self._memoised("date_attribute", self._date_attribute)
+    def date_attribute(self, question: str = "") -> str | None:
+        """The attribute that dates a hub (`dated_attributes`' first), or the dating attribute `question`
+        names by a word of its label ("which employees were *hired* after 2020": "hired", not "started")."""
+        dated: tuple[str, ...] = self._memoised("dated_attributes", self._dated_attributes)
+        named = [a for a in dated if question and share_a_stem(question, a)]
+        if named:
+            return named[0]
+        return dated[0] if dated else None
 
-    def _date_attribute(self) -> str | None:
-        for word in ("year", "date"):
-            named = next((a for a in self.paths if word in a.lower()), None)
-            if named:
-                return named
+    def _dated_attributes(self) -> tuple[str, ...]:
+        """The attributes that may date a hub, best first: one named "year", then "date", then those whose
+        values are mostly years or dates ("released: 2004" in a graph that names no year), the most stated
+        first; the hub's own before those of what it links to (an employee's "hired" before the "started"
+        of the projects it works on)."""
         years: dict[str, int] = defaultdict(int)
         totals: dict[str, int] = defaultdict(int)
         for f in self.facts:
             totals[f.attribute] += 1
             years[f.attribute] += bool(_YEAR_VALUE.fullmatch(f.value.strip()))
+        own = {a for a, paths in self.paths.items() if any(not p.via for p in paths)}
+
+        def rank(a: str) -> tuple[bool, int, int, str]:
+            word = next((k for k, w in enumerate(("year", "date")) if w in a.lower()), 2)
+            return (a not in own, word, -years[a], a)
+
+        named = [a for a in self.paths if "year" in a.lower() or "date" in a.lower()]
         dated = [a for a in totals if years[a] >= max(2, 0.8 * totals[a])]
-        return max(dated, key=lambda a: (years[a], a), default=None)
+        return tuple(sorted(dict.fromkeys(named + dated), key=rank))
 
     def stated_values(self) -> frozenset[str]:
         """The lower-cased labels of the values the hubs state themselves (one hop)."""

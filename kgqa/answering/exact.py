@@ -18,7 +18,15 @@ from typing import Any
 from kgqa.answering.catalog import Catalog, Fact, Path
 from kgqa.answering.facts import numeric
 from kgqa.answering.question import THRESHOLD_PHRASE, QuestionPlan, analyse, meets_threshold, year_in_bound
-from kgqa.answering.render import attribute_noun, singular_phrase, spoken_name, stated_as_passive
+from kgqa.answering.render import (
+    attribute_noun,
+    is_participle,
+    singular_phrase,
+    spoken_name,
+    stated_as_passive,
+    verbal,
+)
+from kgqa.answering.typed_values import attribute_of_type
 from kgqa.answering.words import join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
@@ -56,6 +64,7 @@ class Exact:
     sources: list[tuple[str, str]] = field(default_factory=list)  # (hub id, label), numbered from 1
     triples: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
+    mentions: list[str] = field(default_factory=list)  # the question's words those labels were linked from
 
 
 @dataclass
@@ -85,9 +94,18 @@ def refine(
         return Exact(text + " Which one is meant?", _result("lookup", None, [], candidates=m.candidates))
     names = tuple(m.text for m in links.hubs + links.values) + tuple(links.years)
     reading = read(plan, _masked(question, links), cat, embedder, names)
+    reading = _typed_reading(plan, reading, links, cat, store)
+    if plan.flags.get("top") and reading.operation == "rank" and reading.asked is not None and not links.hubs:
+        ranked_by = cat.date_attribute(question) if plan.sort_key == "year" else reading.key
+        if reading.asked in (reading.key, ranked_by):
+            reading = replace(reading, asked=None)  # "who has the highest salary": the hub, not the salary
     if reading.operation in ("list", "count") and plan.asked and not links.hubs:
         if any(m.text.casefold() == plan.asked.casefold() for m in links.values):
             reading = replace(reading, asked=None)  # "documentaries from the 50s": the hubs with the value
+    if reading.operation in ("list", "lookup") and len(links.values) >= 2 and not links.hubs:
+        lead = next((m for m in links.values if plan.asked.casefold().startswith(m.text.casefold() + " ")), None)
+        if lead is not None and lexical_attribute(plan.asked[len(lead.text) :].strip(), cat) is None:
+            reading = replace(reading, operation="list", asked=None)  # "which accountants live in berlin"
     if links.unlinked and not links.hubs and not links.values:
         gone = links.unlinked[0]
         if not any(gone.text.casefold() in t.casefold() for t in retrieved):
@@ -106,7 +124,7 @@ def refine(
     )
     if which_of_two or (_YESNO.match(question) and len(links.hubs) >= 2 and _TEMPORAL.search(question)):
         # "was 'X' published before 'Y'?", "which is older, X or Y?": a comparison of their dates, not a link
-        when = cat.date_attribute()
+        when = cat.date_attribute(question)
         reading = replace(reading, operation="compare", asked=when or reading.asked)
     named = _named_attribute(_masked(question, links), cat)
     if _YESNO.match(question) and len(links.hubs) >= 2 and named and reading.operation != "compare":
@@ -141,6 +159,10 @@ def refine(
         and not re.search(r"\b(no|not|without|never|none)\b|n't\b", question, re.I)
     ):
         exact = _compare_counts(plan, links, cat, store)
+    elif reading.operation in ("average", "total"):
+        from kgqa.answering.summaries import summary  # (it builds on this module)
+
+        exact = summary(plan, reading, links, cat, store)
     elif links.hubs:
         exact = _about_hubs(plan, reading, links, cat)
     elif plan.yes_no and len(links.values) + bool(links.years) >= 2 and reading.operation in ("list", "lookup"):
@@ -150,7 +172,11 @@ def refine(
     elif reading.operation in ("group", "max", "min") or (
         reading.operation in ("count", "list", "rank") and reading.asked is None
     ):
-        exact = _aggregate(plan, reading, links, cat, store)
+        if reading.operation in ("max", "min"):  # "who directed the most movies" where people are the hubs
+            from kgqa.answering.most_values import hubs_with_most  # (it builds on this module)
+
+            exact = hubs_with_most(plan, reading, links, cat, store)
+        exact = exact or _aggregate(plan, reading, links, cat, store)
     elif reading.operation in ("count", "list") and reading.asked and _names(plan.asked, reading.asked, cat):
         exact = _values_over_hubs(plan, reading.operation, reading.asked, links, cat, store)
     elif (
@@ -173,7 +199,33 @@ def refine(
         exact = _values_over_hubs(plan, "list", reading.asked, links, cat, store)
     if exact is not None:
         exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values] + links.years
+        exact.mentions = [m.text for m in links.hubs + links.values]
     return exact
+
+
+def _holder(attribute: str, noun: str = "") -> str:
+    """What the answer calls one value of `attribute`: the question's `noun` for its values' type where the
+    attribute is a verb ("the department with the most employees", not "the works in"), else the
+    attribute as a noun."""
+    return singular_phrase(noun.lower()) if noun and verbal(attribute) else singular_phrase(attribute)
+
+
+def _typed_reading(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, store: GraphStore) -> Reading:
+    """The reading with the attribute a grouping noun names by its values' type ("which *department* has the
+    most employees": works in; "how many *movies* did X direct": directed), where the noun names no
+    attribute word for word."""
+    about_hubs = bool(links.hubs) and reading.operation in ("count", "list", "lookup")  # "how many movies did X direct"
+    if not about_hubs and (links.hubs or reading.operation not in ("max", "min", "group", "threshold")):
+        return reading
+    phrase = plan.group_key if reading.operation == "group" else plan.asked
+    if not phrase or names_hubs(phrase, cat) or lexical_attribute(phrase, cat) is not None:
+        return reading
+    typed = attribute_of_type(phrase, cat, store, plan.question)
+    if typed is None:
+        return reading
+    if reading.operation == "group":
+        return replace(reading, key=typed, noun=phrase)
+    return replace(reading, asked=typed, noun=phrase)
 
 
 def _top_groups(
@@ -221,7 +273,7 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
     attr = reading.asked or _attribute_in_terms_of(plan.question, cat)
     if reading.operation == "compare" and len(hubs) >= 2:
         if attr is None and _TEMPORAL.search(plan.question):
-            attr = cat.date_attribute()
+            attr = cat.date_attribute(plan.question)
         return _compare(plan.question, hubs[0], hubs[1], attr, cat)
     asks_years = bool(links.years or plan.year_bound or plan.year_range)
     if _YESNO.match(plan.question) and len(hubs) == 1 and not links.values and asks_years:
@@ -295,7 +347,7 @@ def _about_hubs(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
         )
     if reading.operation == "count":
         n = len(values)
-        noun = plural(singular_phrase(attr)) if n != 1 else singular_phrase(attr)
+        noun = plural(_holder(attr, reading.noun)) if n != 1 else _holder(attr, reading.noun)
         return Exact(
             f"{title} has {number_words(n)} {noun} ({n}) [1]: {written(values)}.",
             _result("count", n, values),
@@ -438,13 +490,14 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
         if not by_attr:
             continue
         # "how many films did X direct" when X both directs and acts: the attribute the question words
-        # ("direct" ~ "directed", "write" ~ "screenwriter") before the one X holds most often
+        # ("direct" ~ "directed", "write" ~ "screenwriter"), then the hub's own ("works in" Engineering, not
+        # the "owned by" Engineering of its projects), before the one X holds most often
         masked = plan.question.replace(m.text, " ")
         # "which films did X both write and direct": X in each role the question joins with "and"
         # ("who *wrote* the film X directed": not the attribute asked, `skip`, where X holds another)
         held = [at for at in by_attr if at != skip] or list(by_attr)
         roles = joined_roles(masked, list(by_attr)) or [
-            max(held, key=lambda at: (share_a_stem(masked, at), len(by_attr[at])))
+            max(held, key=lambda at: (share_a_stem(masked, at), not by_attr[at][0].path.via, len(by_attr[at])))
         ]
         for attribute in roles:
             if attribute == skip:
@@ -454,13 +507,16 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
     years = list(links.years)
     if plan.year_range:
         years = [str(y) for y in range(plan.year_range[0], plan.year_range[1] + 1)]
-    year_attr = cat.date_attribute() if years else None
+    year_attr = cat.date_attribute(plan.question) if years else None
     if year_attr and year_attr != skip and plan.year_bound:  # "after 2000": every stated year past it
         bound = plan.year_bound
         ids = sorted({f.value_id for f in cat.facts if f.attribute == year_attr and _meets(f.value, bound)})
         out.append(Constraint(year_attr, cat.paths[year_attr][0], f"{bound[0]} {bound[1]}", ids))
     elif year_attr and year_attr != skip:
         ids = sorted({f.value_id for y in years for f in cat.values.get(y, []) if f.attribute == year_attr})
+        if any(_DATE.fullmatch(v.strip()) for v in cat.first_values(year_attr, 20)):  # "hired in 2013": its dates
+            wanted = set(years)
+            ids = sorted({f.value_id for f in cat.facts if f.attribute == year_attr and f.value.strip()[:4] in wanted})
         label = years[0] if len(years) == 1 else f"{years[0]} to {years[-1]}"
         out.append(Constraint(year_attr, cat.paths[year_attr][0], label, ids))
     return out
@@ -576,9 +632,22 @@ def _grouped_by_key(store: GraphStore, ids: list[str], via: str, pred: str) -> l
 
 
 def _phrase(constraints: list[Constraint]) -> str:
-    if not constraints:
-        return ""
-    return " with " + join_items([f"{singular_phrase(c.attribute)} {c.label}" for c in constraints])
+    """ " with the venue X", " hired in 2013": the constraints after the hubs' noun."""
+    held = [f"{singular_phrase(c.attribute)} {c.label}" for c in constraints if not _dated_verb(c)]
+    done = [_when_done(c) for c in constraints if _dated_verb(c)]
+    return (" with " + join_items(held) if held else "") + "".join(f" {d}" for d in done)
+
+
+def _dated_verb(c: Constraint) -> bool:
+    """Whether a year constraint is on an attribute named by one participle ("hired", "released")."""
+    words = spoken_name(c.attribute).split()
+    return len(words) == 1 and is_participle(words[0].lower()) and c.label[:1].isalnum()
+
+
+def _when_done(c: Constraint) -> str:
+    """ "hired in 2013", "hired after 2020", "hired in 2010 to 2014"."""
+    bounded = c.label.split()[0] in ("after", "before")
+    return f"{spoken_name(c.attribute)} {c.label if bounded else 'in ' + c.label}"
 
 
 def _evidence(cat: Catalog, hubs: list[str], constraints: list[Constraint]) -> list[str]:
@@ -595,12 +664,13 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     if op in ("max", "min", "group"):
         key = reading.key if op == "group" else (reading.asked or reading.key)
         if key is None and op == "group" and plan.year_range:
-            key = cat.date_attribute()
+            key = cat.date_attribute(plan.question)
         if key is None:
             return None
         constraints = constraints_of(plan, links, cat, skip=key if op != "group" or not plan.year_range else None)
         hubs, query = matching(store, cat, constraints)
         groups = grouped(store, cat, [h for h, _ in hubs], key)
+        name = _holder(key, reading.noun)
         if plan.year_range and op == "group":
             lo, hi = plan.year_range
             have = {g[0] for g in groups}
@@ -609,13 +679,13 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         noun = plural(_type(cat))
         if not groups:
             return Exact(
-                f"No {_type(cat)}{_phrase(constraints)} states a {singular_phrase(key)} in this graph {QUERY}.",
+                f"No {_type(cat)}{_phrase(constraints)} states a {name} in this graph {QUERY}.",
                 _result(op, None, [], query=query),
             )
         if op == "group":
             groups.sort(key=lambda g: (0, int(g[0])) if g[0].isdigit() else (1, g[0]))
             listing = join_items([f"{g[0]}: {g[1]}" for g in groups])
-            text = f"{_cap(noun)}{_phrase(constraints)} per {singular_phrase(key)}: {listing} {QUERY}."
+            text = f"{_cap(noun)}{_phrase(constraints)} per {name}: {listing} {QUERY}."
             return Exact(
                 text,
                 _result("group", sum(g[1] for g in groups), [], {g[0]: g[1] for g in groups}, query=query),
@@ -623,12 +693,12 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
             )
         word = "most" if op == "max" else "fewest"
         if plan.limit > 1 and len(groups) > 1:
-            return _top_groups(plan.limit, groups, op, singular_phrase(key), noun, constraints, query)
+            return _top_groups(plan.limit, groups, op, name, noun, constraints, query)
         target = groups[0][1] if op == "max" else min(g[1] for g in groups)
         top = [g for g in groups if g[1] == target]
         names = join_items([g[0] for g in top])
         tie = " (tied)" if len(top) > 1 else ""
-        holder = singular_phrase(key) if len(top) == 1 else plural(singular_phrase(key))  # "the teachers ... are"
+        holder = name if len(top) == 1 else plural(name)  # "the teachers ... are"
         text = f"The {holder} with the {word} {noun}{_phrase(constraints)} {'are' if len(top) > 1 else 'is'} {names}{tie}: {target} {noun if target != 1 else _type(cat)} {QUERY}."
         counts = {g[0]: g[1] for g in groups[: max(SHOWN, len(top))]}
         return Exact(
@@ -666,7 +736,7 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     if op == "rank":
         key = reading.key
         if plan.flags.get("top") and plan.sort_key == "year":
-            key = cat.date_attribute() or key  # "the oldest course": by its date, whatever it is called
+            key = cat.date_attribute(plan.question) or key  # "the oldest course": by its date, whatever it is called
         if key is None:
             return None
         keys: dict[str, str] = {}
@@ -677,7 +747,7 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         if reading.descending:
             keyed.sort(key=lambda h: _sortable(keys[h]), reverse=True)
         if plan.flags.get("top"):
-            if plan.sort_key != "year" and not share_a_stem(plan.sort_key, key):
+            if plan.sort_key != "year" and not any(share_a_stem(k, key) for k in plan.sort_key.split("|")):
                 return None  # "the most expensive song" where no attribute is a price (not the nearest: rating)
             return _top_by_value(plan, cat, keyed, keys, key, constraints, query)
         order = keyed + [h for h in ids if h not in keys]
@@ -686,7 +756,7 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         more = f", and {len(order) - SHOWN} more" if len(order) > SHOWN else ""
         direction = "descending" if reading.descending else "ascending"
         when = ""
-        if _numeric_keys(keys) and key == cat.date_attribute():
+        if _numeric_keys(keys) and key == cat.date_attribute(plan.question):
             when = " (newest first)" if reading.descending else " (oldest first)"
         text = f"The {len(order)} {noun}{_phrase(constraints)}, in {direction} order of {key}{when} {QUERY}: {'; '.join(numbered)}{more}."
         return Exact(
@@ -727,25 +797,30 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     noun = plural(_type(cat))
     counting = plan.flags.get("count", False)
     if asked is not None and counts_hubs:
+        name = _holder(asked, reading.noun)
         groups = [
             g
             for g in grouped(store, cat, ids, asked)
             if meets_threshold(g[1], plan.threshold) and g[0].casefold() not in named
         ]
         if counting:
-            text = f"{_cap(number_words(len(groups)))} {plural(singular_phrase(asked)) if len(groups) != 1 else singular_phrase(asked)} ({len(groups)}) {'have' if len(groups) != 1 else 'has'} {bound} {k} {noun}{_phrase(constraints)} {QUERY}."
+            text = f"{_cap(number_words(len(groups)))} {plural(name) if len(groups) != 1 else name} ({len(groups)}) {'have' if len(groups) != 1 else 'has'} {bound} {k} {noun}{_phrase(constraints)} {QUERY}."
             return Exact(
                 text, _result("count", len(groups), [g[0] for g in groups], {g[0]: g[1] for g in groups}, query=query)
             )
-        what = plural(singular_phrase(asked)) if len(groups) != 1 else singular_phrase(asked)
+        what = plural(name) if len(groups) != 1 else name
         if not groups:
-            text = f"No {singular_phrase(asked)} has {bound} {k} {noun}{_phrase(constraints)} in this graph {QUERY}."
+            text = f"No {name} has {bound} {k} {noun}{_phrase(constraints)} in this graph {QUERY}."
             return Exact(text, _result("list", None, [], query=query))
         listing = written([f"{g[0]} ({g[1]})" for g in groups], SHOWN)
         many = number_words(len(groups)) if len(groups) > 1 else "one"
         text = f"The {many} {what} with {bound} {k} {noun}{_phrase(constraints)} ({len(groups)}) {QUERY}: {listing}."
         return Exact(text, _result("list", None, [g[0] for g in groups], {g[0]: g[1] for g in groups}, query=query))
-    attribute = lexical_attribute(plan.counted, cat)
+    # "earn more than 100000": the first of the quantity's nouns the graph states ("salary|income|...")
+    attribute = next(filter(None, (lexical_attribute(noun, cat) for noun in plan.counted.split("|"))), None)
+    typed = attribute is None and (attribute := attribute_of_type(plan.counted, cat, store, plan.question))
+    if (plan.flags.get("value_over") or typed) and asked == attribute:
+        asked = None  # "who earns more than 100000", "who acted in more than 8 movies": the hubs it holds for
     if asked is not None or attribute is None:
         return None
     # "courses with more than 4 credits": where each hub states one number, the number itself
@@ -754,8 +829,8 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         numbers if numbers is not None else {h: len({f.value_id for f in cat.of(h, attribute)}) for h in ids}
     )
     kept = [h for h in ids if h in per_hub and meets_threshold(per_hub[h], plan.threshold)]
-    what = plural(singular_phrase(attribute))
-    condition = f"{bound} {k} {what}"  # "more than 4 credits"
+    what = plural(_holder(attribute, plan.counted if typed else ""))
+    condition = f"{bound} {k} {what}"  # "more than 4 credits", "more than 8 movies"
     if numbers is not None and plan.flags.get("value_over"):  # "a rating above 8", not "more than 8 ratings"
         condition = f"a {singular_phrase(attribute)} {_NUMBER_SIDE[side]} {k}"
     if counting:
@@ -806,6 +881,8 @@ def _top_by_value(
     what = _type(cat) if one else plural(_type(cat))
     if plan.flags.get("named_value"):  # "the song with the highest rating"
         head = f"The {what}{_phrase(constraints)} with the {plan.superlative} {singular_phrase(key)}"
+    elif plan.flags.get("after_noun"):  # "who was hired first"
+        head = f"The {what}{_phrase(constraints)} {plan.superlative}"
     else:  # "the longest song"
         head = f"The {plan.superlative} {what}{_phrase(constraints)}"
     if one:
@@ -907,9 +984,10 @@ def _count_sentence(n: int, cat: Catalog, constraints: list[Constraint]) -> str:
     if not constraints:
         return f"{head} {'is' if n == 1 else 'are'} in this graph {QUERY}."
     have = "has" if n == 1 else "have"
-    held = [f"the {singular_phrase(c.attribute)} {c.label}" for c in constraints if not stated_as_passive(c.attribute)]
-    been = [f"{spoken_name(c.attribute)} {c.label}" for c in constraints if stated_as_passive(c.attribute)]
-    be = "is" if n == 1 else "are"
+    passive = [c for c in constraints if stated_as_passive(c.attribute) or _dated_verb(c)]
+    held = [f"the {singular_phrase(c.attribute)} {c.label}" for c in constraints if c not in passive]
+    been = [_when_done(c) if _dated_verb(c) else f"{spoken_name(c.attribute)} {c.label}" for c in passive]
+    be = ("was" if n == 1 else "were") if any(_dated_verb(c) for c in passive) else ("is" if n == 1 else "are")
     said = ([f"{have} {join_items(held)}"] if held else []) + ([f"{be} {join_items(been)}"] if been else [])
     return f"{head} {' and '.join(said)} {QUERY}."
 
@@ -918,10 +996,19 @@ def _numeric_keys(keys: dict[str, str]) -> bool:
     return bool(keys) and all(_sortable(k)[0] == 0 for k in keys.values())
 
 
+#: A date as Kùzu and ISO 8601 write it ("2021-03-01", "2021-03", "2021-03-01 00:00:00").
+_DATE = re.compile(r"(\d{4})-(\d\d)(?:-(\d\d))?(?:[T ][\d:.]+)?")
+
+
 def _sortable(value: str) -> tuple:
+    """A value's sort key: numbers and dates by their size (a date as its year and the fraction of it gone,
+    so that it sorts among plain years), other values by their text."""
     try:
         return (0, float(value))
     except ValueError:
+        date = _DATE.fullmatch(value.strip())
+        if date:
+            return (0, int(date.group(1)) + (int(date.group(2)) - 1) / 12 + (int(date.group(3) or 1) - 1) / 372)
         return (1, value.casefold())
 
 

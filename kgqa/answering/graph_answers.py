@@ -108,12 +108,12 @@ def with_exact(
     embedder: Embedder,
     cache: CatalogCache,
     max_triples: int | None = None,
-    named_entity: Callable[[str], str | None] | None = None,
+    named_entity: Callable[[str], tuple[str, str] | None] | None = None,
 ) -> Answer:
     """`answer`, corrected by what the graph states exactly (unchanged when the graph cannot say).
     `meta()` reads the index metadata (once per graph state); `max_triples` caps the evidence (None:
     it grows with the result); `named_entity(question)`: the label of the entity the question is about
-    (its longest label), or None (then an exact answer that did not link it is no answer to it: "which
+    (its longest label) and the words it was read from, or None (then an exact answer that did not link it is no answer to it: "which
     languages has X made films in", "which films did X direct after 1990" where X is no value of the
     films' catalog, people being subjects)."""
     cat = question_catalog(store, meta, cache, answer.question)
@@ -127,7 +127,7 @@ def with_exact(
         return answer
     if exact is None:
         return answer
-    if named_entity is not None and not _linked(exact, named_entity(answer.question)):
+    if named_entity is not None and not _linked(exact, *(named_entity(answer.question) or (None, ""))):
         return answer
     if _agrees(answer.result, exact.result) and all(label in answer.answer for label in exact.labels):
         answer.result = {**(answer.result or {}), **{k: v for k, v in exact.result.items() if k not in _SHAPE}}
@@ -139,10 +139,14 @@ def with_exact(
     return answer
 
 
-def _linked(exact: Exact, label: str | None) -> bool:
+def _linked(exact: Exact, label: str | None, words: str = "") -> bool:
     """Whether the exact answer read the entity labelled `label` (None: the question names none), or
-    constrains by nothing and says what it found to be missing or ambiguous."""
+    linked longer words of the question that hold the `words` it was read from ("software *engineers*":
+    the title Software Engineer, not the department Engineering), or constrains by nothing and says what
+    it found to be missing or ambiguous."""
     if label is None or "missing" in exact.result or "candidates" in exact.result:
+        return True
+    if words and any(words.casefold() in m.casefold() and len(m) > len(words) for m in exact.mentions):
         return True
     linked = {x.casefold() for x in exact.labels}
     return label.casefold() in linked or any(label.casefold() in x or x in label.casefold() for x in linked if x)

@@ -220,6 +220,8 @@ def _compare(plan: QuestionPlan, ev: Evidence) -> Outcome:
     polar = bool(plan.negated) and bool(re.search(r"\b(no|not|without|never|none)\b|n't", plan.sides[0].lower()))
     if left and right and left.casefold() != right.casefold() and not polar:
         ls, rs = _sources_with(left, ev), _sources_with(right, ev)
+    elif not left and not right and not polar:  # neither side names anything the facts state
+        return Outcome(AnswerResult("compare", None, []), [], None)
     elif not polar or not plan.negated:  # a side the selected facts do not state: said so, not guessed
         left, right = left or "the first side", right if right and right != left else "the second side"
         ls, rs = _sources_with(left, ev), _sources_with(right, ev)

@@ -58,6 +58,11 @@ _TOP_BY_NAMED = re.compile(
     rf"\b(?:has|have|had|with)\s+the\s+(?:({_COUNT_WORDS})\s+)?(highest|lowest|largest|smallest|biggest|greatest|longest|shortest)"
     r"\s+(?!number\b|amount\b|count\b)([a-z]+(?: [a-z]+)?)"
 )
+#: "who was hired most recently", "which film was released first": the hub first by the date the verb names.
+_TOP_BY_WHEN = re.compile(
+    r"\b(?:was|were|got|is|are)\s+(?:\w+\s+)?([a-z]{3,}ed)\s+(most\s+recently|most\s+recent|last|latest|first|earliest)\s*\??$"
+)
+_LEADING_COUNT = re.compile(rf"\s*(?:which|what|list|name|show|give me)\s+(?:the\s+)?({_COUNT_WORDS})\s+[a-z]")
 _HIGH = frozenset({"highest", "largest", "biggest", "greatest", "longest"})
 #: "a rating above 8", "with a length of more than 300": a number each hub states, compared.
 _VALUE_OVER = re.compile(
@@ -95,6 +100,14 @@ _MIN = re.compile(
     r"\b(the least|least (frequent|frequently|often|common|commonly|used)|fewest|rarest|"
     r"lowest number|smallest number|minimum|least)\b"
 )
+#: "the average salary", "the mean rating of comedies", "the total budget" (not "the total number of"):
+#: one number over the hubs' stated values; the noun of the value.
+_SUMMARY = re.compile(
+    r"\b(average|mean|avg|total|combined|sum of(?: the| their| all)?)\s+(?!(?:number|count|amount|by|of|to|that|it|in|for)\b)"
+    r"([a-z][a-z\-]*(?: (?!of\b|in\b|for\b|by\b|per\b|at\b|across\b|among\b|from\b|with\b)[a-z][a-z\-]*)?)"
+)
+#: "the average number of authors per paper": the mean of the hubs' counts of a value.
+_MEAN_COUNT = re.compile(r"\b(average|mean|avg)\s+number\s+of\s+([a-z][a-z\-]*)")
 _COUNT = re.compile(r"\b(how many|how much|number of|how often|how frequently|count|total)\b")
 _NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
 _OPEN_RANGE = re.compile(
@@ -126,7 +139,7 @@ class QuestionPlan:
     """The question read for answering."""
 
     question: str
-    operation: str  # value|list|count|rank|max|min|compare|group|negation
+    operation: str  # value|list|count|rank|max|min|compare|group|negation|threshold|average|total
     asked: str = ""  # the asked noun phrase ("evaluation methods"; "" when none)
     plural: bool = False
     yes_no: bool = False
@@ -165,6 +178,29 @@ _THRESHOLD_SIDE = {
 #: The sides of a threshold on a number a hub states ("a rating above 8"): a count's and the comparatives.
 _VALUE_SIDE = _THRESHOLD_SIDE | {"above": "more", "greater than": "more", "higher than": "more"}
 _VALUE_SIDE |= {"below": "fewer", "lower than": "fewer"}
+#: Verbs whose comparison with a number names a quantity the hubs state ("earn more than 100000": the
+#: salary), and the nouns a graph may call it (general English, tried in order).
+_QUANTITY_VERBS = {
+    "earn": "salary|income|wage|pay|earnings",
+    "make": "salary|income|wage|pay|earnings",
+    "cost": "price|cost",
+    "weigh": "weight",
+    "last": "length|duration|runtime",
+    "run": "length|duration|runtime",
+    "score": "score|rating|points",
+}
+_VERB_FORMS = {
+    form: verb for verb in _QUANTITY_VERBS for form in (verb, verb + "s", verb + "ed", verb + "ing", verb + "d")
+} | {"made": "make", "making": "make", "ran": "run", "running": "run", "scoring": "score"}
+_VERB_MOST = re.compile(
+    r"\b(earn|earns|earned|make|makes|made|cost|costs|weigh|weighs|last|lasts|run|runs|score|scores|scored)"
+    r"\s+the\s+(most|least)\b\s*\??$"
+)
+_VERB_OVER = re.compile(
+    r"\b(earn|earns|earned|earning|make|makes|made|making|cost|costs|costing|weigh|weighs|weighing|last|lasts|"
+    r"run|runs|score|scores|scored)\s+(above|over|greater than|higher than|more than|below|under|less than|"
+    r"lower than|at least|at most)\s+\$?(\d+(?:\.\d+)?)\b(?!\s*[a-z])"
+)
 #: Each side of a threshold in words, as answers write it.
 THRESHOLD_PHRASE = {
     "more": "more than",
@@ -202,7 +238,7 @@ def normalise(question: str) -> str:
     out = []
     for tok in question.lower().split():
         core = tok.strip("?,.;:!()")
-        if len(core) >= 5 and core not in _KEYWORDS and core.isalpha():
+        if len(core) >= 5 and core not in _KEYWORDS and core not in _VERB_FORMS and core.isalpha():
             # a typo keeps the first letter: "frank" is a name, not "rank" misspelt
             hit = next((k for k in _KEYWORDS if k[0] == core[0] and same_word(core, k)), None)
             if hit:
@@ -248,21 +284,47 @@ def analyse(question: str) -> QuestionPlan:
         plan.threshold = (_THRESHOLD_SIDE[over.group(1)], _count_of(over.group(2)) or 0)
         plan.counted = over.group(3)
         plan.flags["count"] = bool(how_many)
-    elif (value_over := _VALUE_OVER.search(unquoted)) and (_ASKS_WHICH.match(unquoted) or how_many):
-        # "which songs have a rating above 8": the hubs whose stated number meets it
+    elif (value_over := _VALUE_OVER.search(unquoted) or _VERB_OVER.search(unquoted)) and (
+        _ASKS_WHICH.match(unquoted) or how_many
+    ):
+        # "which songs have a rating above 8", "who earns more than 100000": the hubs whose stated number
+        # meets it
         plan.operation = "threshold"
         number = float(value_over.group(3))
         plan.threshold = (_VALUE_SIDE[value_over.group(2)], int(number) if number.is_integer() else number)
-        plan.counted = value_over.group(1)
+        verb = _VERB_FORMS.get(value_over.group(1), value_over.group(1)) if value_over.re is _VERB_OVER else ""
+        plan.counted = _QUANTITY_VERBS.get(verb) or value_over.group(1)
         plan.flags["count"] = bool(how_many)
         plan.flags["value_over"] = True
+    elif (earns := _VERB_MOST.search(unquoted)) and (_ASKS_WHICH.match(unquoted) or unquoted.startswith("who")):
+        # "who earns the most", "which song costs the least": the hub first by the number the verb names
+        plan.operation, plan.flags["top"], plan.flags["named_value"] = "rank", True, True
+        leading = _LEADING_COUNT.match(unquoted)
+        plan.limit = (_count_of(leading.group(1)) if leading else None) or 1
+        plan.sort_key = _QUANTITY_VERBS[_VERB_FORMS[earns.group(1)]]
+        plan.descending = earns.group(2) == "most"
+        plan.superlative = "highest" if plan.descending else "lowest"
+    elif when := _TOP_BY_WHEN.search(unquoted):
+        leading = _LEADING_COUNT.match(unquoted)  # "which 2 employees were hired first"
+        plan.operation, plan.flags["top"], plan.sort_key = "rank", True, "year"
+        plan.limit = (_count_of(leading.group(1)) if leading else None) or 1
+        word = re.sub(r"\s+", " ", when.group(2))
+        plan.descending = word not in ("first", "earliest")
+        plan.superlative, plan.flags["after_noun"] = f"{when.group(1)} {word}", True  # "the employee hired first"
+    elif (summary := _MEAN_COUNT.search(unquoted) or _SUMMARY.search(unquoted)) and not _HOW_MANY_OPENING.match(
+        unquoted
+    ):
+        # "what is the average salary in engineering", "the total runtime of X's films"
+        plan.operation = "total" if summary.group(1).startswith(("total", "combined", "sum")) else "average"
+        plan.counted = summary.group(2)
     elif (top := _TOP_BY_VALUE.search(unquoted) or _TOP_BY_NAMED.search(unquoted)) and not _RANK.search(unquoted):
         # "what is the oldest movie", "the 3 newest papers", "which song has the highest rating"
         plan.operation = "rank"
         word = re.sub(r"[\s-]+", " ", top.group(2))
         plan.superlative = word
         plan.flags["top"] = True
-        plan.limit = _count_of(top.group(1) or "") or 1
+        leading = _LEADING_COUNT.match(unquoted)  # "which 3 songs have the highest rating"
+        plan.limit = _count_of(top.group(1) or (leading.group(1) if leading else "")) or 1
         if top.re is _TOP_BY_VALUE:
             plan.sort_key, plan.descending = _SUPERLATIVES[word]
             if set(word.split()) & set(plan.asked.split()) or not plan.asked:

@@ -44,8 +44,13 @@ def _be(n: int) -> str:
     return "is" if n == 1 else "are"
 
 
+#: Prepositions before a unit in an attribute's name ("length *in* seconds", "cost *per* unit").
+_UNIT_WORDS = frozenset({"in", "per"})
+
+
 def singular_phrase(phrase: str) -> str:
-    """ "threats to validity" -> "threat to validity", "evaluation methods" -> "evaluation method"; a
+    """ "threats to validity" -> "threat to validity", "evaluation methods" -> "evaluation method", "length
+    in seconds" as it is; a
     machine-style predicate name as people say it ("directed_by" -> "director", "has_genre" -> "genre")."""
     by = phrase.lower().split()
     passive = len(by) == 2 and by[1] == "by" and is_participle(by[0])  # "taught by": "teacher"
@@ -53,6 +58,8 @@ def singular_phrase(phrase: str) -> str:
     if "to" in words or "of" in words:
         k = (words.index("to") if "to" in words else words.index("of")) - 1
         words[k] = singular(words[k])
+    elif any(w in _UNIT_WORDS for w in words[1:]):
+        pass  # "length in seconds", "cost per unit": as it is
     elif words:
         words[-1] = singular(words[-1])
     return " ".join(words)
@@ -147,7 +154,7 @@ def render(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
     """The answer text for the outcome of `plan` over `ev`, written from the graph's labels and the
     structured result (never from the question's words)."""
     op = out.result.operation
-    if not out.items and op not in ("compare", "group"):
+    if not out.items and (op not in ("compare", "group") or (op == "compare" and not any(out.side_names))):
         if out.asked_attrs:
             return f"The selected facts state no {attribute_noun(out.asked_attrs[0])} that satisfies the question."
         asked = f" ('{plan.asked}')" if plan.asked else ""

@@ -52,7 +52,7 @@ def exists(plan: QuestionPlan, links: Links, cat: Catalog, store: GraphStore) ->
 
 def in_years(plan: QuestionPlan, links: Links, hub: str, cat: Catalog) -> Exact | None:
     """Whether a hub's year or date is the one the question names, in its range or past its bound."""
-    when = cat.date_attribute()
+    when = cat.date_attribute(plan.question)
     facts = cat.of(hub, when) if when else []
     stated = [(f, int(f.value.strip()[:4])) for f in facts if f.value.strip()[:4].isdigit()]
     if not when or not stated:

@@ -21,10 +21,19 @@ _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 WORD_NUMBERS = {w: i for i, w in enumerate(_ONES)} | {w: 10 * i for i, w in enumerate(_TENS) if i >= 2}
 
 
+#: Plurals in "-ies" of nouns in "-ie" ("movies": movie, not "movy").
+_IE_PLURALS = frozenset(
+    {"movies", "cookies", "zombies", "rookies", "calories", "prairies", "selfies", "smoothies", "goalies"}
+    | {"genies", "sorties", "brownies", "hoodies", "newbies", "aunties", "pixies", "freebies"}
+)
+
+
 def singular(word: str) -> str:
     """A crude singular of an English word ("properties" -> "property", "papers" -> "paper")."""
+    if word in ("species", "series"):
+        return word
     if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
+        return word[:-1] if word in _IE_PLURALS else word[:-3] + "y"
     if len(word) > 4 and word.endswith(("sses", "shes", "ches", "xes")):
         return word[:-2]
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):

@@ -82,6 +82,9 @@ class Reading:
     key: str | None = None
     descending: bool = False
     certain: bool = False  # decided by a rule
+    #: The question's word for the values of the attribute asked or grouped by, where it names their type
+    #: ("department" for "works in"), as answers call them.
+    noun: str = ""
 
 
 def typo_operation(question: str) -> str | None:
@@ -158,6 +161,12 @@ def _kind_words(hub_type: str) -> set[str]:
     """The hub type's own word and its everyday synonyms ("Movie": movie, film, picture)."""
     own = singular(hub_type.lower())
     return {own} | {w for kind in _SAME_KIND if own in kind or hub_type.lower() in kind for w in kind}
+
+
+def same_kind(word: str, type_name: str) -> bool:
+    """Whether `word` names things of the type `type_name` by its own word or an everyday synonym
+    ("films" of "Movie", "people" of "Person")."""
+    return _is_kind(word, _kind_words(type_name))
 
 
 def _is_kind(word: str, kinds: set[str]) -> bool:
@@ -250,7 +259,7 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
     asked_phrase = plan.asked
     name_words = {w.casefold() for name in names for w in re.findall(r"[^\W\d_]+", name)}
     asked_phrase = " ".join(w for w in asked_phrase.split() if re.sub(r"'s$", "", w.casefold()) not in name_words)
-    certain = op in ("rank", "group", "compare", "count", "max", "min", "negation", "threshold")
+    certain = op in ("rank", "group", "compare", "count", "max", "min", "negation", "threshold", "average", "total")
     if _COMPARE.search(plan.question) and op != "threshold":  # "more than 3 movies" is a count to meet
         op, certain = "compare", True
     if not certain:
@@ -271,7 +280,8 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
             key_phrase = "year"
     hubs_asked = names_hubs(asked_phrase, cat) and not lexical_attribute(asked_phrase, cat, exact=True)
     lexical = None if hubs_asked else lexical_attribute(asked_phrase, cat)
-    key = lexical_attribute(key_phrase, cat) if key_phrase else None
+    # "salary|income|wage": the first of a quantity's nouns the graph names ("who earns the most")
+    key = next(filter(None, (lexical_attribute(k, cat) for k in key_phrase.split("|"))), None) if key_phrase else None
     hinted = _with_hint(masked)
     asked_text = agent_words(asked_phrase)  # "cast": also "acted actor", what predicate labels say
     wanted = ([masked] if not certain else []) + ([] if hubs_asked or lexical else [asked_text, hinted])
@@ -324,13 +334,13 @@ def _headless(phrase: str, cat: Catalog, embedder: Embedder) -> bool:
 def asks_inverse(masked: str, attribute: str) -> bool:
     """Whether `masked` (names as "X") asks for the subjects of `attribute` with X its object: its verb
     right after the question's subject and before X, not passive ("who *cites* X", "which papers cite
-    X"; not "which papers are cited by X", "what does X cite")."""
+    X", "how many people report to X"; not "which papers are cited by X", "what does X cite")."""
     words = re.findall(r"[A-Za-z]+", masked)
     for i, w in enumerate(words):
         if w == "X" or not share_a_stem(w, attribute) or "X" not in words[i + 1 :]:
             continue
         lead = [v.lower() for v in words[max(0, i - 2) : i]]
         after = words[i + 1].lower() if i + 1 < len(words) else ""
-        if after != "by" and any(v in ("who", "which", "what", "that") for v in lead):
+        if after != "by" and any(v in ("who", "which", "what", "that", "many") for v in lead):
             return True
     return False

@@ -621,15 +621,15 @@ class ChainAnswerer:
         plan: ChainPlan, mention: TopicMention, is_hub: IsHub, how_many: bool, own: frozenset[str] | None = None
     ) -> bool:
         """A chain leaves the topic's hub, or starts outside any hub, or explains all but one word of
-        the question (`own`: words explained otherwise); otherwise (and for one-hop counts) the hub
-        retrieval and its answer composer read it. A plan that leaves most of the question unread (four
+        the question (`own`: words explained otherwise); otherwise (and for one-hop counts, but those of
+        what points at a hub) the hub retrieval and its answer composer read it. A plan that leaves most of the question unread (four
         words or more, twice its mentions: a title typed with a slip that linked one word of it) is none."""
         if len(plan.unexplained) >= max(4, 2 * len(plan.mentions)):
             return False
         if len(plan.steps) >= 2:
             return True
-        if how_many:
-            return False
+        if how_many:  # "how many people report to X" (X a hub): what points at X is in other hubs
+            return plan.steps[0][1] < 0 and any(is_hub(i) for i in mention.ids)
         if not any(is_hub(i) for i in mention.ids):
             return True
         unexplained = [w for w in plan.unexplained if not own or w.lower() not in own]

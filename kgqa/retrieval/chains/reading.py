@@ -19,7 +19,16 @@ import numpy as np
 from kgqa.answering.words import label_words, plural, same_word, verbal_label
 from kgqa.embeddings.base import Embedder
 from kgqa.question.components import VERB_FORMS
-from kgqa.question.verbs import AGENT_NOUNS, OBJECT_NOUNS, ORIGIN_WORDS, PLACE_NOUNS, base_form, passive_doer, stems
+from kgqa.question.verbs import (
+    AGENT_NOUNS,
+    OBJECT_NOUNS,
+    ORIGIN_WORDS,
+    PLACE_NOUNS,
+    base_form,
+    passive_doer,
+    share_a_stem,
+    stems,
+)
 from kgqa.retrieval.chains.ordering import time_literal
 from kgqa.retrieval.chains.schema import LITERAL, UNTYPED, GraphSchema, valued
 
@@ -62,6 +71,9 @@ OTHER_WORDS = frozenset({"other", "others", "else", "another", "different", "bes
 #: "whose directors *also* directed X", "whose actors also appear in X": entities other than X sharing a value.
 _ALSO_OF_WHOSE = re.compile(r"\bwhose(?:\s+[a-z-]+){1,2}\s+also\b")
 #: Words between a relation and the topic that keep them bound ("the director of X").
+_SHARE_VERBS = frozenset({"share", "shares", "shared", "sharing"})
+#: Prepositions a predicate label may end in, which tell two labels of one verb apart ("works in", "works on").
+_LABEL_PREPOSITIONS = frozenset({"in", "on", "at", "to", "for", "with", "from", "by", "of", "into", "about", "under"})
 LINK_WORDS = frozenset({"of", "with", "by", "as", "the", "a", "an", "for", "in", "from", "to", "s", "than", "about"})
 STOP_WORDS = frozenset(
     """which what who whom whose when where how why is are was were be been being do does did done the a an
@@ -211,6 +223,18 @@ class ChainReader:
                 out[k] = Mention(m.word, m.position, beside[0], m.type_name, m.share, m.inferred)
         return out
 
+    def _by_preposition(self, word: str, predicate: str | None, after: str) -> str | None:
+        """Of the labels of the word's verb that differ only in their preposition ("works in", "works on"),
+        the one ending in the preposition the question writes after the word ("who works *on* Apollo")."""
+        if predicate is None or after not in _LABEL_PREPOSITIONS:
+            return predicate
+        own = label_words(predicate).split()
+        if own[-1] == after or not share_a_stem(word, " ".join(own)):
+            return predicate
+        head = own[:-1] if own[-1] in _LABEL_PREPOSITIONS else own
+        named = {p for p in self.schema.predicates if label_words(p).split() == [*head, after]}
+        return next(iter(named)) if len(named) == 1 else predicate
+
     def _names_the_things(self, word: str, psim: float, tsim: float) -> bool:
         """Whether a noun that a predicate label only resembles names the subjects of a graph that types
         nothing ("which movies share the director of X": the films, not the cast): no type, a likeness
@@ -344,6 +368,7 @@ class ChainReader:
                 if part[1] >= MATCH_THRESHOLD and part[1] > whole[1] + 0.1:
                     whole, share = part, True
             pred, psim, typ, tsim = whole
+            pred = self._by_preposition(w, pred, words[i + 1] if i + 1 < len(words) else "")
             # "which films has X *made*": a maker the verb may mean, which X's own triples may correct
             loose = not asks_agent and w in OBJECT_NOUNS and whole is cands[1]
             if pred and self._names_the_things(w, psim, tsim):
@@ -399,6 +424,8 @@ class ChainReader:
         relations = _drop_verb_of_share(relations)
         if _joined(relations, words):
             return None  # "the films X wrote and directed": both relations of the same films, not a chain
+        if not relations and "when" in words and (dated := time_literal(self.schema, set(topic_types))):
+            return ChainPlan(((dated, 1),), tuple(mentions), tuple(unexplained))  # "when was X released": its year
         if not relations:
             return self._typed_neighbours(mentions, unexplained, topic_types, words, topic_at, by_preposition)
         merged = sorted(relations + [m for m in mentions if m.type_name], key=lambda m: m.position)
@@ -424,6 +451,8 @@ class ChainReader:
         asked = _asked_type(mentions, words)
         for k, m in enumerate(order):
             if m.predicate is None:  # a type word on the way ("the *films* written by ..."): reach it
+                if abs(m.position - topic_at) == 1 and m.type_name in topic_types:
+                    continue  # "the finance *department*": the topic's own type, no step
                 if m.type_name and m.type_name not in types and m.type_name not in passed:
                     ahead = next((n for n in order[k + 1 :] if n.predicate), None)
                     if possessive and m.position == topic_at + 2:
@@ -673,9 +702,13 @@ class ChainReader:
         return types <= subjects and not types & objects
 
     def _shared_type(self, m: Mention, words: list[str], topic_types: set[str]) -> Mention:
-        """ "the same *city* as X": a type named after a share word is the value shared, reached from
-        the topic along the predicate with most such triples (a relation, shared), where one leads there."""
-        if not m.type_name or m.position < 1 or words[m.position - 1] not in SAME_WORDS:
+        """ "the same *city* as X", "share a *project* with X": a type named after a share word is the value
+        shared, reached from the topic along the predicate with most such triples (a relation, shared),
+        where one leads there."""
+        before = words[max(0, m.position - 2) : m.position]
+        shared = before[-1:] and (before[-1] in SAME_WORDS or before[-1] in _SHARE_VERBS)
+        shared = shared or (len(before) == 2 and before[0] in _SHARE_VERBS and before[1] in ("a", "an", "any"))
+        if not m.type_name or not shared:
             return m
         heaviest = self._heaviest(topic_types, {m.type_name})
         return Mention(m.word, m.position, heaviest[0], None, True) if heaviest else m
@@ -773,7 +806,9 @@ def _voiced(m: Mention, words: list[str], topic_at: int) -> int:
     at = m.position - len(m.word.split()) + 1
     lead = words[at - 1] if at >= 1 else ""
     before = words[at - 2] if at >= 2 else ""
-    subject = lead in AGENT_WH or lead in WH_WORDS or lead == "that" or before in WH_WORDS
+    # "how many people *report to* X" asks of the subjects as "who reports to X" does
+    counted = lead == "many" or words[max(0, at - 3) : at - 1] == ["how", "many"]
+    subject = lead in AGENT_WH or lead in WH_WORDS or lead == "that" or before in WH_WORDS or counted
     passive = words[m.position + 1 : m.position + 2] == ["by"]
     if subject and m.position < topic_at:
         direction = 1 if passive else -1
@@ -885,12 +920,11 @@ def _asks_at(words: list[str], k: int) -> bool:
 
 def _drop_verb_of_share(relations: list[Mention]) -> list[Mention]:
     """A verb shortly before a shared value of its own predicate says that sharing once ("come from the
-    *same city*", "starred in the *same films*"): one step out and back, not a step more."""
+    *same city*", "starred in the *same films*", "works in the *same department*", where both read as
+    shared): one step out and back, not a step more."""
     shares = [m for m in relations if m.share]
     return [
-        m
-        for m in relations
-        if m.share or not any(s.predicate == m.predicate and 0 < s.position - m.position <= 5 for s in shares)
+        m for m in relations if not any(s.predicate == m.predicate and 0 < s.position - m.position <= 5 for s in shares)
     ]
 
 
