@@ -145,6 +145,13 @@ class Catalog:
         """A hub's values of one attribute."""
         return [f for f in self.by_hub.get(hub, []) if f.attribute == attribute]
 
+    def own_of(self, hub: str, attribute: str) -> list[Fact]:
+        """A hub's values of one attribute, its own where it states any itself, else those reached through
+        what it links to (a country's population, not also its capital's)."""
+        facts = self.of(hub, attribute)
+        own = [f for f in facts if not f.path.via]
+        return own or facts
+
     def hubs_meeting(self, wanted: list[tuple[Path, list[str]]]) -> list[tuple[str, str]]:
         """(id, label) of the hubs that state, for every (path, value ids) of `wanted`, one of the
         values along the path, by label: the answer of answering/matching_hubs, from the facts."""

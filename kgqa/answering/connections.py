@@ -20,6 +20,7 @@ from kgqa.graph.store import GraphStore
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.linking import Links
 from kgqa.question.meaning import asks_link, asks_together
+from kgqa.question.verbs import share_a_stem
 from kgqa.types import Entity, Triple
 
 MAX_PATHS = 50  # paths read per question
@@ -201,7 +202,8 @@ def link_answer(
     if together:
         return _together(a, b, an, bn, paths, hubs, query, structured)
     if asks_yes_no(question):
-        return _yes_no(question, a, b, an, bn, paths, hubs, sources, triples, query, structured, cite)
+        asks = _asks_predicate(question, a, b, layout_of(store).predicates())
+        return _yes_no(question, a, b, an, bn, paths, hubs, sources, triples, query, structured, cite, asks)
     if not paths:
         text = f"The graph states no link of one or two steps between {an} and {bn} {QUERY}."
         return Exact(text, _result("relationship", None, [], query=query, paths=[]), sources)
@@ -230,6 +232,7 @@ def _yes_no(
     query: dict,
     structured: list,
     cite: str,
+    asks_predicate: bool,
 ) -> Exact:
     direct = [p[0] for p in paths if len(p) == 1]
     named = [t for t in direct if _names_predicate(question, t.predicate)]
@@ -246,11 +249,11 @@ def _yes_no(
         return answer(True, statement(forward[0], hubs))
     if named:
         return answer(False, f"the graph states only the reverse, {statement(named[0], hubs)}")
-    if direct and not _asks_predicate(question, a, b):
+    if direct and not asks_predicate:
         return answer(True, statement(direct[0], hubs))
     if direct:
         return answer(False, f"the graph links them only as {join_items([statement(t, hubs) for t in direct])}")
-    if paths and not _asks_predicate(question, a, b):
+    if paths and not asks_predicate:
         return answer(True, f"they are linked through one other entity: {_path_text(paths[0], hubs)}")
     return answer(False, f"the graph states no direct link between {an} and {bn}")
 
@@ -294,10 +297,14 @@ def _middle(path: list[Triple], a: str) -> Entity:
     return first.object if first.subject.id == a else first.subject
 
 
-def _asks_predicate(question: str, a: End, b: End) -> bool:
-    """Whether the question names a relation of its own ("cited", "wrote") rather than any link."""
+def _asks_predicate(question: str, a: End, b: End, labels: Collection[str] = ()) -> bool:
+    """Whether the question names a relation of its own ("cited", "wrote", "report" of the label "reports
+    to" among the graph's predicate `labels`) rather than any link."""
     rest = re.sub(r"'[^']*'|\"[^\"]*\"", " ", question)
     rest = rest.replace(a.label, " ").replace(b.label, " ")
     words = [w for w in re.findall(r"[a-z]+", rest.lower()) if len(w) >= 4]
     generic = {"related", "relation", "relationship", "connected", "connection", "linked", "link", "links"}
-    return any(w in VERB_FORMS or w.endswith("ed") for w in words if w not in generic)
+    words = [w for w in words if w not in generic]
+    return any(w in VERB_FORMS or w.endswith("ed") for w in words) or any(
+        share_a_stem(w, label) for w in words for label in labels
+    )

@@ -32,7 +32,7 @@ from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
 from kgqa.question.meaning import Reading, asks_inverse, asks_together, lexical_attribute, names_hubs, read
-from kgqa.question.verbs import agent_words, share_a_stem
+from kgqa.question.verbs import agent_words, share_a_stem, words_name
 
 QUERY = "[query]"
 #: Seconds of one answering/matching_hubs_one or group_hubs_one read (one key, a hop, the hubs' rows:
@@ -94,18 +94,9 @@ def refine(
         return Exact(text + " Which one is meant?", _result("lookup", None, [], candidates=m.candidates))
     names = tuple(m.text for m in links.hubs + links.values) + tuple(links.years)
     reading = read(plan, _masked(question, links), cat, embedder, names)
-    reading = _typed_reading(plan, reading, links, cat, store)
-    if plan.flags.get("top") and reading.operation == "rank" and reading.asked is not None and not links.hubs:
-        ranked_by = cat.date_attribute(question) if plan.sort_key == "year" else reading.key
-        if reading.asked in (reading.key, ranked_by):
-            reading = replace(reading, asked=None)  # "who has the highest salary": the hub, not the salary
-    if reading.operation in ("list", "count") and plan.asked and not links.hubs:
-        if any(m.text.casefold() == plan.asked.casefold() for m in links.values):
-            reading = replace(reading, asked=None)  # "documentaries from the 50s": the hubs with the value
-    if reading.operation in ("list", "lookup") and len(links.values) >= 2 and not links.hubs:
-        lead = next((m for m in links.values if plan.asked.casefold().startswith(m.text.casefold() + " ")), None)
-        if lead is not None and lexical_attribute(plan.asked[len(lead.text) :].strip(), cat) is None:
-            reading = replace(reading, operation="list", asked=None)  # "which accountants live in berlin"
+    reading = _hubs_asked(plan, _typed_reading(plan, reading, links, cat, store), links, cat)
+    if reading.operation in ("max", "min") and not links.hubs:
+        plan, reading = _most_of_a_number(plan, reading, cat)
     if links.unlinked and not links.hubs and not links.values:
         gone = links.unlinked[0]
         if not any(gone.text.casefold() in t.casefold() for t in retrieved):
@@ -177,6 +168,8 @@ def refine(
 
             exact = hubs_with_most(plan, reading, links, cat, store)
         exact = exact or _aggregate(plan, reading, links, cat, store)
+    elif reading.operation == "rank" and plan.flags.get("top") and reading.asked is not None:
+        exact = _asked_of_the_top(plan, reading, links, cat, store)  # "who directed the oldest movie"
     elif reading.operation in ("count", "list") and reading.asked and _names(plan.asked, reading.asked, cat):
         exact = _values_over_hubs(plan, reading.operation, reading.asked, links, cat, store)
     elif (
@@ -210,15 +203,55 @@ def _holder(attribute: str, noun: str = "") -> str:
     return singular_phrase(noun.lower()) if noun and verbal(attribute) else singular_phrase(attribute)
 
 
+_MOST_OF = re.compile(r"\b(?:has|have|had|with|scored|scores)\s+the\s+(most|fewest|least)\s+([a-z]+(?: [a-z]+)?)")
+
+
+def _most_of_a_number(plan: QuestionPlan, reading: Reading, cat: Catalog) -> tuple[QuestionPlan, Reading]:
+    """A maximum read as the first hubs by a number each states, where the noun after "the most" names such
+    a number ("which match had the most home goals": the match with the highest `home goals`, not the
+    value most matches share)."""
+    most = _MOST_OF.search(plan.question.lower())
+    attribute = lexical_attribute(most.group(2), cat, exact=True) if most else None
+    if most is None or attribute is None or _stated_numbers(cat, attribute, list(cat.hubs)[:200]) is None:
+        return plan, reading
+    descending = most.group(1) == "most"
+    flags = {**plan.flags, "top": True, "named_value": True}
+    word = "most" if descending else "fewest"
+    plan = replace(plan, operation="rank", flags=flags, sort_key=most.group(2), descending=descending, superlative=word)
+    plan.limit = plan.limit or 1
+    return plan, replace(reading, operation="rank", asked=None, key=attribute, descending=descending)
+
+
+def _hubs_asked(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog) -> Reading:
+    """The reading with the hubs themselves asked where the asked attribute is only what they are ranked
+    or constrained by: "who has the highest salary" (the hub, not the salary), "documentaries from the 50s",
+    "which accountants live in berlin" (a value the asked phrase opens with, and another value)."""
+    if links.hubs:
+        return reading
+    if plan.flags.get("top") and reading.operation == "rank" and reading.asked is not None:
+        ranked_by = cat.date_attribute(plan.question) if plan.sort_key == "year" else reading.key
+        if reading.asked in (reading.key, ranked_by):
+            return replace(reading, asked=None)
+    if reading.operation in ("list", "count") and plan.asked:
+        if any(m.text.casefold() == plan.asked.casefold() for m in links.values):
+            return replace(reading, asked=None)
+    if reading.operation in ("list", "lookup") and len(links.values) >= 2:
+        lead = next((m for m in links.values if plan.asked.casefold().startswith(m.text.casefold() + " ")), None)
+        if lead is not None and lexical_attribute(plan.asked[len(lead.text) :].strip(), cat) is None:
+            return replace(reading, operation="list", asked=None)
+    return reading
+
+
 def _typed_reading(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, store: GraphStore) -> Reading:
     """The reading with the attribute a grouping noun names by its values' type ("which *department* has the
-    most employees": works in; "how many *movies* did X direct": directed), where the noun names no
-    attribute word for word."""
+    most employees": works in; "how many *movies* did X direct": directed; "which *team* won the most
+    matches": winner, where "team" is also a word of "home team"), where the noun is no attribute's name."""
     about_hubs = bool(links.hubs) and reading.operation in ("count", "list", "lookup")  # "how many movies did X direct"
     if not about_hubs and (links.hubs or reading.operation not in ("max", "min", "group", "threshold")):
         return reading
     phrase = plan.group_key if reading.operation == "group" else plan.asked
-    if not phrase or names_hubs(phrase, cat) or lexical_attribute(phrase, cat) is not None:
+    # a noun only part of some labels ("team": home team, away team, winner) may still name the values' type
+    if not phrase or names_hubs(phrase, cat) or lexical_attribute(phrase, cat, exact=True) is not None:
         return reading
     typed = attribute_of_type(phrase, cat, store, plan.question)
     if typed is None:
@@ -490,14 +523,14 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
         if not by_attr:
             continue
         # "how many films did X direct" when X both directs and acts: the attribute the question words
-        # ("direct" ~ "directed", "write" ~ "screenwriter"), then the hub's own ("works in" Engineering, not
+        # ("direct" ~ "directed", "write" ~ "screenwriter", "win" ~ "winner"), then the hub's own ("works in" Engineering, not
         # the "owned by" Engineering of its projects), before the one X holds most often
         masked = plan.question.replace(m.text, " ")
         # "which films did X both write and direct": X in each role the question joins with "and"
         # ("who *wrote* the film X directed": not the attribute asked, `skip`, where X holds another)
         held = [at for at in by_attr if at != skip] or list(by_attr)
         roles = joined_roles(masked, list(by_attr)) or [
-            max(held, key=lambda at: (share_a_stem(masked, at), not by_attr[at][0].path.via, len(by_attr[at])))
+            max(held, key=lambda at: (words_name(masked, at), not by_attr[at][0].path.via, len(by_attr[at])))
         ]
         for attribute in roles:
             if attribute == skip:
@@ -826,7 +859,7 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     # "courses with more than 4 credits": where each hub states one number, the number itself
     numbers = _stated_numbers(cat, attribute, ids)
     per_hub: dict[str, int | float] = (
-        numbers if numbers is not None else {h: len({f.value_id for f in cat.of(h, attribute)}) for h in ids}
+        numbers if numbers is not None else {h: len({f.value_id for f in cat.own_of(h, attribute)}) for h in ids}
     )
     kept = [h for h in ids if h in per_hub and meets_threshold(per_hub[h], plan.threshold)]
     what = plural(_holder(attribute, plan.counted if typed else ""))
@@ -850,13 +883,45 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
     shown += f" and {len(kept) - SHOWN} more" if len(kept) > SHOWN else ""
     many = number_words(len(kept)) if len(kept) > 1 else "one"
     text = f"The {many} {noun if len(kept) > 1 else _type(cat)}{_phrase(constraints)} with {condition} ({len(kept)}) {QUERY}: {shown}."
-    evidence = [f.triples[-1].canonical for h in kept[:SHOWN] for f in cat.of(h, attribute)]
+    evidence = [f.triples[-1].canonical for h in kept[:SHOWN] for f in cat.own_of(h, attribute)]
     return Exact(
         text,
         _result("list", None, [cat.hubs[h] for h in kept], {cat.hubs[h]: per_hub[h] for h in kept}, query=query),
         [(h, cat.hubs[h]) for h in kept],
         list(dict.fromkeys(evidence)),
     )
+
+
+def _asked_of_the_top(
+    plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, store: GraphStore
+) -> Exact | None:
+    """ "who directed the oldest movie", "what genre is the newest film": the asked attribute's values of
+    the first hubs by the superlative's value (those tied with the last one too)."""
+    assert reading.asked is not None
+    top = _aggregate(plan, replace(reading, asked=None), links, cat, store)
+    if top is None or not top.sources:
+        return None
+    asked = reading.asked
+    parts = []
+    values: dict[str, list[str]] = {}
+    for i, (h, label) in enumerate(top.sources, 1):
+        stated = sorted({f.value for f in cat.own_of(h, asked)})
+        values[label] = stated
+        parts.append(f"'{label}' ({top.result['groups'].get(label, '')}): {join_items(stated) or 'not stated'} [{i}]")
+    many = len(top.sources) > 1
+    name = attribute_noun(asked, 2 if many else max(len(v) for v in values.values()))
+    count = f"{plan.limit} " if plan.limit > 1 else ""
+    what = f"the {count}{plan.superlative} {plural(_type(cat)) if many else _type(cat)}"
+    if len(top.sources) == 1:
+        (label, stated), (_, key) = next(iter(values.items())), next(iter(top.result["groups"].items()))
+        verb = "are" if len(stated) > 1 else "is"
+        said = join_items(stated) if stated else "not stated"
+        text = f"The {name} of {what}, '{label}' ({key}), {verb} {said} [1] {QUERY}."
+    else:
+        text = f"The {name} of {what} {QUERY}: {'; '.join(parts)}."
+    items = [v for stated in values.values() for v in stated]
+    evidence = top.triples + [f.triples[-1].canonical for h, _ in top.sources for f in cat.own_of(h, asked)]
+    return Exact(text, _result("list", items[0] if len(items) == 1 else None, items, values), top.sources, evidence)
 
 
 def _top_by_value(
@@ -879,8 +944,9 @@ def _top_by_value(
     evidence = [f.triples[-1].canonical for h in top for f in cat.of(h, key)]
     one = len(top) == 1
     what = _type(cat) if one else plural(_type(cat))
-    if plan.flags.get("named_value"):  # "the song with the highest rating"
-        head = f"The {what}{_phrase(constraints)} with the {plan.superlative} {singular_phrase(key)}"
+    if plan.flags.get("named_value"):  # "the song with the highest rating", "the match with the most home goals"
+        named = spoken_name(key) if plan.superlative in ("most", "fewest") else singular_phrase(key)
+        head = f"The {what}{_phrase(constraints)} with the {plan.superlative} {named}"
     elif plan.flags.get("after_noun"):  # "who was hired first"
         head = f"The {what}{_phrase(constraints)} {plan.superlative}"
     else:  # "the longest song"
@@ -907,7 +973,7 @@ def _stated_numbers(cat: Catalog, attribute: str, ids: list[str]) -> dict[str, i
     states one value and every value is a number ("credits: 5"); else None (the values are counted)."""
     out: dict[str, int | float] = {}
     for h in ids:
-        values = {f.value for f in cat.of(h, attribute)}
+        values = {f.value for f in cat.own_of(h, attribute)}
         if len(values) > 1:
             return None
         for v in values:

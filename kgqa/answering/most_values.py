@@ -31,7 +31,7 @@ def hubs_with_most(plan: QuestionPlan, reading: Reading, links: Links, cat: Cata
         return None
     constraints = constraints_of(plan, links, cat, skip=attribute)
     hubs, query = matching(store, cat, constraints)
-    counts = {h: len({f.value_id for f in cat.of(h, attribute)}) for h, _ in hubs}
+    counts = {h: len({f.value_id for f in cat.own_of(h, attribute)}) for h, _ in hubs}
     counts = {h: n for h, n in counts.items() if n}
     if not counts:
         return None
@@ -59,5 +59,5 @@ def hubs_with_most(plan: QuestionPlan, reading: Reading, links: Links, cat: Cata
             attribute=attribute,
         ),
         [(h, cat.hubs[h]) for h in top],
-        [f.triples[-1].canonical for h in top for f in cat.of(h, attribute)][:50],
+        [f.triples[-1].canonical for h in top for f in cat.own_of(h, attribute)][:50],
     )

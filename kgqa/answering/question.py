@@ -107,7 +107,9 @@ _SUMMARY = re.compile(
     r"([a-z][a-z\-]*(?: (?!of\b|in\b|for\b|by\b|per\b|at\b|across\b|among\b|from\b|with\b)[a-z][a-z\-]*)?)"
 )
 #: "the average number of authors per paper": the mean of the hubs' counts of a value.
-_MEAN_COUNT = re.compile(r"\b(average|mean|avg)\s+number\s+of\s+([a-z][a-z\-]*)")
+_MEAN_COUNT = re.compile(
+    r"\b(average|mean|avg)\s+number\s+of\s+([a-z][a-z\-]*(?: (?!of\b|in\b|for\b|by\b|per\b|at\b|across\b|among\b|from\b|with\b)[a-z][a-z\-]*)?)"
+)
 _COUNT = re.compile(r"\b(how many|how much|number of|how often|how frequently|count|total)\b")
 _NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
 _OPEN_RANGE = re.compile(

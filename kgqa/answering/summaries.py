@@ -5,6 +5,7 @@ whole graph, never over the retrieved hubs alone."""
 
 from __future__ import annotations
 
+import re
 from statistics import fmean
 
 from kgqa.answering.catalog import Catalog
@@ -20,13 +21,18 @@ from kgqa.answering.exact import (
     constraints_of,
     matching,
 )
+from kgqa.answering.facts import numeric
 from kgqa.answering.question import QuestionPlan
+from kgqa.answering.render import spoken_name
 from kgqa.answering.typed_values import attribute_of_type
-from kgqa.answering.words import number_words, plural
+from kgqa.answering.words import number_words, plural, singular
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Links
 from kgqa.question.meaning import Reading, lexical_attribute, names_hubs
 from kgqa.question.verbs import share_a_stem
+
+#: "the total budget of (all) (the) *departments*": what holds the number.
+_OF_THE = re.compile(r"\bof\s+(?:all\s+)?(?:the\s+)?(?:their\s+)?([a-z]+)\s*\??$")
 
 
 def summary(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, store: GraphStore) -> Exact | None:
@@ -44,36 +50,59 @@ def summary(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, st
     constraints = constraints_of(plan, links, cat, skip=attribute)
     hubs, query = matching(store, cat, constraints)
     ids = [h for h, _ in hubs]
-    numbers = _stated_numbers(cat, attribute, ids)
-    counted = numbers is None  # "the average number of authors": values counted per hub
-    per_hub: dict[str, float] = (
-        {h: float(len({f.value_id for f in cat.of(h, attribute)})) for h in ids}
-        if counted
-        else {h: float(n) for h, n in (numbers or {}).items()}
-    )
-    noun = plural(_type(cat))
+    held = _held_elsewhere(plan, cat, attribute, ids)
+    numbers = _stated_numbers(cat, attribute, ids) if held is None else None
+    counted = held is None and numbers is None  # "the average number of authors": values counted per hub
+    if held is not None:  # "the total budget of the departments": each department once, not once per employee
+        per, labels, one = held
+    else:
+        per = (
+            {h: float(len({f.value_id for f in cat.own_of(h, attribute)})) for h in ids}
+            if counted
+            else {h: float(n) for h, n in (numbers or {}).items()}
+        )
+        labels, one = cat.hubs, _type(cat)
     what = _holder(attribute, typed_as)
     averaging = plan.operation == "average"
-    if not per_hub:
+    if not per:
         text = f"No {_type(cat)}{_phrase(constraints)} states a {what} in this graph {QUERY}."
         return Exact(text, _result(plan.operation, None, [], query=query))
-    values = list(per_hub.values())
+    values = list(per.values())
     value = fmean(values) if averaging else sum(values)
-    shown = _number(value)
-    over = f"over {number_words(len(values))} {noun if len(values) != 1 else _type(cat)} ({len(values)})"
-    if counted:
-        what = f"number of {plural(what)}"
-    head = f"The {'average' if averaging else 'total'} {what} of the {noun}{_phrase(constraints)}"
-    text = f"{head} is {shown}, {over} {QUERY}."
-    items = [cat.hubs[h] for h in per_hub]
-    listed = {cat.hubs[h]: _number(n) for h, n in list(per_hub.items())[:SHOWN]}
-    evidence = [f.triples[-1].canonical for h in list(per_hub)[:SHOWN] for f in cat.of(h, attribute)]
+    over = f"over {number_words(len(values))} {plural(one) if len(values) != 1 else one} ({len(values)})"
+    what = f"number of {plural(what)}" if counted else spoken_name(attribute)  # "the average home goals"
+    of = plural(one) if held is not None else f"{plural(_type(cat))}{_phrase(constraints)}"
+    text = f"The {'average' if averaging else 'total'} {what} of the {of} is {_number(value)}, {over} {QUERY}."
+    listed = {labels[k]: _number(n) for k, n in list(per.items())[:SHOWN]}
+    shown = [h for h in ids if cat.own_of(h, attribute)][:SHOWN]
     return Exact(
         text,
-        _result(plan.operation, round(value, 4), items, listed, query=query, attribute=attribute, hubs=len(values)),
-        [(h, cat.hubs[h]) for h in list(per_hub)[:SHOWN]],
-        evidence,
+        _result(plan.operation, round(value, 4), [labels[k] for k in per], listed, query=query, attribute=attribute),
+        [(h, cat.hubs[h]) for h in shown],
+        [f.triples[-1].canonical for h in shown for f in cat.own_of(h, attribute)],
     )
+
+
+def _held_elsewhere(
+    plan: QuestionPlan, cat: Catalog, attribute: str, ids: list[str]
+) -> tuple[dict[str, float], dict[str, str], str] | None:
+    """Where the hubs reach the number only through what they link to (an employee's department's budget),
+    each holder's number once: holder -> number, holder -> label, and what the question calls the holders
+    ("the total budget of all *departments*"); None where the hubs state it themselves or it is no number."""
+    if any(not p.via for p in cat.paths.get(attribute, ())):
+        return None
+    per: dict[str, float] = {}
+    labels: dict[str, str] = {}
+    for h in ids:
+        for f in cat.of(h, attribute):
+            number = numeric(f.value)
+            holder = f.triples[-1].subject
+            if number is None or per.get(holder.id, number) != number:
+                return None
+            per[holder.id], labels[holder.id] = number, holder.label
+    said = _OF_THE.search(plan.question.lower())
+    one = singular(said.group(1)) if said and not names_hubs(said.group(1), cat) else "entity"
+    return per, labels, one
 
 
 def _number(x: float) -> str:

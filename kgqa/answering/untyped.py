@@ -98,15 +98,17 @@ def kind_asked(question: str, cats: list[Catalog]) -> Catalog | None:
     """The catalog of the kind of subject `question` asks about: the one kind that states an attribute
     whose name shares a stem with the question's words ("born in"), else the one kind that states a value
     the question writes ("how many books are *mysteries*"), else the largest where it holds most subjects;
-    None where none of these tells one kind."""
-    if not cats:
-        return None
+    each rule choosing among the kinds the one before left ("the average *population* of the countries in
+    *europe*": the kinds stating a population, then the one stating Europe); None where none of these
+    tells one kind."""
+    candidates = cats
     for names in (_names_an_attribute, _names_a_value):
-        named = [c for c in cats if names(question, c)]
-        if named:
-            return named[0] if len(named) == 1 else None
-    if len(cats[0].hubs) >= MAIN_KIND_SHARE * sum(len(c.hubs) for c in cats):
-        return cats[0]
+        named = [c for c in candidates if names(question, c)]
+        if len(named) == 1:
+            return named[0]
+        candidates = named or candidates
+    if candidates and len(candidates[0].hubs) >= MAIN_KIND_SHARE * sum(len(c.hubs) for c in candidates):
+        return candidates[0]
     return None
 
 

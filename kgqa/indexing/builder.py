@@ -489,6 +489,13 @@ def _check_inputs(store: GraphStore, params: IndexParams, *, first_build: bool) 
             if not types and params.min_out_degree is None
             else ""
         )
+        if roots and not hint:  # people that films point at: hubs start from the subjects of triples
+            subjects = sorted({t for _, s_types, *_ in layout.predicate_schema() for t in s_types or ()})
+            if subjects:
+                hint = (
+                    "; hub roots are the subjects of triples, and those entities are only objects here: the "
+                    f"types whose entities are subjects are {', '.join(subjects[:10])} (--hub-type {subjects[0]})"
+                )
         raise InputError(
             f"{what} ({(' and ' if params.criteria_mode == 'all' else ' or ').join(criteria)}); "
             f"the graph's top types by count: {listed}{hint}",

@@ -136,8 +136,9 @@ class Linker:
             if hub:
                 links.hubs.append(hub)
                 taken.append((hub.start, hub.end))
-                # "what connects x and y", "which is older, x or y": a second title, across "and" / "or"
-                if _PAIRED.search(_mask(low, taken)):
+                # "what connects x and y", "which is older, x or y": a second title, across "and" / "or";
+                # "does x report to y": a yes/no question about two titles
+                if _PAIRED.search(_mask(low, taken)) or _YES_NO_START.match(low):
                     second = self._unquoted_title(low, taken)
                     if second and second.hubs != hub.hubs:
                         links.hubs = sorted([hub, second], key=lambda m: m.start)  # in the question's order
@@ -302,6 +303,7 @@ class Linker:
 
 
 #: Words that join two named things ("x and y", "x or y", "x vs y", "x before y", "older than y").
+_YES_NO_START = re.compile(r"\s*(?:is|was|were|are|did|does|do|has|have|had)\b")
 _PAIRED = re.compile(r"\b(?:and|or|vs|versus|before|after|than)\b")
 
 

@@ -67,6 +67,7 @@ _NEWEST = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*")
+_DATE = re.compile(r"\d{4}-\d\d(-\d\d)?([T ][\d:.]+)?")
 _IMPERATIVE = re.compile(r"^\s*(please\s+)?(list|show|give me|find|name|return|display|enumerate|get)\b", re.I)
 _WH_HINTS = {"who": "person, author", "whom": "person, author", "where": "place, venue, location", "when": "date, year"}
 _EXEMPLAR_CACHE: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -213,8 +214,10 @@ def _shape(masked: str) -> str:
 
 
 def _numeric_share(cat: Catalog, attribute: str) -> float:
+    """The share of an attribute's first values that are numbers, years or dates ("2023-03-23")."""
     values = cat.first_values(attribute, 200)
-    return sum(v.strip().replace(".", "", 1).isdigit() for v in values) / max(len(values), 1)
+    numeric = sum(v.strip().replace(".", "", 1).isdigit() or bool(_DATE.fullmatch(v.strip())) for v in values)
+    return numeric / max(len(values), 1)
 
 
 def semantic_attribute(

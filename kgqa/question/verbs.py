@@ -220,6 +220,15 @@ def share_a_stem(a: str, b: str) -> bool:
     return any(s in w for s in a_stems for w in b_words) or any(s in w for s in b_stems for w in a_words)
 
 
+def words_name(text: str, attribute: str) -> bool:
+    """Whether a word of `text` names `attribute`: a shared stem (`share_a_stem`), or a verb whose doer
+    noun the attribute is ("which team *won*": winner; "win" is too short a stem to share)."""
+    if share_a_stem(text, attribute):
+        return True
+    doers = {agent_noun(w) for w in _WORD.findall(text.lower())}
+    return any(d and share_a_stem(d, attribute) for d in doers)
+
+
 def agent_words(phrase: str) -> str:
     """`phrase` with the agent noun of each of its verbs added ("cast" -> "cast acted actor cast")."""
     words = phrase.lower().split()

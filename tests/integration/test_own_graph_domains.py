@@ -24,6 +24,7 @@ from kgqa.api import Workspace
 from kgqa.config import RetrievalParams
 
 DEPARTMENTS = {"d1": "Engineering", "d2": "Sales", "d3": "Finance", "d4": "Research"}
+BUDGET = {"d1": 4_200_000, "d2": 1_800_000, "d3": 900_000, "d4": 2_500_000}
 #: project id, name, start date, owning department
 PROJECTS = [
     ("p1", "Apollo", "2021-03-01", "d1"),
@@ -59,14 +60,16 @@ def make_org_chart(path: Path) -> None:
     conn.execute(
         "CREATE NODE TABLE Employee(id STRING PRIMARY KEY, name STRING, title STRING, salary INT64, hired DATE, city STRING)"
     )
-    conn.execute("CREATE NODE TABLE Department(id STRING PRIMARY KEY, name STRING)")
+    conn.execute("CREATE NODE TABLE Department(id STRING PRIMARY KEY, name STRING, budget INT64)")
     conn.execute("CREATE NODE TABLE Project(id STRING PRIMARY KEY, name STRING, started DATE)")
     conn.execute("CREATE REL TABLE REPORTS_TO(FROM Employee TO Employee)")
     conn.execute("CREATE REL TABLE WORKS_IN(FROM Employee TO Department)")
     conn.execute("CREATE REL TABLE WORKS_ON(FROM Employee TO Project)")
     conn.execute("CREATE REL TABLE OWNED_BY(FROM Project TO Department)")
     for key, name in DEPARTMENTS.items():
-        conn.execute("CREATE (:Department {id: $id, name: $name})", {"id": key, "name": name})
+        conn.execute(
+            "CREATE (:Department {id: $id, name: $name, budget: $b})", {"id": key, "name": name, "b": BUDGET[key]}
+        )
     for key, name, started, owner in PROJECTS:
         conn.execute(
             "CREATE (:Project {id: $id, name: $name, started: date($s)})", {"id": key, "name": name, "s": started}
@@ -201,6 +204,21 @@ def test_counts_of_what_points_at_a_hub(org):
     assert "Alice Brandt" not in text, text
 
 
+def test_yes_or_no_between_two_people_by_the_relation_named(org):
+    """Two names, no "and" between them: both are linked; the verb names the relation asked, so a link
+    through a shared project is no "yes"."""
+    _, text, result = ask(org, "does hiro sato report to carla mendes")
+    assert result.get("value") == "yes" and "reports to" in text, text
+    _, text, result = ask(org, "does hiro sato report to bob okafor")
+    assert result.get("value") == "no", text
+
+
+def test_how_many_typed_short(org):
+    reports = names(e for e in EMPLOYEES if e[7] == "e2")
+    _, text, _ = ask(org, "how mny people report to bob okafor")
+    assert f"({len(reports)})" in text and all(n in text for n in reports), text
+
+
 def test_sharing_a_value_named_by_its_type(org):
     mara = next(e for e in EMPLOYEES if e[1] == "Mara Quint")
     _, text, _ = ask(org, "who works in the same department as mara quint")
@@ -220,6 +238,8 @@ def test_averages_and_totals_over_the_whole_graph(org):
     research = [e[3] for e in EMPLOYEES if e[6] == "d4"]
     _, text, result = ask(org, "what is the total salary of the research department")
     assert result.get("value") == sum(research), text
+    _, text, result = ask(org, "what is the total budget of all departments")
+    assert result.get("value") == sum(BUDGET.values()), text  # each department once, not once per employee
     _, text, result = ask(org, "what is the average number of projects per employee")
     assert result.get("value") == round(fmean(len(e[8]) for e in EMPLOYEES), 4), text
     assert "number of projects" in text, text

@@ -90,6 +90,18 @@ def test_rankings_thresholds_and_year_bounds_count_every_film(films):
     assert sorted(many["items"]) == sorted(a for a, n in cast.items() if n > 2), many["text"]
 
 
+def test_what_the_first_film_by_its_year_states(films):
+    """ "who directed the oldest movie": the oldest films of the whole graph, then their directors (not the
+    directors of the retrieved films ranked by year)."""
+    ws, rows = films
+    years = {s: int(o) for s, p, o in rows if p == "release year"}
+    first = min(years.values())
+    oldest = {s for s, y in years.items() if y == first}
+    directed = ask(ws, "who directed the oldest movie")
+    wanted = sorted({o for s, p, o in rows if p == "director" and s in oldest})
+    assert sorted(directed["items"]) == wanted and str(first) in directed["text"], directed["text"]
+
+
 @pytest.fixture(scope="module")
 def books(tmp_path_factory, embedder):
     """Books with their authors and publishers as subjects too (three kinds of subject, none most)."""
@@ -146,23 +158,52 @@ def test_a_service_reads_the_kinds_before_the_first_question(books):
     assert all(c.linker is not None for c in kinds)
 
 
-def test_the_kind_may_be_told_by_a_value_it_states(tmp_path, embedder):
-    """Countries and their cities, as many of each, sharing only `population`: two kinds. A question that
-    names no attribute is answered from the kind that states a value it writes ("germany": the cities'
-    `located_in`), and not at all from the catalog where nothing tells the kind."""
-    countries = {"France": "Europe", "Germany": "Europe", "Japan": "Asia", "Kenya": "Africa"}
-    cities = {"Paris": "France", "Lyon": "France", "Berlin": "Germany", "Munich": "Germany", "Tokyo": "Japan"}
+COUNTRIES = {"France": "Europe", "Germany": "Europe", "Japan": "Asia", "Kenya": "Africa"}
+CITIES = {"Paris": "France", "Lyon": "France", "Berlin": "Germany", "Munich": "Germany", "Tokyo": "Japan"}
+CAPITALS = {"France": "Paris", "Germany": "Berlin", "Japan": "Tokyo", "Kenya": "XKenya"}
+
+
+def country_population(c: str) -> int:
+    return 9 * len(c) * 1_000_000
+
+
+@pytest.fixture(scope="module")
+def geo(tmp_path_factory, embedder):
+    """Countries and their cities, as many of each, sharing only `population`: two kinds; a country's
+    capital is one of the cities, whose population is then also reached from the country."""
+    root = tmp_path_factory.mktemp("geo")
     rows = [
-        f"{c}\tcontinent\t{k}\n{c}\tcapital\tX{c}\n{c}\tpopulation\t{9 * len(c)}000000\n" for c, k in countries.items()
+        f"{c}\tcontinent\t{k}\n{c}\tcapital\t{CAPITALS[c]}\n{c}\tpopulation\t{country_population(c)}\n"
+        for c, k in COUNTRIES.items()
     ]
-    rows += [f"{c}\tlocated_in\t{k}\n{c}\tpopulation\t{len(c)}00000\n" for c, k in cities.items()]
-    (tmp_path / "geo.tsv").write_text("".join(rows), encoding="utf-8")
-    with Workspace.init(Settings(db_path=tmp_path / "geo.kuzu"), embedder=embedder) as ws:
-        ws.load(tmp_path / "geo.tsv")
-        ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
-        assert sorted(len(c.hubs) for c in untyped_catalogs(ws.store, ws.facts.catalogs, [])) == [4, 5]
-        in_germany = ask(ws, "how many cities are in germany")
-        assert in_germany["value"] == 2 and in_germany["text"].startswith("Two cities (2) are located in Germany")
-        in_europe = ask(ws, "how many countries are in europe")
-        assert in_europe["value"] == 2 and "[query]" in in_europe["text"], in_europe["text"]
-        assert kind_asked("which city has the largest population", ws.facts.catalogs.untyped or []) is None
+    rows += [f"{c}\tlocated_in\t{k}\n{c}\tpopulation\t{len(c)}00000\n" for c, k in CITIES.items()]
+    (root / "geo.tsv").write_text("".join(rows), encoding="utf-8")
+    ws = Workspace.init(Settings(db_path=root / "geo.kuzu"), embedder=embedder)
+    ws.load(root / "geo.tsv")
+    ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
+    yield ws
+    ws.close()
+
+
+def test_the_kind_may_be_told_by_a_value_it_states(geo):
+    """A question that names no attribute is answered from the kind that states a value it writes
+    ("germany": the cities' `located_in`), and not at all from the catalog where nothing tells the kind."""
+    ws = geo
+    assert sorted(len(c.hubs) for c in untyped_catalogs(ws.store, ws.facts.catalogs, [])) == [4, 5]
+    in_germany = ask(ws, "how many cities are in germany")
+    assert in_germany["value"] == 2 and in_germany["text"].startswith("Two cities (2) are located in Germany")
+    in_europe = ask(ws, "how many countries are in europe")
+    assert in_europe["value"] == 2 and "[query]" in in_europe["text"], in_europe["text"]
+    assert kind_asked("which city has the largest population", ws.facts.catalogs.untyped or []) is None
+
+
+def test_numbers_of_a_kind_are_the_hubs_own(geo):
+    """ "population" is stated by both kinds; "europe" then tells the countries. The average and the
+    threshold read each country's own population, not also its capital's."""
+    in_europe = [c for c, k in COUNTRIES.items() if k == "Europe"]
+    average = ask(geo, "what is the average population of the countries in europe")
+    assert average["value"] == sum(country_population(c) for c in in_europe) / len(in_europe), average["text"]
+    total = ask(geo, "what is the total population of the countries in europe")
+    assert total["value"] == sum(country_population(c) for c in in_europe), total["text"]
+    above = ask(geo, "which countries in europe have a population above 55000000")
+    assert sorted(above["items"]) == sorted(c for c in in_europe if country_population(c) > 55_000_000), above

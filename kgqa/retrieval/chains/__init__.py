@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
-from kgqa.answering.question import YES_NO_OPENING, asks_yes_no
+from kgqa.answering.question import YES_NO_OPENING, asks_yes_no, fix_how_many
 from kgqa.answering.render import is_participle, singular_phrase, spoken_name
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
@@ -109,19 +109,20 @@ class ChainAnswerer:
         if int(params.extra.get("chains", 1)) == 0 or mode != "offline":
             return None  # with an LLM, HubLink's retrieval and the LLM's answer (chains: offline mode)
         t0 = time.perf_counter()
+        asked, question = question, fix_how_many(question)  # "hw many", "how mny": read as "how many"
         mention = self.topic(question, params)
         if mention is None:
             return None
         plain = self._without_descriptors(question, mention)  # "who starred in *the romance comedy* X"
         answer = self._answer(plain, mention, params, is_hub, mode, t0)
         if answer is not None:
-            answer.question = question
+            answer.question = asked
         if answer is None and question[mention.start : mention.end].lower() == mention.label.lower() + "s":
             possessive = question[: mention.end - 1] + "'s" + question[mention.end :]  # "szabos": "szabo's"
             again = replace(mention, end=mention.end - 1)
             answer = self._answer(possessive, again, params, is_hub, mode, t0)
             if answer is not None:
-                answer.question = question
+                answer.question = asked
         if answer is None and asks_yes_no(question) and not self._counts_exactly(question):
             answer = self._verdict(question, mention, params, is_hub, mode)  # "is X a drama" (no catalog)
         return answer

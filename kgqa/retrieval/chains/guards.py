@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from kgqa.answering.question import asks_yes_no
+from kgqa.answering.question import asks_yes_no, fix_how_many
 
 _OPERATOR_WORDS = re.compile(
     r"\b(not|no|never|without|except|most|least|more|fewer|less|than|before|after|between|earliest|latest|"
@@ -35,5 +35,5 @@ def declines(question: str, topic_span: tuple[int, int] | None) -> str | None:
 
 
 def counts(question: str) -> bool:
-    """Whether the question asks how many."""
-    return re.search(r"\bhow many\b", question, re.IGNORECASE) is not None
+    """Whether the question asks how many ("hw many", "how mny" too)."""
+    return re.search(r"\bhow many\b", fix_how_many(question), re.IGNORECASE) is not None
