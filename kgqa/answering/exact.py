@@ -24,6 +24,7 @@ from kgqa.answering.render import (
     singular_phrase,
     spoken_name,
     stated_as_passive,
+    verb_clause,
     verbal,
 )
 from kgqa.answering.typed_values import attribute_of_type
@@ -235,6 +236,13 @@ def _hubs_asked(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog
     if reading.operation in ("list", "count") and plan.asked:
         if any(m.text.casefold() == plan.asked.casefold() for m in links.values):
             return replace(reading, asked=None)
+    named = links.values or links.years or plan.year_bound or plan.year_range
+    many = plan.asked.split()[-1:] in (["people"], ["persons"]) or plan.plural  # not "which paper ..."
+    if reading.operation == "lookup" and reading.asked is None and named and many and names_hubs(plan.asked, cat):
+        return replace(reading, operation="list")  # "which people directed movies in finnish"
+    people = re.match(r"\s*who\b", plan.question, re.I) and names_hubs("people", cat)
+    if people and reading.operation in ("lookup", "list") and named:
+        return replace(reading, operation="list", asked=None)  # "who directed movies in finnish", people the hubs
     if reading.operation in ("list", "lookup") and len(links.values) >= 2:
         lead = next((m for m in links.values if plan.asked.casefold().startswith(m.text.casefold() + " ")), None)
         if lead is not None and lexical_attribute(plan.asked[len(lead.text) :].strip(), cat) is None:
@@ -535,7 +543,7 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
         for attribute in roles:
             if attribute == skip:
                 continue
-            facts = by_attr[attribute]
+            facts = _along_the_named_path(by_attr[attribute], masked)
             out.append(Constraint(attribute, facts[0].path, facts[0].value, sorted({f.value_id for f in facts})))
     years = list(links.years)
     if plan.year_range:
@@ -544,15 +552,35 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
     if year_attr and year_attr != skip and plan.year_bound:  # "after 2000": every stated year past it
         bound = plan.year_bound
         ids = sorted({f.value_id for f in cat.facts if f.attribute == year_attr and _meets(f.value, bound)})
-        out.append(Constraint(year_attr, cat.paths[year_attr][0], f"{bound[0]} {bound[1]}", ids))
+        out.append(
+            Constraint(year_attr, _named_path(cat.paths[year_attr], plan.question), f"{bound[0]} {bound[1]}", ids)
+        )
     elif year_attr and year_attr != skip:
         ids = sorted({f.value_id for y in years for f in cat.values.get(y, []) if f.attribute == year_attr})
         if any(_DATE.fullmatch(v.strip()) for v in cat.first_values(year_attr, 20)):  # "hired in 2013": its dates
             wanted = set(years)
             ids = sorted({f.value_id for f in cat.facts if f.attribute == year_attr and f.value.strip()[:4] in wanted})
         label = years[0] if len(years) == 1 else f"{years[0]} to {years[-1]}"
-        out.append(Constraint(year_attr, cat.paths[year_attr][0], label, ids))
+        out.append(Constraint(year_attr, _named_path(cat.paths[year_attr], plan.question), label, ids))
     return out
+
+
+def _named_path(paths: list[Path], question: str) -> Path:
+    """Of an attribute's paths, the one whose link the question names ("which people *directed* movies
+    released in 2012": the year through "directed"), else the first."""
+    named = [p for p in paths if p.via and words_name(question, p.via)]
+    return named[0] if len(named) == 1 else paths[0]
+
+
+def _along_the_named_path(facts: list[Fact], masked: str) -> list[Fact]:
+    """Of a value's facts reached along several paths (a film's language through "directed", "acted in" and
+    "wrote", where people are the hubs), those along the one whose link the question's words name ("which
+    people *directed* movies in finnish"); all of them where it names none or several."""
+    vias = {f.path.via for f in facts if f.path.via}
+    named = [v for v in vias if words_name(masked, v)]
+    if len(vias) < 2 or len(named) != 1:
+        return facts
+    return [f for f in facts if f.path.via == named[0]]
 
 
 #: Words that may stand between a role verb and "and" ("act in and direct"), or after "and" ("and also wrote").
@@ -1051,10 +1079,14 @@ def _count_sentence(n: int, cat: Catalog, constraints: list[Constraint]) -> str:
         return f"{head} {'is' if n == 1 else 'are'} in this graph {QUERY}."
     have = "has" if n == 1 else "have"
     passive = [c for c in constraints if stated_as_passive(c.attribute) or _dated_verb(c)]
-    held = [f"the {singular_phrase(c.attribute)} {c.label}" for c in constraints if c not in passive]
+    done = {id(c): clause for c in constraints if c not in passive and (clause := verb_clause(c.attribute, c.label, n))}
+    held = [
+        f"the {singular_phrase(c.attribute)} {c.label}" for c in constraints if c not in passive and id(c) not in done
+    ]
     been = [_when_done(c) if _dated_verb(c) else f"{spoken_name(c.attribute)} {c.label}" for c in passive]
     be = ("was" if n == 1 else "were") if any(_dated_verb(c) for c in passive) else ("is" if n == 1 else "are")
     said = ([f"{have} {join_items(held)}"] if held else []) + ([f"{be} {join_items(been)}"] if been else [])
+    said += list(done.values())  # "Three persons (3) acted in Moon Storm"
     return f"{head} {' and '.join(said)} {QUERY}."
 
 

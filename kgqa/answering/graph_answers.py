@@ -161,8 +161,11 @@ def _agrees(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
         return False
     if new.get("value") in ("yes", "no") and old.get("value") != new["value"]:
         return False  # "is X in French?": a verdict, which a sentence stating the language does not give
-    if new["operation"] == "count":
-        return old.get("value") == new.get("value")
+    if new["operation"] == "count":  # the same number of the same things (not three films for three people)
+        fold = {str(x).casefold() for x in old.get("items") or []}
+        return old.get("value") == new.get("value") and (
+            not fold or not new.get("items") or fold == {str(x).casefold() for x in new["items"]}
+        )
     if new["operation"] == "compare" and "sides" in (new.get("query") or {}):
         # two named values' counts ("who has more papers, A or B"): the counts themselves, not a "same"
         return old.get("value") == new.get("value") and old.get("groups") == new.get("groups")

@@ -19,6 +19,11 @@ _RELATION_VERBS = frozenset(
 _PREPOSITIONS = frozenset("of in by to from with at on for".split())
 #: Participles that do not end in -ed / -en ("born in", "set in", "made in").
 _PARTICIPLES = frozenset("born set made built held shot sold led found bought taught".split())
+#: Past forms of verbs that take no object, which an "-ed" label states actively ("acted in", "worked on").
+_ACTIVE_PASTS = frozenset(
+    "acted starred worked lived played appeared performed participated studied died served competed stayed"
+    " travelled traveled graduated retired".split()
+)
 
 
 _NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
@@ -104,7 +109,23 @@ def stated_as_passive(attribute: str) -> bool:
     """Whether an attribute reads as a participle and its preposition ("born in", "set in", "based_in"),
     so that its hubs *are* it ("two books are set in Lisbon") rather than *have* it."""
     words = spoken_name(attribute).lower().split()
-    return len(words) == 2 and words[1] in _PREPOSITIONS - {"of", "by"} and is_participle(words[0])
+    return (
+        len(words) == 2
+        and words[1] in _PREPOSITIONS - {"of", "by"}
+        and is_participle(words[0])
+        and words[0] not in _ACTIVE_PASTS
+    )
+
+
+def verb_clause(attribute: str, label: str, n: int) -> str | None:
+    """An attribute that reads as a verb phrase, stated of `n` subjects with the value `label` ("acted in
+    Moon Storm", "work in Sales" of several, "works in Sales" of one); None for a noun or a passive."""
+    words = spoken_name(attribute).lower().split()
+    if not verbal(attribute) or stated_as_passive(attribute) or not words:
+        return None
+    if n != 1 and len(words[0]) > 3 and words[0].endswith("s") and not words[0].endswith("ss"):
+        words[0] = words[0][:-1]  # "works in" of several: "work in"
+    return f"{' '.join(words)} {label}"
 
 
 def attribute_noun(attribute: str, n: int = 1) -> str:

@@ -326,6 +326,19 @@ def test_a_threshold_on_the_films_of_one_relation(people):
     assert items == sorted(p for p, n in counts.items() if n > 2), text
 
 
+def test_the_people_of_a_film_or_of_films_with_a_value(people):
+    """ "how many people acted in X": the people, counted (was three films counted, the composer's sentence
+    kept for its number); "which people directed movies from 2001 on": along "directed", not "acted in"."""
+    cast = sorted(p for p, f in ACTED if f == "Quiet Echo")
+    items, text, result = ask(people, "how many people acted in quiet echo")
+    assert result.get("value") == len(cast) and items == cast, text
+    assert text.startswith(f"{'Two' if len(cast) == 2 else len(cast)} persons ({len(cast)}) acted in Quiet Echo"), text
+    items, text, _ = ask(people, "which people directed movies released in 2012")
+    assert items == sorted(p for p, f in DIRECTED if YEAR[f] == 2012), text
+    items, text, _ = ask(people, "who acted in movies released in 1994")  # "who": the people, the hubs
+    assert items == sorted(p for p, f in ACTED if YEAR[f] == 1994), text
+
+
 def test_when_was_a_film_released_where_its_date_is_called_year(people):
     _, text, _ = ask(people, "when was river lantern released")
     assert str(YEAR["River Lantern"]) in text, text
