@@ -1079,14 +1079,12 @@ def _count_sentence(n: int, cat: Catalog, constraints: list[Constraint]) -> str:
         return f"{head} {'is' if n == 1 else 'are'} in this graph {QUERY}."
     have = "has" if n == 1 else "have"
     passive = [c for c in constraints if stated_as_passive(c.attribute) or _dated_verb(c)]
-    done = {id(c): clause for c in constraints if c not in passive and (clause := verb_clause(c.attribute, c.label, n))}
-    held = [
-        f"the {singular_phrase(c.attribute)} {c.label}" for c in constraints if c not in passive and id(c) not in done
-    ]
+    active = [(c, verb_clause(c.attribute, c.label, n)) for c in constraints if c not in passive]
+    held = [f"the {singular_phrase(c.attribute)} {c.label}" for c, clause in active if clause is None]
     been = [_when_done(c) if _dated_verb(c) else f"{spoken_name(c.attribute)} {c.label}" for c in passive]
     be = ("was" if n == 1 else "were") if any(_dated_verb(c) for c in passive) else ("is" if n == 1 else "are")
     said = ([f"{have} {join_items(held)}"] if held else []) + ([f"{be} {join_items(been)}"] if been else [])
-    said += list(done.values())  # "Three persons (3) acted in Moon Storm"
+    said += [clause for _, clause in active if clause]  # "Three persons (3) acted in Moon Storm"
     return f"{head} {' and '.join(said)} {QUERY}."
 
 

@@ -18,7 +18,7 @@ from kgqa.answering.catalog import Catalog
 from kgqa.answering.question import QuestionPlan, asks_yes_no
 from kgqa.answering.words import phrase_score, plural, singular
 from kgqa.embeddings.base import Embedder
-from kgqa.question.verbs import agent_words, share_a_stem
+from kgqa.question.verbs import agent_words, object_roles, share_a_stem
 
 #: A few wordings per operation; they name no graph and no attribute.
 EXEMPLARS: dict[str, tuple[str, ...]] = {
@@ -310,6 +310,11 @@ def read(plan: QuestionPlan, masked: str, cat: Catalog, embedder: Embedder, name
             # "directors": the one attribute of the same stem ("directed_by"), where the words are not the label's
             stemmed = [a for a in cat.attributes() if share_a_stem(asked_phrase, a)]
             asked = stemmed[0] if len(stemmed) == 1 else None
+        if asked is None and asked_phrase:
+            # "manager": the one attribute whose object it names ("reports to"), where no label holds the word
+            role = singular(asked_phrase.split()[-1].lower())
+            roles = [a for a in cat.attributes() if role in object_roles(a)]
+            asked = roles[0] if len(roles) == 1 else None
         headless = False  # "the imdb rating of X" where the graph holds no rating: nothing is asked of it
         if asked is None and asked_phrase:
             asked = semantic_attribute(asked_text, cat, embedder, vectors.get(asked_text))

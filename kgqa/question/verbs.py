@@ -175,6 +175,29 @@ def passive_doer(label: str) -> str | None:
     return agent_noun(words[0]) if len(words) == 2 and words[1] == "by" else None
 
 
+#: Nouns people use for the one a relation names as its object, where the verb has no doer noun for it
+#: (general English): "X reports to Y": Y is X's manager.
+_OBJECT_ROLES = {
+    ("report", "to"): frozenset({"manager", "boss", "supervisor", "superior"}),
+    ("married", "to"): frozenset({"spouse", "husband", "wife", "partner"}),
+    ("work", "for"): frozenset({"employer"}),
+    ("child", "of"): frozenset({"parent", "father", "mother"}),
+    ("son", "of"): frozenset({"parent", "father", "mother"}),
+    ("daughter", "of"): frozenset({"parent", "father", "mother"}),
+    ("parent", "of"): frozenset({"child", "son", "daughter"}),
+}
+
+
+def object_roles(label: str) -> frozenset[str]:
+    """The nouns for the one a two-word relation label names as its object ("reports to" -> manager, boss,
+    supervisor, superior; "married to" -> spouse, husband, wife); empty for any other label."""
+    words = _WORD.findall(label.lower())
+    if len(words) != 2:
+        return frozenset()
+    verb = words[0][:-1] if words[0].endswith("s") and (words[0][:-1], words[1]) in _OBJECT_ROLES else words[0]
+    return _OBJECT_ROLES.get((verb, words[1]), frozenset())
+
+
 def agent_noun(label: str) -> str | None:
     """The noun for the one a relation label's verb names as the doer, or None where there is no usual
     one: "directed" -> "director", "WROTE" read as "wrote" -> "writer", "acted in" -> "actor", "author

@@ -213,6 +213,14 @@ def test_yes_or_no_between_two_people_by_the_relation_named(org):
     assert result.get("value") == "no", text
 
 
+def test_a_role_noun_names_the_relation_whose_object_it_is(org):
+    """ "manager" is no word of any label: the one "reports to" names as its object (was the city)."""
+    _, text, _ = ask(org, "who is the manager of hiro sato")
+    assert "Carla Mendes" in text and "Berlin" not in text, text
+    _, text, _ = ask(org, "who is the manager of hiro sato's manager")
+    assert "Alice Brandt" in text and "Carla Mendes" not in text, text
+
+
 def test_how_many_typed_short(org):
     reports = names(e for e in EMPLOYEES if e[7] == "e2")
     _, text, _ = ask(org, "how mny people report to bob okafor")

@@ -25,6 +25,7 @@ from kgqa.question.verbs import (
     ORIGIN_WORDS,
     PLACE_NOUNS,
     base_form,
+    object_roles,
     passive_doer,
     share_a_stem,
     stems,
@@ -192,6 +193,8 @@ class ChainReader:
             words = label_words(p)
             add(words, ("p", p))
             add(passive_doer(words) or "", ("p", p), PART_WEIGHT)  # "written by": also "writer" ("author of X")
+            for role in sorted(object_roles(words)):  # "reports to": also "manager" ("X's manager's manager")
+                add(role, ("p", p), PART_WEIGHT)
             for token in words.split():
                 if token not in STOP_WORDS and token != words:  # one word of a label says less
                     add(token, ("p", p), PART_WEIGHT)
