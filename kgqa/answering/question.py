@@ -353,6 +353,8 @@ def analyse(question: str) -> QuestionPlan:
     elif group and not cut:
         plan.operation = "group"
         plan.group_key = next((g for g in group.groups() if g), "")
+        # "how many employees does each department have": "department", not "department have"
+        plan.group_key = re.sub(r"\s+(?:have|has|had|do|does|did|get|gets|got|hold|holds)$", "", plan.group_key)
         if plan.group_key == "distribution":
             tail = re.search(
                 r"\b(?:by|per|across|over|of)\s+(?:their |its |the )?([a-z][a-z\-]*(?: [a-z]+)?)",

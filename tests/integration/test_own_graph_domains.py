@@ -192,6 +192,10 @@ def test_groups_named_by_the_type_of_their_values(org):
     assert text.startswith(f"The department with the most employees is {top[0]}: {top[1]}"), text
     _, text, result = ask(org, "how many employees per department")
     assert result.get("groups") == dict(per_department), text
+    _, text, result = ask(org, "how many employees does each department have")
+    assert result.get("groups") == dict(per_department), text
+    _, text, result = ask(org, "rank the departments by number of employees")
+    assert result.get("items")[0] == top[0] and result.get("groups") == dict(per_department), text
     items, text, _ = ask(org, "which departments have more than 3 employees")
     assert items == sorted(d for d, n in per_department.items() if n > 3), text
 

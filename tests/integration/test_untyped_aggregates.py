@@ -85,6 +85,9 @@ def test_rankings_thresholds_and_year_bounds_count_every_film(films):
     oldest = ask(ws, "what is the oldest movie")
     assert sorted(oldest["items"]) == sorted(s for s, y in years.items() if y == first), oldest["text"]
 
+    ranked = ask(ws, "rank the directors by number of movies")  # every director, most films first
+    assert ranked["groups"] == dict(directors) and ranked["items"][0] == directors[0][0], ranked["text"]
+
     cast = Counter(o for _, p, o in rows if p == "cast member")
     many = ask(ws, "which actors appear in more than 2 movies")
     assert sorted(many["items"]) == sorted(a for a, n in cast.items() if n > 2), many["text"]
