@@ -151,6 +151,8 @@ def refine(
         and not re.search(r"\b(no|not|without|never|none)\b|n't\b", question, re.I)
     ):
         exact = _compare_counts(plan, links, cat, store)
+    elif (held := _both_roles(plan, links, cat)) is not None:
+        exact = held  # "which actors also directed movies"
     elif reading.operation == "rank" and (ranked := _ranked_by_count(plan, links, cat, store)) is not None:
         exact = ranked  # "rank the directors by number of movies"
     elif reading.operation in ("average", "total"):
@@ -197,6 +199,12 @@ def refine(
         exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values] + links.years
         exact.mentions = [m.text for m in links.hubs + links.values]
     return exact
+
+
+def _both_roles(plan: QuestionPlan, links: Links, cat: Catalog) -> Exact | None:
+    from kgqa.answering.both_roles import both_roles  # (it builds on this module)
+
+    return both_roles(plan, links, cat)
 
 
 def _ranked_by_count(plan: QuestionPlan, links: Links, cat: Catalog, store: GraphStore) -> Exact | None:

@@ -105,6 +105,26 @@ def test_what_the_first_film_by_its_year_states(films):
     assert sorted(directed["items"]) == wanted and str(first) in directed["text"], directed["text"]
 
 
+def test_the_people_in_two_roles(films):
+    """ "which actors also directed movies": in both roles on any films; "who both wrote and directed a
+    movie": on one film. Over every film, not the retrieved ones."""
+    ws, rows = films
+    roles: dict[str, set[str]] = {}
+    per_film: dict[str, dict[str, set[str]]] = {}
+    for s, p, o in rows:
+        roles.setdefault(p, set()).add(o)
+        per_film.setdefault(s, {}).setdefault(p, set()).add(o)
+    assert roles["cast member"] & roles["director"]  # the generator makes a few actors direct
+    also = ask(ws, "which actors also directed movies")
+    assert sorted(also["items"]) == sorted(roles["cast member"] & roles["director"]), also["text"]
+    counted = ask(ws, "how many directors also acted")
+    assert counted["value"] == len(roles["cast member"] & roles["director"]), counted["text"]
+    both = ask(ws, "who both wrote and directed a movie")
+    one_film = {d for f in per_film.values() for d in f.get("director", set()) & f.get("screenwriter", set())}
+    assert sorted(both["items"]) == sorted(one_film), both["text"]
+    assert one_film or both["text"].startswith("None of the"), both["text"]  # none here: said so
+
+
 @pytest.fixture(scope="module")
 def books(tmp_path_factory, embedder):
     """Books with their authors and publishers as subjects too (three kinds of subject, none most)."""
