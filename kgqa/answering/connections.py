@@ -141,7 +141,7 @@ def connection(question: str, links: Links, cat: Catalog, store: GraphStore) -> 
     if len(ends) < 2:
         return None
     together = asks_together(_masked(question, links))
-    return link_answer(question, ends[0], ends[1], store, lambda e: e.id in cat.hubs, together)
+    return link_answer(question, ends[0], ends[1], store, lambda e: e.id in cat.hubs, together, cat.attributes())
 
 
 def connection_by_labels(question: str, store: GraphStore, hub_types: Collection[str]) -> Exact | None:
@@ -185,11 +185,19 @@ def connection_by_labels(question: str, store: GraphStore, hub_types: Collection
 
 
 def link_answer(
-    question: str, a: End, b: End, store: GraphStore, is_hub: Callable[[Entity], bool], together: bool = False
+    question: str,
+    a: End,
+    b: End,
+    store: GraphStore,
+    is_hub: Callable[[Entity], bool],
+    together: bool = False,
+    labels: Collection[str] = (),
 ) -> Exact:
     """The answer to a link question between entities `a` and `b`: the paths of one or two triples
     between them, or yes / no and why; `is_hub` tells which entities on the paths are hubs (quoted);
-    `together`: the question asks whether the two were together (`asks_together`, names masked)."""
+    `together`: the question asks whether the two were together (`asks_together`, names masked);
+    `labels`: the hubs' attribute names, a verb naming one of which asks for that relation (the catalog's,
+    read once per graph state; none where there is no catalog)."""
     paths = paths_between(store, a.id, b.id)
     hubs = {e.id for p in paths for t in p for e in (t.subject, t.object) if is_hub(e)}
     hubs |= {e.id for e in (a, b) if e.is_hub}
@@ -202,7 +210,7 @@ def link_answer(
     if together:
         return _together(a, b, an, bn, paths, hubs, query, structured)
     if asks_yes_no(question):
-        asks = _asks_predicate(question, a, b, layout_of(store).predicates())
+        asks = _asks_predicate(question, a, b, labels)
         return _yes_no(question, a, b, an, bn, paths, hubs, sources, triples, query, structured, cite, asks)
     if not paths:
         text = f"The graph states no link of one or two steps between {an} and {bn} {QUERY}."

@@ -581,22 +581,27 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
     return out
 
 
+def _named_via(vias: set[str], text: str) -> str | None:
+    """Of several links a value is reached through, the one `text`'s words name ("which people *directed*
+    movies in finnish": the films' language through "directed", not "acted in"); None where it names none
+    or several."""
+    named = [v for v in vias if words_name(text, v)]
+    return named[0] if len(named) == 1 else None
+
+
 def _named_path(paths: list[Path], question: str) -> Path:
     """Of an attribute's paths, the one whose link the question names ("which people *directed* movies
     released in 2012": the year through "directed"), else the first."""
-    named = [p for p in paths if p.via and words_name(question, p.via)]
-    return named[0] if len(named) == 1 else paths[0]
+    via = _named_via({p.via for p in paths if p.via}, question)
+    return next((p for p in paths if via and p.via == via), paths[0])
 
 
 def _along_the_named_path(facts: list[Fact], masked: str) -> list[Fact]:
-    """Of a value's facts reached along several paths (a film's language through "directed", "acted in" and
-    "wrote", where people are the hubs), those along the one whose link the question's words name ("which
-    people *directed* movies in finnish"); all of them where it names none or several."""
+    """Of a value's facts reached along several paths, those along the one whose link the question's words
+    name; all of them where it names none or several."""
     vias = {f.path.via for f in facts if f.path.via}
-    named = [v for v in vias if words_name(masked, v)]
-    if len(vias) < 2 or len(named) != 1:
-        return facts
-    return [f for f in facts if f.path.via == named[0]]
+    via = _named_via(vias, masked) if len(vias) >= 2 else None
+    return [f for f in facts if f.path.via == via] if via else facts
 
 
 #: Words that may stand between a role verb and "and" ("act in and direct"), or after "and" ("and also wrote").

@@ -100,16 +100,16 @@ _MIN = re.compile(
     r"\b(the least|least (frequent|frequently|often|common|commonly|used)|fewest|rarest|"
     r"lowest number|smallest number|minimum|least)\b"
 )
+#: A noun of one or two words, up to the preposition after it ("salary" of "salary in engineering").
+_NOUN_PHRASE = r"([a-z][a-z\-]*(?: (?!of\b|in\b|for\b|by\b|per\b|at\b|across\b|among\b|from\b|with\b)[a-z][a-z\-]*)?)"
 #: "the average salary", "the mean rating of comedies", "the total budget" (not "the total number of"):
 #: one number over the hubs' stated values; the noun of the value.
 _SUMMARY = re.compile(
     r"\b(average|mean|avg|total|combined|sum of(?: the| their| all)?)\s+(?!(?:number|count|amount|by|of|to|that|it|in|for)\b)"
-    r"([a-z][a-z\-]*(?: (?!of\b|in\b|for\b|by\b|per\b|at\b|across\b|among\b|from\b|with\b)[a-z][a-z\-]*)?)"
+    + _NOUN_PHRASE
 )
 #: "the average number of authors per paper": the mean of the hubs' counts of a value.
-_MEAN_COUNT = re.compile(
-    r"\b(average|mean|avg)\s+number\s+of\s+([a-z][a-z\-]*(?: (?!of\b|in\b|for\b|by\b|per\b|at\b|across\b|among\b|from\b|with\b)[a-z][a-z\-]*)?)"
-)
+_MEAN_COUNT = re.compile(r"\b(average|mean|avg)\s+number\s+of\s+" + _NOUN_PHRASE)
 _COUNT = re.compile(r"\b(how many|how much|number of|how often|how frequently|count|total)\b")
 _NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b")
 _OPEN_RANGE = re.compile(
@@ -191,7 +191,7 @@ _QUANTITY_VERBS = {
     "run": "length|duration|runtime",
     "score": "score|rating|points",
 }
-_VERB_FORMS = {
+_QUANTITY_VERB_FORMS = {
     form: verb for verb in _QUANTITY_VERBS for form in (verb, verb + "s", verb + "ed", verb + "ing", verb + "d")
 } | {"made": "make", "making": "make", "ran": "run", "running": "run", "scoring": "score"}
 _VERB_MOST = re.compile(
@@ -240,7 +240,7 @@ def normalise(question: str) -> str:
     out = []
     for tok in question.lower().split():
         core = tok.strip("?,.;:!()")
-        if len(core) >= 5 and core not in _KEYWORDS and core not in _VERB_FORMS and core.isalpha():
+        if len(core) >= 5 and core not in _KEYWORDS and core not in _QUANTITY_VERB_FORMS and core.isalpha():
             # a typo keeps the first letter: "frank" is a name, not "rank" misspelt
             hit = next((k for k in _KEYWORDS if k[0] == core[0] and same_word(core, k)), None)
             if hit:
@@ -278,6 +278,8 @@ def analyse(question: str) -> QuestionPlan:
     if which_more and not compared:
         cut = which_more.span(1 if which_more.group(1) else 2)  # "who directed more films, A or B": at "or"
     over = _THRESHOLD.search(unquoted)
+    counted_first = _LEADING_COUNT.match(unquoted)  # "which 3 songs ...": the count the top N asks for
+    leading = _count_of(counted_first.group(1)) if counted_first else None
     how_many = _HOW_MANY_OPENING.match(unquoted)
     if over and (_ASKS_WHICH.match(unquoted) or how_many) and _count_of(over.group(2)) is not None:
         # "which actors appear in more than 3 movies", "list papers with at least two authors", "how many
@@ -294,22 +296,20 @@ def analyse(question: str) -> QuestionPlan:
         plan.operation = "threshold"
         number = float(value_over.group(3))
         plan.threshold = (_VALUE_SIDE[value_over.group(2)], int(number) if number.is_integer() else number)
-        verb = _VERB_FORMS.get(value_over.group(1), value_over.group(1)) if value_over.re is _VERB_OVER else ""
+        verb = _QUANTITY_VERB_FORMS.get(value_over.group(1), value_over.group(1)) if value_over.re is _VERB_OVER else ""
         plan.counted = _QUANTITY_VERBS.get(verb) or value_over.group(1)
         plan.flags["count"] = bool(how_many)
         plan.flags["value_over"] = True
     elif (earns := _VERB_MOST.search(unquoted)) and (_ASKS_WHICH.match(unquoted) or unquoted.startswith("who")):
         # "who earns the most", "which song costs the least": the hub first by the number the verb names
         plan.operation, plan.flags["top"], plan.flags["named_value"] = "rank", True, True
-        leading = _LEADING_COUNT.match(unquoted)
-        plan.limit = (_count_of(leading.group(1)) if leading else None) or 1
-        plan.sort_key = _QUANTITY_VERBS[_VERB_FORMS[earns.group(1)]]
+        plan.limit = leading or 1
+        plan.sort_key = _QUANTITY_VERBS[_QUANTITY_VERB_FORMS[earns.group(1)]]
         plan.descending = earns.group(2) == "most"
         plan.superlative = "highest" if plan.descending else "lowest"
     elif when := _TOP_BY_WHEN.search(unquoted):
-        leading = _LEADING_COUNT.match(unquoted)  # "which 2 employees were hired first"
         plan.operation, plan.flags["top"], plan.sort_key = "rank", True, "year"
-        plan.limit = (_count_of(leading.group(1)) if leading else None) or 1
+        plan.limit = leading or 1  # "which 2 employees were hired first"
         word = re.sub(r"\s+", " ", when.group(2))
         plan.descending = word not in ("first", "earliest")
         plan.superlative, plan.flags["after_noun"] = f"{when.group(1)} {word}", True  # "the employee hired first"
@@ -325,8 +325,7 @@ def analyse(question: str) -> QuestionPlan:
         word = re.sub(r"[\s-]+", " ", top.group(2))
         plan.superlative = word
         plan.flags["top"] = True
-        leading = _LEADING_COUNT.match(unquoted)  # "which 3 songs have the highest rating"
-        plan.limit = _count_of(top.group(1) or (leading.group(1) if leading else "")) or 1
+        plan.limit = _count_of(top.group(1) or "") or leading or 1  # "which 3 songs have the highest rating"
         if top.re is _TOP_BY_VALUE:
             plan.sort_key, plan.descending = _SUPERLATIVES[word]
             if set(word.split()) & set(plan.asked.split()) or not plan.asked:

@@ -9,7 +9,7 @@ import re
 from kgqa.answering.facts import Evidence
 from kgqa.answering.operations import Item, Outcome
 from kgqa.answering.question import QuestionPlan
-from kgqa.answering.words import count_phrase, in_text, join_items, number_words, plural, singular
+from kgqa.answering.words import agreeing, count_phrase, in_text, join_items, number_words, plural, singular
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.verbs import AGENT_NOUNS, agent_noun, share_a_stem
 
@@ -55,8 +55,8 @@ _UNIT_WORDS = frozenset({"in", "per"})
 
 def singular_phrase(phrase: str) -> str:
     """ "threats to validity" -> "threat to validity", "evaluation methods" -> "evaluation method", "length
-    in seconds" as it is; a
-    machine-style predicate name as people say it ("directed_by" -> "director", "has_genre" -> "genre")."""
+    in seconds" as it is; a machine-style predicate name as people say it ("directed_by" -> "director",
+    "has_genre" -> "genre")."""
     by = phrase.lower().split()
     passive = len(by) == 2 and by[1] == "by" and is_participle(by[0])  # "taught by": "teacher"
     words = (spoken_name(phrase) if "_" in phrase or passive else phrase).split()
@@ -120,12 +120,10 @@ def stated_as_passive(attribute: str) -> bool:
 def verb_clause(attribute: str, label: str, n: int) -> str | None:
     """An attribute that reads as a verb phrase, stated of `n` subjects with the value `label` ("acted in
     Moon Storm", "work in Sales" of several, "works in Sales" of one); None for a noun or a passive."""
-    words = spoken_name(attribute).lower().split()
-    if not verbal(attribute) or stated_as_passive(attribute) or not words:
+    phrase = spoken_name(attribute).lower()
+    if not verbal(attribute) or stated_as_passive(attribute) or not phrase:
         return None
-    if n != 1 and len(words[0]) > 3 and words[0].endswith("s") and not words[0].endswith("ss"):
-        words[0] = words[0][:-1]  # "works in" of several: "work in"
-    return f"{' '.join(words)} {label}"
+    return f"{agreeing(phrase, 1 if n == 1 else 2)} {label}"  # "works in" of several (or none): "work in"
 
 
 def attribute_noun(attribute: str, n: int = 1) -> str:

@@ -67,14 +67,14 @@ PREPOSITIONS = frozenset({"from", "on", "at", "in"})
 PHRASAL_VERBS = {"come": "out", "came": "out"}
 #: Share words that name the shared value by its type right after them ("the same *city* as X").
 SAME_WORDS = frozenset({"same", "common", "shared"})
+_SHARE_VERBS = frozenset(w for w in SHARE_WORDS if w.startswith("shar"))  # share, shares, shared, sharing
 #: Words that ask for entities other than the topic ("the *other* films by the director of X").
 OTHER_WORDS = frozenset({"other", "others", "else", "another", "different", "besides", "apart", "except", "excluding"})
 #: "whose directors *also* directed X", "whose actors also appear in X": entities other than X sharing a value.
 _ALSO_OF_WHOSE = re.compile(r"\bwhose(?:\s+[a-z-]+){1,2}\s+also\b")
-#: Words between a relation and the topic that keep them bound ("the director of X").
-_SHARE_VERBS = frozenset({"share", "shares", "shared", "sharing"})
 #: Prepositions a predicate label may end in, which tell two labels of one verb apart ("works in", "works on").
 _LABEL_PREPOSITIONS = frozenset({"in", "on", "at", "to", "for", "with", "from", "by", "of", "into", "about", "under"})
+#: Words between a relation and the topic that keep them bound ("the director of X").
 LINK_WORDS = frozenset({"of", "with", "by", "as", "the", "a", "an", "for", "in", "from", "to", "s", "than", "about"})
 STOP_WORDS = frozenset(
     """which what who whom whose when where how why is are was were be been being do does did done the a an
