@@ -11,6 +11,17 @@ from kgqa.config import IndexParams, Settings
 from kgqa.embeddings.base import Embedder
 from kgqa.synthetic.films import generate_films
 
+#: The film generator's predicates as MetaQA's knowledge base names them.
+METAQA_NAMES = {
+    "director": "directed_by",
+    "screenwriter": "written_by",
+    "cast member": "starred_actors",
+    "genre": "has_genre",
+    "original language": "in_language",
+    "release year": "release_year",
+    "keyword": "has_tags",
+}
+
 
 def film_rows(root: Path, triples: int, seed: int) -> list[dict[str, str]]:
     """The rows of a generated film graph (`kgqa bench generate --domain films`) written under ROOT/films."""

@@ -840,7 +840,7 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         when = ""
         if _numeric_keys(keys) and key == cat.date_attribute(plan.question):
             when = " (newest first)" if reading.descending else " (oldest first)"
-        text = f"The {len(order)} {noun}{_phrase(constraints)}, in {direction} order of {key}{when} {QUERY}: {'; '.join(numbered)}{more}."
+        text = f"The {len(order)} {noun}{_phrase(constraints)}, in {direction} order of {singular_phrase(key)}{when} {QUERY}: {'; '.join(numbered)}{more}."
         return Exact(
             text,
             _result(

@@ -26,6 +26,7 @@ _QUOTED = re.compile(r"""'[^']{2,}'|"[^"]{2,}"|[“‘][^”’]{2,}[”’]""")
 _RANK = re.compile(
     r"\b(rank|ranked|ranking|sort|sorted|order|ordered|arrange|arranged)\b|"
     r"\b(newest|latest|oldest|earliest|most recent) first\b|\bchronological"
+    r"|\bfrom (?:the )?(?:newest|oldest|latest|earliest|most recent) to (?:the )?(?:newest|oldest|latest|earliest|most recent)\b"
 )
 #: Superlatives that rank hubs by one of their values: the words of the attribute ranked by, and whether
 #: the top is the highest value (general English, not one graph's vocabulary).
@@ -70,7 +71,7 @@ _VALUE_OVER = re.compile(
     r"below|under|less than|lower than|at least|at most)\s+(\d+(?:\.\d+)?)\b(?!\s*[a-z])"
 )
 _DESC = re.compile(
-    r"\b(descending|reverse|decreasing|newest first|latest first|most recent first|"
+    r"\b(descending|reverse|decreasing|newest first|latest first|most recent first|from (?:the )?(?:newest|latest|most recent)|"
     r"z to a|highest first|largest first)\b"
 )
 _ALPHA = re.compile(r"\balphabetic(al)?(ally)?\b|\ba to z\b|\bz to a\b|\bby (their )?(name|title)s?\b")
@@ -506,9 +507,10 @@ def _asked(question: str) -> tuple[str, str, str, str]:
         if how:
             words = how.group(1).split()
             return "", words[0] if words else "", " ".join(words[1:]), _lead(first, how.start())
-        head = re.match(r"\s*(?:all\s+|the\s+)?([A-Za-z][a-z\-]*[a-rt-z]s)\b", first)
-        if head and head.group(1).lower() not in STOP_WORDS | VERB_FORMS | _AUX:
-            # "movies released after 2020", typed without a question word: a list of what it names
+        head = re.match(r"\s*(?:all\s+|the\s+)?([A-Za-z][a-z\-]*[a-rt-z]s)\b", first) or _KEYWORD_HEAD.match(first)
+        if head and not set(head.group(1).lower().split()) & (STOP_WORDS | VERB_FORMS | _AUX):
+            # "movies released after 2020", "horror movies from the 80s", typed without a question word:
+            # a list of what it names
             return "", head.group(1).lower(), _ORDER_TAIL.sub("", first[head.end() :].strip()), ""
         return "", "", q, ""
     prep = m.group(1) or ""
@@ -539,7 +541,11 @@ def _asked(question: str) -> tuple[str, str, str, str]:
         i = 1  # "which of the movies directed by X ...": the movies
     if m.group(2) == "who" and tokens and tokens[0].group().lower() in ("is", "are", "was", "were"):
         i = 1
-    elif m.group(2) == "who" and tokens and tokens[0].group().isalpha() and tokens[0].group().lower() not in VERB_FORMS:
+    elif m.group(2) == "who" and _perfect(tokens):
+        # "who has acted in the most films": the participle after "has" is the verb asked about
+        rest = _ORDER_TAIL.sub("", first[m.end() + tokens[1].end() :].strip())
+        return prep, tokens[1].group().lower(), rest, _lead(first, m.start())
+    elif m.group(2) == "who" and tokens and tokens[0].group().isalpha() and _asked_verb(tokens[0].group().lower()):
         # "who directed cold orchard": "who" is the subject, so the next word is the verb that is asked
         # about, never the start of a noun phrase, whatever the casing of the words after it
         rest = _ORDER_TAIL.sub("", first[m.end() + tokens[0].end() :].strip())
@@ -567,6 +573,39 @@ def _asked(question: str) -> tuple[str, str, str, str]:
     start = m.end() + (tokens[i].start() if i < len(tokens) else len(first[m.end() :]))
     rest = _ORDER_TAIL.sub("", first[start:].strip())
     return prep, " ".join(noun).lower(), rest, _lead(first, m.start())
+
+
+#: A plural noun after one or two words that describe it, then what keeps the list ("horror movies *from*
+#: the 80s", "french comedies *released* after 2000"); a title with a plural word ("glass letters cast") has
+#: no such word after it.
+_KEYWORD_HEAD = re.compile(
+    r"\s*(?:all\s+|the\s+)?((?:[A-Za-z][\w\-]*\s+){1,2}[A-Za-z][a-z\-]*[a-rt-z]s)\s+(?=(?:from|in|of|by|with|"
+    r"released|made|directed|written|starring|after|before|since|during|between|that|which)\b)",
+    re.IGNORECASE,
+)
+
+
+def _asked_verb(word: str) -> bool:
+    """Whether the word after "who" is the verb asked about ("who *wrote* the most films"), not one of the
+    general verbs that name no role of their own ("who *published* the most papers", "who *makes* ...")."""
+    return word not in VERB_FORMS or word in _ROLE_VERBS
+
+
+#: Of the general verbs, those that name one role ("wrote": the writer).
+_ROLE_VERBS = frozenset({"wrote", "written", "writes"})
+
+
+def _perfect(tokens: list[re.Match]) -> bool:
+    """Whether the words after "who" are "has" / "have" / "had" and a participle ("has acted"), not "has"
+    as a verb of its own ("who has the highest salary", "who has more than 3 films")."""
+    if len(tokens) < 2 or tokens[0].group().lower() not in ("has", "have", "had"):
+        return False
+    verb = tokens[1].group().lower()
+    return verb.isalpha() and verb.endswith(("ed", "en", "wn")) or verb in _PARTICIPLES
+
+
+#: Irregular participles that may follow "who has" ("who has won the most awards").
+_PARTICIPLES = frozenset("won made written taught led built held sung drawn taken given run played".split())
 
 
 def _asked_number(first: str, m: re.Match, tokens: list, i: int) -> tuple[str, str, str]:

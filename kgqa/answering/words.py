@@ -30,8 +30,8 @@ _IE_PLURALS = frozenset(
 
 def singular(word: str) -> str:
     """A crude singular of an English word ("properties" -> "property", "papers" -> "paper")."""
-    if word in ("species", "series"):
-        return word
+    if word in ("species", "series") or word[:-1].isdigit():
+        return word  # "the 1990s" is a decade, not years named 1990
     if len(word) > 4 and word.endswith("ies"):
         return word[:-1] if word in _IE_PLURALS else word[:-3] + "y"
     if len(word) > 4 and word.endswith(("sses", "shes", "ches", "xes")):

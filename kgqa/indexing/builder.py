@@ -33,6 +33,10 @@ from kgqa.vectorstores.base import HubRecord, HubVectorStore, IndexCounts, PathR
 TEMPLATE_VERBALISER = "template"
 
 
+#: How many rebuilt hubs' labels a report keeps (a command names the first ones).
+SHOWN_LABELS = 20
+
+
 @dataclass
 class BuildReport:
     """What one `index build` did."""
@@ -57,6 +61,7 @@ class BuildReport:
     vectors_deleted: int = 0  # stale HubVectors of rebuilt and removed hubs
     rebuilt_ids: list[str] = field(default_factory=list)
     removed_ids: list[str] = field(default_factory=list)
+    hub_labels: dict[str, str] = field(default_factory=dict)  # the first SHOWN_LABELS rebuilt hubs' labels, by id
     notes: list[str] = field(default_factory=list)
     memory_released: int = 0  # bytes the process gave back before the HNSW step (`release_unused_memory`)
 
@@ -454,6 +459,8 @@ class IndexBuild:
         report.texts_reused += reused
         report.hubs_rebuilt += len(changed)
         report.rebuilt_ids += [h.id for h in changed]
+        for h in changed[: max(SHOWN_LABELS - len(report.hub_labels), 0)]:
+            report.hub_labels[h.id] = h.label
         report.paths_written += sum(len(h.paths) for h in changed)
 
 

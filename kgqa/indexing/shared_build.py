@@ -25,7 +25,7 @@ from kgqa.embeddings import embedder_for_index
 from kgqa.embeddings.base import Embedder
 from kgqa.errors import ConfigError, InputError, KgqaError, SharedBuildError
 from kgqa.graph.store import GraphStore
-from kgqa.indexing.builder import TEMPLATE_VERBALISER, BuildReport, IndexBuild
+from kgqa.indexing.builder import SHOWN_LABELS, TEMPLATE_VERBALISER, BuildReport, IndexBuild
 from kgqa.indexing.metadata import check_compatible, read_info, stored_params
 from kgqa.postgres import build_queue as queue
 from kgqa.postgres.build_queue import LEASE_S, Batch, Heartbeat
@@ -136,6 +136,9 @@ def build_shared(
         for key in _COUNTS:
             setattr(report, key, getattr(report, key) + int(result[key]))
         report.rebuilt_ids += result["rebuilt_ids"]
+        for hub_id, label in result.get("hub_labels", {}).items():
+            if len(report.hub_labels) < SHOWN_LABELS:
+                report.hub_labels.setdefault(hub_id, label)
         build.pathless.update(result["pathless"])
         for phase, seconds in result["timings"].items():
             report.timings[phase] = report.timings.get(phase, 0.0) + seconds
@@ -189,7 +192,12 @@ class _QueuedBatchBuild(IndexBuild):
         """The batch done, with its counts (LeaseLost rolls the batch's writes back)."""
         report = self.report
         result = {key: getattr(report, key) for key in _COUNTS}
-        result.update(rebuilt_ids=report.rebuilt_ids, pathless=sorted(self.pathless), timings=report.timings)
+        result.update(
+            rebuilt_ids=report.rebuilt_ids,
+            hub_labels=report.hub_labels,
+            pathless=sorted(self.pathless),
+            timings=report.timings,
+        )
         queue.mark_done(self.pg.db, self.batch, self.worker, result)
         self.done = True
 

@@ -139,7 +139,7 @@ class Linker:
                 # "what connects x and y", "which is older, x or y": a second title, across "and" / "or";
                 # "does x report to y": a yes/no question about two titles
                 if _PAIRED.search(_mask(low, taken)) or _YES_NO_START.match(low):
-                    second = self._unquoted_title(low, taken)
+                    second = self._unquoted_title(_mask(low, taken), taken)  # among the words left
                     if second and second.hubs != hub.hubs:
                         links.hubs = sorted([hub, second], key=lambda m: m.start)  # in the question's order
                         taken.append((second.start, second.end))

@@ -13,7 +13,10 @@ AGENT_NOUNS = {
         "appears feature featured features featuring perform performed cast".split(),
         "acted actor cast",
     ),
-    **dict.fromkeys("write wrote written writes scripted penned screenwriter scriptwriter".split(), "writer author"),
+    **dict.fromkeys(
+        "write wrote written writes scripted penned screenwriter scriptwriter script scripts screenplay screenplays".split(),
+        "writer author",
+    ),
     **dict.fromkeys("direct directed directs directing helmed".split(), "director"),
     **dict.fromkeys(
         "make made makes making create created creates".split(), "creator director author artist maker manufacturer"

@@ -138,7 +138,7 @@ def test_readers_and_a_second_writer_while_an_update_runs(tmp_path, embedder):
     for code, stderr in results:
         assert code == 4 and "database busy" in stderr and "try again" in stderr, stderr
     assert writer.returncode == 0, err[-2000:]
-    assert "rebuilt 1 of 1 hubs" in out and "rebuilt: P1" in out
+    assert "rebuilt 1 of 1 hubs" in out and "rebuilt: Graph QA at Scale (P1)" in out
     with open_ws(db, embedder) as ws:
         after = assert_consistent(ws)
         assert set(after["hubs"]) == set(before["hubs"]) and after["hubs"]["P1"] != before["hubs"]["P1"]

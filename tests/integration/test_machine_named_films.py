@@ -10,17 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 import pytest
-from graph_rows import film_rows, indexed_rows
-
-NAMES = {
-    "director": "directed_by",
-    "screenwriter": "written_by",
-    "cast member": "starred_actors",
-    "genre": "has_genre",
-    "original language": "in_language",
-    "release year": "release_year",
-    "keyword": "has_tags",
-}
+from graph_rows import METAQA_NAMES, film_rows, indexed_rows
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +19,7 @@ def machine_named(tmp_path_factory, embedder):
     rows = film_rows(root, 600, 3)
     facts: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))  # title -> predicate -> labels
     for r in rows:
-        r["predicate"] = NAMES.get(r["predicate"], r["predicate"])
+        r["predicate"] = METAQA_NAMES.get(r["predicate"], r["predicate"])
         facts[r["subject_label"]][r["predicate"]].add(r["object_label"] or r["object"])
     ws = indexed_rows(root, rows, embedder, ("Movie",))
     yield ws, facts

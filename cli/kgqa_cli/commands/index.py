@@ -339,12 +339,18 @@ def show_report(report: BuildReport, as_json: bool) -> None:
         )
 
 
+def _named(hub_id: str, labels: dict[str, str]) -> str:
+    """A hub as a user knows it: its label, with its id where the two differ ("Broken Letters (M00001)")."""
+    label = labels.get(hub_id)
+    return f"{label} ({hub_id})" if label and label != hub_id else hub_id
+
+
 def _show_ids(report: BuildReport) -> None:
     what = ("would rebuild", "would remove") if report.dry_run else ("rebuilt", "removed")
     for label, ids in zip(what, (report.rebuilt_ids, report.removed_ids)):
         if ids:
             more = f" and {len(ids) - 20} more" if len(ids) > 20 else ""
-            click.echo(f"{label}: {', '.join(ids[:20])}{more}")
+            click.echo(f"{label}: {', '.join(_named(i, report.hub_labels) for i in ids[:20])}{more}")
 
 
 @index.command()

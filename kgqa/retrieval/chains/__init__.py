@@ -501,8 +501,11 @@ class ChainAnswerer:
         found = link_topic(self.store, question, index) or link_plural_topic(
             self.store, question, index, self.reader.cues.vocabulary
         )
-        if found is None:
-            found = self._spelled_topic(question, index)  # "who directed crimson gardn": a label word's slip
+        if found is None or self._slip_beside(question, found):
+            # "who directed crimson gardn": a label word's slip; "bitter parade reurns": a longer label's
+            spelled = self._spelled_topic(question, index)
+            if found is None or (spelled is not None and _covers(spelled, found)):
+                found = spelled
         if found is None and self._typed_topic is not None:
             found = self._typed_topic(question)  # "who directed the movies written by hiroshi achterbreg"
         return found
@@ -519,6 +522,13 @@ class ChainAnswerer:
             return None
         start, end = spelled.written_span(found.start, found.end)
         return replace(found, start=start, end=end)
+
+    def _slip_beside(self, question: str, found: TopicMention) -> bool:
+        """Whether a word next to the topic as written is a slip of a label word (a longer label's end)."""
+        spelling = self._label_spelling(self._label_index())
+        return spelling is not None and spelling.slip_beside(
+            question, found.start, found.end, self.reader.cues.vocabulary
+        )
 
     def _label_spelling(self, index: LabelIndex | None) -> LabelSpelling | None:
         """The words of the graph's labels, read once (from `index` where the labels are in memory; None
@@ -1092,3 +1102,10 @@ def _hub_of(evidence: list[Triple], is_hub: IsHub) -> Entity | None:
             if is_hub(e.id):
                 return e
     return None
+
+
+def _covers(longer: TopicMention, found: TopicMention) -> bool:
+    """Whether `longer` spans the question's words of `found` and more."""
+    return (
+        longer.start <= found.start and found.end <= longer.end and longer.end - longer.start > found.end - found.start
+    )

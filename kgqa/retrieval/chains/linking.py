@@ -80,6 +80,8 @@ def link_plural_topic(
 def _plural_mention(question: str, label: str) -> tuple[int, int] | None:
     """Where `label` stands in `question` with its last word in the plural ("westerns", "comedies")."""
     low = label.lower()
+    if low[-1:].isdigit():
+        return None  # "the 1990s" is a decade, not the year 1990 in the plural
     stem = re.escape(low[:-1]) + "(?:y|ies)" if low.endswith("y") else re.escape(low) + "(?:s|es)"
     m = re.search(rf"(?<!\w){stem}(?!\w)", question.lower())
     return (m.start(), m.end()) if m else None

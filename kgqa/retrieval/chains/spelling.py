@@ -93,6 +93,17 @@ class LabelSpelling:
             return len(words[0]) >= MIN_SINGLE_WORD_LABEL
         return fixed * 2 <= len(words)
 
+    def slip_beside(self, question: str, start: int, end: int, keep: frozenset[str] = frozenset()) -> bool:
+        """Whether the word right before [start, end) of `question` or right after it is one that
+        `correct` would read as a label word ("bitter parade *reurns*": a longer title's slip)."""
+        low = question.lower()
+        before = _WORD.findall(low[:start])
+        after = _WORD.match(low, end + 1) if low[end : end + 1] == " " else None
+        words = ([before[-1]] if before and low[:start].endswith(before[-1] + " ") else []) + (
+            [after.group(0)] if after else []
+        )
+        return any(self._nearest(w, keep) is not None for w in words)
+
     def _nearest(self, word: str, keep: frozenset[str]) -> str | None:
         if len(word) < MIN_TYPO_LENGTH or word in self.words or word in STOP_WORDS or word in keep:
             return None
