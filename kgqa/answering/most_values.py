@@ -11,12 +11,20 @@ from kgqa.answering.catalog import Catalog
 from kgqa.answering.exact import QUERY, Exact, _result, _type, constraints_of, matching
 from kgqa.answering.question import QuestionPlan
 from kgqa.answering.typed_values import attribute_of_type
-from kgqa.answering.words import join_items, plural, singular
+from kgqa.answering.words import join_items, label_words, plural, singular
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Links
 from kgqa.question.meaning import Reading, names_hubs
+from kgqa.question.verbs import words_name
 
 _MOST = re.compile(r"\b(?:the\s+)?(most|fewest|least)\s+([a-z][a-z\-]*)")
+
+
+def _named_attribute(noun: str, cat: Catalog) -> str | None:
+    """The one attribute whose own label names `noun` ("actors": starred_actors; "tags": has_tags), where
+    no type of the values is named."""
+    named = [a for a in cat.attributes() if words_name(noun, a)]
+    return named[0] if len(named) == 1 else None
 
 
 def hubs_with_most(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, store: GraphStore) -> Exact | None:
@@ -25,7 +33,7 @@ def hubs_with_most(plan: QuestionPlan, reading: Reading, links: Links, cat: Cata
     most = _MOST.search(plan.question.lower())
     if most is None or names_hubs(most.group(2), cat):
         return None
-    attribute = attribute_of_type(most.group(2), cat, store, plan.question)
+    attribute = attribute_of_type(most.group(2), cat, store, plan.question) or _named_attribute(most.group(2), cat)
     hubs_asked = not plan.asked or names_hubs(plan.asked, cat) or reading.asked in (None, attribute)
     if attribute is None or not hubs_asked:
         return None
@@ -44,7 +52,7 @@ def hubs_with_most(plan: QuestionPlan, reading: Reading, links: Links, cat: Cata
     named = join_items([f"'{cat.hubs[h]}' [{i}]" for i, h in enumerate(top, 1)])
     verb = "is" if len(top) == 1 else "are"
     tied = " (tied)" if len(top) > 1 else ""
-    text = f"The {who} with the {'fewest' if fewest else 'most'} {plural(noun)} ({attribute}) {verb} {named}{tied}: {target} {things} each {QUERY}."
+    text = f"The {who} with the {'fewest' if fewest else 'most'} {plural(noun)} ({label_words(attribute)}) {verb} {named}{tied}: {target} {things} each {QUERY}."
     if len(top) == 1:
         text = text.replace(" each ", " ")
     ranked = sorted(counts, key=lambda h: (counts[h], cat.hubs[h]) if fewest else (-counts[h], cat.hubs[h]))

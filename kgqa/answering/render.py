@@ -121,8 +121,8 @@ def verb_clause(attribute: str, label: str, n: int) -> str | None:
     """An attribute that reads as a verb phrase, stated of `n` subjects with the value `label` ("acted in
     Moon Storm", "work in Sales" of several, "works in Sales" of one); None for a noun or a passive."""
     phrase = spoken_name(attribute).lower()
-    if not verbal(attribute) or stated_as_passive(attribute) or not phrase:
-        return None
+    if not verbal(attribute) or stated_as_passive(attribute) or not phrase or not verbal(phrase):
+        return None  # (a label spoken as a noun, "directed_by" as "director", is held, not done)
     return f"{agreeing(phrase, 1 if n == 1 else 2)} {label}"  # "works in" of several (or none): "work in"
 
 

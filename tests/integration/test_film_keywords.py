@@ -6,6 +6,7 @@ model, offline mode."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 
 import pytest
@@ -147,3 +148,63 @@ def test_the_scripts_of_a_writer_are_the_films_written_by_them(films):
     wanted = directors("written_by", writer)
     items, text, _ = ask(ws, f"who directed the scripts of {writer.lower()}")
     assert items == wanted, text
+
+
+def test_the_latest_film_on_the_way_where_no_type_names_it(films):
+    """ "what is the genre of the newest movie by X": no type is named "movie" here, so the hop on the way
+    whose films state a year is the one kept to the newest."""
+    ws, facts = films
+    years = {t: int(f["release_year"][0]) for t, f in facts.items() if f["release_year"]}
+    director = next(
+        d
+        for d in sorted({d for f in facts.values() for d in f["directed_by"]})
+        if len(mine := films_of(facts, "directed_by", d)) > 2 and len({years[t] for t in mine}) == len(mine)
+    )
+    newest = max(films_of(facts, "directed_by", director), key=lambda t: years[t])
+    items, text, _ = ask(ws, f"what is the genre of the newest movie by {director.lower()}")
+    assert items == set(facts[newest]["has_genre"]) and f"latest movie, '{newest}'" in text, text
+
+
+def test_the_film_with_the_most_or_fewest_of_a_relation(films):
+    """ "which movie by X has the most actors": the relation the noun names (its label: starred_actors),
+    counted per film; "fewest" too (it is no plain chain)."""
+    ws, facts = films
+    director = max(
+        {d for f in facts.values() for d in f["directed_by"]},
+        key=lambda d: (len({len(facts[t]["starred_actors"]) for t in films_of(facts, "directed_by", d)}), d),
+    )
+    cast = {t: len(facts[t]["starred_actors"]) for t in films_of(facts, "directed_by", director)}
+    assert len(set(cast.values())) > 1
+    for word, pick in (("most", max), ("fewest", min)):
+        items, text, _ = ask(ws, f"which movie by {director.lower()} has the {word} actors")
+        assert items == {t for t, n in cast.items() if n == pick(cast.values())}, text
+
+
+def test_a_yes_cites_the_film_asked_about(films):
+    """ "did A act in T": yes with T, not every film A acted in."""
+    ws, facts = films
+    actor, n = Counter(a for f in facts.values() for a in f["starred_actors"]).most_common(1)[0]
+    assert n > 2
+    title = films_of(facts, "starred_actors", actor)[0]
+    items, text, result = ask(ws, f"did {actor.lower()} act in {title.lower()}")
+    assert result.get("value") == "yes" and items in ({title}, {actor}), text
+
+
+def test_a_count_asked_without_how_many(films):
+    """ "number of movies directed by X", "count the movies ...": counted, not listed; the count says what
+    the films have ("have the director X", not "director X")."""
+    ws, facts = films
+    director = max(
+        {d for f in facts.values() for d in f["directed_by"]},
+        key=lambda d: (len(films_of(facts, "directed_by", d)), d),
+    )
+    n = len(films_of(facts, "directed_by", director))
+    for question in (
+        f"number of movies directed by {director.lower()}",
+        f"what is the number of films directed by {director.lower()}",
+        f"count the movies directed by {director.lower()}",
+        f"how many films has {director.lower()} made",
+    ):
+        _, text, result = ask(ws, question)
+        assert result.get("operation") == "count" and result.get("value") == n, (question, text)
+        assert not re.search(rf"\(\d+\) director {director}", text), text  # "Six films (6) director X"

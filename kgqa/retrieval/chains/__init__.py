@@ -48,6 +48,7 @@ from kgqa.retrieval.chains.ordering import (
     ordering_of,
     sortable,
     time_keyed,
+    time_literal,
     time_top_of,
 )
 from kgqa.retrieval.chains.reading import LINK_WORDS, ChainPlan, ChainReader
@@ -265,6 +266,7 @@ class ChainAnswerer:
         if narrowing is not None:
             narrowing.plan_steps = plan.steps
         latest_at = self._latest_at(plan, mention, top, fanout) if top is not None else None
+        said_noun = top.noun if top is not None and top.noun.isalpha() else "answer"  # "the latest *movie*"
         if latest_at is not None:
             top = None  # the latest of a hop on the way, not of the ends
         t1 = time.perf_counter()
@@ -292,6 +294,9 @@ class ChainAnswerer:
             reached_value = _reaches_value(named_values_here, result)
             if reached_value is None:
                 return None  # a value the chain neither narrowed by nor reached: the exact answers' or HubLink's
+            if reached_value and named_values_here is not None:  # "yes: X is the actor of Y", not of all X's films
+                asked_for = {e.id for v in named_values_here.values for e in v.entities}
+                result.ends = [e for e in result.ends if e.id in asked_for] or result.ends
         if not result.ends and self._no_inverse(asked, plan, mention):
             # "who cites X" where nothing cites X: said so, not what X cites
             answer = _compose_no_subject(question, plan, result, mode, self._topic_hubs(start, is_hub))
@@ -336,7 +341,7 @@ class ChainAnswerer:
         if latest_at is not None and latest_at.kept:
             word = "latest" if latest_at.descending else "earliest"
             kept = join_items([f"'{e.text}'" for e in latest_at.kept])
-            said.append(f"through the {word} {_noun_of(latest_at.kept)}, {kept}")
+            said.append(f"through the {word} {_noun_of(latest_at.kept, said_noun)}, {kept}")
         if said:
             answer.answer = f"{answer.answer.rstrip('.')} ({'; '.join(said)})."
         answer.timings = {"question": t1 - t0, "retrieve": t2 - t1, "generate": time.perf_counter() - t2}
@@ -458,6 +463,13 @@ class ChainAnswerer:
         named = {m.type_name for m in plan.mentions if m.type_name and m.word == top.noun}
         hops = self._hop_types(plan, mention)[:-1]
         at = next((i for i, types in enumerate(hops) if named & types), None)
+        if at is None and top.noun in plan.unexplained:
+            # a graph without types ("the genre of the newest *movie* by X": "movie" names nothing): the
+            # last hop on the way whose entities state a year, where the ends state none
+            schema = self.reader.schema
+            dated = [i for i, types in enumerate(hops) if time_literal(schema, types) is not None]
+            if dated and time_literal(schema, self._end_types(plan, mention)) is None:
+                at = dated[-1]
         if at is None:
             return None
         return LatestAt(self.store, self.reader.schema, at, top.descending, fanout)
@@ -982,10 +994,10 @@ def _chain_answer(
     )
 
 
-def _noun_of(entities: list[Entity]) -> str:
-    """What the entities are, in words: their type ("papers", "movie"), else "answers"."""
+def _noun_of(entities: list[Entity], untyped: str = "answer") -> str:
+    """What the entities are, in words: their type ("papers", "movie"), else `untyped` ("answers")."""
     types = sorted({t for e in entities for t in e.types})
-    noun = types[0].lower() if len(types) == 1 else "answer"
+    noun = types[0].lower() if len(types) == 1 else untyped
     return noun if len(entities) == 1 else plural(noun)
 
 
@@ -1051,7 +1063,7 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
                 return f"{listing} {agreeing(_with_copula(predicate), n)} '{start}'."
             return f"'{start}' {_with_copula(predicate)} {listing}."
         if direction > 0:  # "The screenwriters of 'X' are A [1] and B [1]."
-            return f"The {plural(predicate) if n > 1 else predicate} of '{start}' {'are' if n > 1 else 'is'} {listing}."
+            return f"The {plural(predicate) if n > 1 else singular_phrase(predicate)} of '{start}' {'are' if n > 1 else 'is'} {listing}."
         return f"'{start}' is the {singular_phrase(predicate)} of {listing}."  # not "the starred actors of"
     way = " → ".join(p if d > 0 else _backwards(p) for p, d in steps)
     return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."

@@ -10,7 +10,7 @@ import re
 from kgqa.answering.question import asks_yes_no, fix_how_many
 
 _OPERATOR_WORDS = re.compile(
-    r"\b(not|no|never|without|except|most|least|more|fewer|less|than|before|after|between|earliest|latest|"
+    r"\b(not|no|never|without|except|most|least|more|fewer|fewest|less|than|before|after|between|earliest|latest|"
     r"first|last|oldest|newest|rank|ranked|order|sorted|average|mean|total|sum|per|each|compare|both|either|"
     r"distributed|distribution|grouped|breakdown)\b",
     re.IGNORECASE,
@@ -35,5 +35,11 @@ def declines(question: str, topic_span: tuple[int, int] | None) -> str | None:
 
 
 def counts(question: str) -> bool:
-    """Whether the question asks how many ("hw many", "how mny" too)."""
-    return re.search(r"\bhow many\b", fix_how_many(question), re.IGNORECASE) is not None
+    """Whether the question asks how many ("hw many", "how mny" too; "the number of movies ...", "count the
+    movies ...")."""
+    return _COUNTS.search(fix_how_many(question)) is not None
+
+
+_COUNTS = re.compile(
+    r"\bhow many\b|^\W*(?:what(?:'s| is| was)\s+)?(?:the\s+)?(?:total\s+)?number of\b|^\W*count\b", re.IGNORECASE
+)
