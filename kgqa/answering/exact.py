@@ -817,8 +817,8 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         )
     if op == "rank":
         key = reading.key
-        if plan.flags.get("top") and plan.sort_key == "year":
-            key = cat.date_attribute(plan.question) or key  # "the oldest course": by its date, whatever it is called
+        if plan.sort_key == "year":  # "the oldest course", "newest to oldest": by its date, whatever it is called
+            key = cat.date_attribute(plan.question) or key
         if key is None:
             return None
         keys: dict[str, str] = {}

@@ -86,7 +86,9 @@ def verbal(attribute: str) -> bool:
 
 def _spoken(attribute: str) -> str:
     """ "has_genre" -> "genre", "directed_by" -> "directed by": a predicate name as words."""
-    return re.sub(r"^(has|have|in|of|at|on)\s+(?=\w)", "", attribute.replace("_", " ").strip(), flags=re.IGNORECASE)
+    return re.sub(
+        r"^(has|have|in|of|at|on|from)\s+(?=\w)", "", attribute.replace("_", " ").strip(), flags=re.IGNORECASE
+    )
 
 
 def spoken_name(attribute: str) -> str:

@@ -18,7 +18,7 @@ from statistics import fmean
 
 import kuzu
 import pytest
-from test_own_graph_named_by_keys import indexed_in_place
+from test_own_graph_named_by_keys import made_and_indexed
 
 from kgqa.api import Workspace
 from kgqa.config import RetrievalParams
@@ -101,9 +101,7 @@ def make_org_chart(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def org(tmp_path_factory, embedder) -> Iterator[Workspace]:
-    path = tmp_path_factory.mktemp("org") / "org.kuzu"
-    make_org_chart(path)
-    yield from indexed_in_place(path, "Employee", embedder)
+    yield from made_and_indexed(tmp_path_factory, "org", make_org_chart, "Employee", embedder)
 
 
 def ask(ws: Workspace, question: str) -> tuple[list[str], str, dict]:
@@ -301,9 +299,7 @@ def make_people_films(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def people(tmp_path_factory, embedder) -> Iterator[Workspace]:
-    path = tmp_path_factory.mktemp("people") / "films.kuzu"
-    make_people_films(path)
-    yield from indexed_in_place(path, "Person", embedder)
+    yield from made_and_indexed(tmp_path_factory, "people", make_people_films, "Person", embedder)
 
 
 @pytest.mark.parametrize(

@@ -66,6 +66,13 @@ def indexed_in_place(path: Path, hub_type: str, embedder) -> Iterator[Workspace]
     ws.close()
 
 
+def made_and_indexed(tmp_path_factory, name: str, make, hub_type: str, embedder) -> Iterator[Workspace]:
+    """A user's database written by `make` in a new directory, indexed in place (a fixture's body)."""
+    path = tmp_path_factory.mktemp(name) / f"{name}.kuzu"
+    make(path)
+    yield from indexed_in_place(path, hub_type, embedder)
+
+
 def result_items(ws: Workspace, question: str) -> list[str]:
     """The answer's `result` as sorted strings: its items, or its one value (direct strategy, no topic)."""
     answer = ws.ask(question, RetrievalParams(strategy="direct"))

@@ -329,6 +329,8 @@ class ChainAnswerer:
         t2 = time.perf_counter()
         topic_hubs = self._topic_hubs(result.start, is_hub)
         latest = self._time_keyed(plan, mention, result, top, fanout) if top is not None else None
+        if top is not None and latest is None:
+            return None  # "which book by X is the oldest" where no year or date is named: not all of them
         if ordering is not None and keyed is not None:
             answer = _compose_ordered(question, plan, result, ordering, keyed, params, is_hub, mode, topic_hubs)
         elif top is not None and latest is not None:
@@ -1104,6 +1106,8 @@ def _readable(predicate: str) -> str:
     "releaseYear" -> "release year"); a label written as words stays as it is."""
     if " " not in predicate and ("_" in predicate or re.search(r"[a-z][A-Z]", predicate)):
         return spoken_name(label_words(predicate).replace(" ", "_"))  # "has_genre": "genre"
+    if re.fullmatch(r"(?:in|from|has)\s+\w+", predicate, re.IGNORECASE):
+        return spoken_name(predicate)  # a rel table's name as words ("IN_GENRE": "in genre"): "genre"
     return predicate
 
 

@@ -116,6 +116,11 @@ def key_values(
     predicate = named_literal(schema, types, key)
     if predicate is None:
         return None
+    return _values_of(store, ends, predicate, cap)
+
+
+def _values_of(store: GraphStore, ends: list[Entity], predicate: str, cap: int) -> Keyed:
+    """The value of `predicate` each of `ends` states (the first where several), with its triple."""
     values: dict[str, str] = {}
     triples: dict[str, Triple] = {}
     by_id = {e.id: e for e in ends}
@@ -135,7 +140,19 @@ def time_keyed(
         keyed = key_values(store, schema, entities, types, key, cap)
         if keyed is not None and keyed.values:
             return keyed
+    # no predicate named for a year or date ("published: 1973"): the first whose values mostly are years
+    for predicate in sorted(p for p in schema.predicates if valued(schema.step(p, 1, types))):
+        keyed = _values_of(store, entities, predicate, cap)
+        stated = list(keyed.values.values())
+        if stated and sum(bool(_YEAR_OR_DATE.fullmatch(v.strip())) for v in stated) >= YEARS_SHARE * len(stated):
+            return keyed
     return None
+
+
+#: A year (1000-2199) or an ISO date, as a value that dates what states it.
+_YEAR_OR_DATE = re.compile(r"(?:1\d|2[01])\d\d(?:-\d\d(?:-\d\d)?)?")
+#: The share of a predicate's values that must be years or dates for it to date the chain's ends.
+YEARS_SHARE = 0.8
 
 
 def extremes(keyed: Keyed, entities: list[Entity], descending: bool) -> list[Entity]:

@@ -354,7 +354,11 @@ class ChainReader:
             own = cands[0][0] and cands[0][1] >= MATCH_THRESHOLD
             if own and asks_agent and self._only_literals(cands[0][0] or "") and w in AGENT_NOUNS:
                 own = False  # "who founded X": the founder, not the year in a "founded" predicate
-            if own and (asks_time or w in label_words(cands[0][0] or "").split()):
+            by_agent = self._passive_of(w) if asks_agent and not own else None
+            whole: tuple[str | None, float, str | None, float]
+            if by_agent is not None:
+                whole = (by_agent, STEM_SIMILARITY, None, 0.0)  # "who published X": its "published by"
+            elif own and (asks_time or w in label_words(cands[0][0] or "").split()):
                 # the verb as the predicate it names itself, not as its agent noun ("who published X":
                 # author): where the question asks for a time ("when was X published": publication
                 # year) or a predicate label holds the word ("published at")
@@ -564,9 +568,11 @@ class ChainReader:
             best: tuple[tuple[int, int, int, int], str] | None = None
             for p in self.schema.predicates:
                 said = label_words(p).split()
-                exact = said[-1:] == [w]
-                # "is X *from* Lyon" where no label ends with "from": a label of origin ("born in")
-                if not exact and not (w == "from" and ORIGIN_WORDS.intersection(said)):
+                exact = said[-1:] == [w] or (len(said) > 1 and said[0] == w)  # "comes from", "from country"
+                # "is X *from* Lyon" where no label holds "from": a label of origin ("born in"), a place
+                # (not a year: "born: 1959")
+                origin = w == "from" and bool(ORIGIN_WORDS.intersection(said)) and not self._only_literals(p)
+                if not exact and not origin:
                     continue
                 weight = max(self._weight_from(p, d, topic_types) for d in (1, -1))
                 # one that leads from the topic straight to the type asked comes first ("which companies
@@ -654,6 +660,12 @@ class ChainReader:
         """Whether exactly one predicate joins the `start` types to the `goal` types (either direction)."""
         joining = {p for p in self.schema.predicates for d in (1, -1) if self.schema.weight(p, d, start, goal)}
         return len(joining) == 1
+
+    def _passive_of(self, word: str) -> str | None:
+        """The one predicate labelled with `word` and "by" ("published by" for "published"): what "who
+        <word> X" asks for where `word` alone labels only a literal (a year)."""
+        held = [p for p in self.schema.predicates if f" {word} by " in f" {label_words(p)} "]
+        return held[0] if len(held) == 1 else None
 
     def _only_literals(self, predicate: str) -> bool:
         """Whether every value of the predicate is a literal (a year, a number, a text)."""

@@ -232,7 +232,8 @@ def _relation(step: tuple[str, int], label: str, mood: str = "those") -> str:
     predicate, direction = step
     words = label_words(predicate) if " " not in predicate else predicate
     verbal = verbal_label(predicate)
-    if " " not in predicate and words.split()[0] in ("has", "have", "in") and len(words.split()) > 1:
+    machine = " " not in predicate or len(words.split()) == 2  # "has_genre", or a rel table's "in genre"
+    if machine and words.split()[0] in ("has", "have", "in", "from") and len(words.split()) > 1:
         words, verbal = words.split(" ", 1)[1], False  # "has_genre": "with genre Drama"
     if direction > 0 and verbal and words.split()[-1] == "by":  # "directed by X"
         said = {"those": f"{words} {label}", "none": f"is {words} {label}", "one": f"is not {words} {label}"}

@@ -1,0 +1,128 @@
+"""A library's own Kùzu catalogue (node and rel tables made with Cypher, indexed in place with the books as
+hubs), asked as people type. Its labels are the rel tables' names (`IN_GENRE` "in genre", `FROM_COUNTRY`
+"from country", `PUBLISHED_BY`), a book's year is a property called `published` (a word, not "year")
+beside its authors' `born`, and `WROTE` points from the authors into the books. Expected answers are
+computed from the rows here. Real Kùzu, real MiniLM, offline mode, direct strategy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import kuzu
+import pytest
+from test_own_graph_domains import ask
+from test_own_graph_named_by_keys import made_and_indexed
+
+from kgqa.api import Workspace
+
+#: id, name, born, country
+AUTHORS = [
+    ("a1", "Kenji Sato", 1948, "Nigeria"),
+    ("a2", "Aiko Hanamura", 1968, "Ireland"),
+    ("a3", "Lucia Valdivieso", 1946, "Chile"),
+    ("a4", "Owen Brannock", 1959, "Nigeria"),
+]
+#: isbn, title, published, pages, authors, publisher, genres
+BOOKS = [
+    ("b1", "The Paper Harbour", 1965, 260, ["a1"], "Quillstone", ["Literary Fiction"]),
+    ("b2", "Paper Lantern", 1969, 410, ["a1"], "Harbor House", ["Poetry"]),
+    ("b3", "Silver Letters", 2017, 380, ["a1"], "Quillstone", ["Science Fiction", "Poetry"]),
+    ("b4", "Distant River", 1973, 300, ["a1", "a4"], "Blue Heron Books", ["Essays"]),
+    ("b5", "Distant Orchard", 1975, 214, ["a2"], "Harbor House", ["Mystery"]),
+    ("b6", "The Quiet Orchard", 2020, 333, ["a2"], "Quillstone", ["Literary Fiction"]),
+    ("b7", "Iron Season", 1990, 520, ["a3"], "Blue Heron Books", ["Historical Fiction"]),
+    ("b8", "Quiet Tide", 2004, 610, ["a4"], "Quillstone", ["Mystery", "Literary Fiction"]),
+]
+
+
+def catalogue_statements() -> list[tuple[str, dict]]:
+    """The Cypher that writes the library's database, with its parameters."""
+    out: list[tuple[str, dict]] = [
+        (ddl, {})
+        for ddl in (
+            "CREATE NODE TABLE Book(isbn STRING PRIMARY KEY, title STRING, published INT64, pages INT64)",
+            "CREATE NODE TABLE Author(id STRING PRIMARY KEY, name STRING, born INT64)",
+            "CREATE NODE TABLE Publisher(name STRING PRIMARY KEY)",
+            "CREATE NODE TABLE Genre(name STRING PRIMARY KEY)",
+            "CREATE NODE TABLE Country(name STRING PRIMARY KEY)",
+            "CREATE REL TABLE WROTE(FROM Author TO Book)",
+            "CREATE REL TABLE PUBLISHED_BY(FROM Book TO Publisher)",
+            "CREATE REL TABLE IN_GENRE(FROM Book TO Genre)",
+            "CREATE REL TABLE FROM_COUNTRY(FROM Author TO Country)",
+        )
+    ]
+    names = {
+        "Publisher": {b[5] for b in BOOKS},
+        "Genre": {g for b in BOOKS for g in b[6]},
+        "Country": {a[3] for a in AUTHORS},
+    }
+    out += [(f"CREATE (:{table} {{name: $n}})", {"n": n}) for table, values in names.items() for n in sorted(values)]
+    link = "MATCH (x:{} {{{}: $x}}), (y:{} {{{}: $y}}) CREATE (x)-[:{}]->(y)"
+    for key, name, born, country in AUTHORS:
+        out.append(("CREATE (:Author {id: $i, name: $n, born: $b})", {"i": key, "n": name, "b": born}))
+        out.append((link.format("Author", "id", "Country", "name", "FROM_COUNTRY"), {"x": key, "y": country}))
+    for isbn, title, year, pages, authors, publisher, genres in BOOKS:
+        out.append(
+            (
+                "CREATE (:Book {isbn: $i, title: $t, published: $y, pages: $p})",
+                {"i": isbn, "t": title, "y": year, "p": pages},
+            )
+        )
+        out += [(link.format("Author", "id", "Book", "isbn", "WROTE"), {"x": a, "y": isbn}) for a in authors]
+        out.append((link.format("Book", "isbn", "Publisher", "name", "PUBLISHED_BY"), {"x": isbn, "y": publisher}))
+        out += [(link.format("Book", "isbn", "Genre", "name", "IN_GENRE"), {"x": isbn, "y": g}) for g in genres]
+    return out
+
+
+def make_catalogue(path: Path) -> None:
+    """The library's own database, written with Cypher."""
+    db = kuzu.Database(str(path))
+    conn = kuzu.Connection(db)
+    for query, params in catalogue_statements():
+        conn.execute(query, params)
+    conn.close()
+    db.close()
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory, embedder) -> Iterator[Workspace]:
+    yield from made_and_indexed(tmp_path_factory, "library", make_catalogue, "Book", embedder)
+
+
+def books_of(author: str) -> list[tuple]:
+    key = next(a[0] for a in AUTHORS if a[1] == author)
+    return [b for b in BOOKS if key in b[4]]
+
+
+def test_newest_and_oldest_by_the_books_own_year(library):
+    """ "published" dates a book (its values are years; no label says "year"), not its authors' "born"."""
+    mine = books_of("Kenji Sato")
+    _, text, result = ask(library, "list kenji sato's books from newest to oldest")
+    assert result["items"] == [b[1] for b in sorted(mine, key=lambda b: -b[2])], text
+    oldest, newest = min(mine, key=lambda b: b[2])[1], max(mine, key=lambda b: b[2])[1]
+    for question, title in (
+        ("which book by kenji sato is the oldest", oldest),
+        ("what is kenji sato's newest book", newest),
+    ):
+        items, text, _ = ask(library, question)
+        assert items == [title], (question, text)
+
+
+def test_who_published_asks_for_the_publisher(library):
+    """ "who published X": `published` alone labels a year, so the label of "published" and "by" answers."""
+    items, text, _ = ask(library, "who published quiet tide")
+    assert items == ["Quillstone"], text
+    first = min(books_of("Kenji Sato"), key=lambda b: b[2])
+    items, text, _ = ask(library, "who published kenji sato's first book")
+    assert items == [first[5]], text
+
+
+def test_rel_tables_named_with_a_preposition_read_as_nouns(library):
+    """ "where is X from": the country (`FROM_COUNTRY`), not the year X was born; "in genre" is said "genre"."""
+    items, text, _ = ask(library, "where is owen brannock from")
+    assert items == ["Nigeria"] and text.startswith("The country of 'Owen Brannock' is Nigeria"), text
+    _, text, _ = ask(library, "what genre is quiet tide")
+    assert text.startswith("The genres of 'Quiet Tide' are"), text
+    _, text, _ = ask(library, "which books by kenji sato are mysteries")
+    assert "has genre Mystery" in text and "in genre" not in text, text
