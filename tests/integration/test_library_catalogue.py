@@ -126,3 +126,15 @@ def test_rel_tables_named_with_a_preposition_read_as_nouns(library):
     assert text.startswith("The genres of 'Quiet Tide' are"), text
     _, text, _ = ask(library, "which books by kenji sato are mysteries")
     assert "has genre Mystery" in text and "in genre" not in text, text
+
+
+def test_a_type_named_like_the_relation_into_the_hubs(library):
+    """`Author -WROTE-> Book` read from the books is called "author", the source table's name: "books
+    written by *authors* from nigeria" names the type (then wrote), "the *author of* X" the relation."""
+    wanted = sorted(b[1] for b in BOOKS if {"a1", "a4"} & set(b[4]))
+    items, text, _ = ask(library, "which books were written by authors from nigeria")
+    assert items == wanted, text
+    _, text, _ = ask(library, "who are the authors of paper lantern")
+    assert text.startswith("The author of 'Paper Lantern' is Kenji Sato"), text
+    items, text, _ = ask(library, "who are the authors of distant river")
+    assert items == ["Kenji Sato", "Owen Brannock"] and text.startswith("The authors of 'Distant River' are"), text

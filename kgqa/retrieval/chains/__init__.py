@@ -1045,8 +1045,8 @@ def _sentence(question: str, listing: str, n: int, how_many: bool, start: str = 
             rf"(?<![\w'])'?{re.escape(start)}'?(?![\w'])", f"'{start}'", phrase, count=1, flags=re.IGNORECASE
         )
     noun = phrase.split()[1] if len(phrase.split()) > 1 else ""
-    if n > 1 and plural(noun) != noun:  # "the genre of X" with two genres: the labels' sentence says it
-        return None
+    if (n > 1) != (plural(noun) == noun):  # "the genre of X" with two genres, "the authors of X" with one:
+        return None  # the labels' sentence says it
     return f"{phrase[0].upper()}{phrase[1:]} {'are' if n > 1 else 'is'} {listing}."
 
 

@@ -378,7 +378,9 @@ class ChainReader:
             pred = self._by_preposition(w, pred, words[i + 1] if i + 1 < len(words) else "")
             # "which films has X *made*": a maker the verb may mean, which X's own triples may correct
             loose = not asks_agent and w in OBJECT_NOUNS and whole is cands[1]
-            if pred and self._names_the_things(w, psim, tsim):
+            if pred and typ and self._type_and_its_relation(pred, typ, tsim - psim, words[i + 1 : i + 2]):
+                out.append(Mention(w, i, None, typ))  # "books written by *authors* from ireland": the type
+            elif pred and self._names_the_things(w, psim, tsim):
                 out.append(Mention(w, i, None, UNTYPED, share))  # "which movies" where nothing is typed
             elif pred and psim >= MATCH_THRESHOLD and psim >= tsim - 0.02:
                 out.append(Mention(w, i, pred, None, share, inferred=loose))
@@ -660,6 +662,18 @@ class ChainReader:
         """Whether exactly one predicate joins the `start` types to the `goal` types (either direction)."""
         joining = {p for p in self.schema.predicates for d in (1, -1) if self.schema.weight(p, d, start, goal)}
         return len(joining) == 1
+
+    def _type_and_its_relation(self, predicate: str, type_name: str, lead: float, after: list[str]) -> bool:
+        """Whether a word names a type and, as well, a relation called by that type's name that leads to it
+        (a rel read backwards into a hub, named after its source table: "author" to Author), and a clause
+        about it follows ("books written by *authors from* ireland"): the type; not before a verb or "of"
+        ("which *venue published* X", "the *author of* X" ask for the relation)."""
+        return (
+            lead >= -TIE
+            and after[:1] in (["from"], ["in"], ["at"], ["with"], ["who"], ["that"], ["born"], ["based"])
+            and label_words(predicate) == label_words(type_name)
+            and type_name in self.schema.object_types(predicate)
+        )
 
     def _passive_of(self, word: str) -> str | None:
         """The one predicate labelled with `word` and "by" ("published by" for "published"): what "who
