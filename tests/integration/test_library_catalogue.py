@@ -138,3 +138,11 @@ def test_a_type_named_like_the_relation_into_the_hubs(library):
     assert text.startswith("The author of 'Paper Lantern' is Kenji Sato"), text
     items, text, _ = ask(library, "who are the authors of distant river")
     assert items == ["Kenji Sato", "Owen Brannock"] and text.startswith("The authors of 'Distant River' are"), text
+
+
+def test_the_longest_book_has_the_most_pages(library):
+    items, text, _ = ask(library, "what is the longest book")
+    assert items == [max(BOOKS, key=lambda b: b[3])[1]], text
+    mine = books_of("Kenji Sato")
+    items, text, _ = ask(library, "which is the shortest book by kenji sato")
+    assert items == [min(mine, key=lambda b: b[3])[1]], text
