@@ -208,3 +208,11 @@ def test_a_count_asked_without_how_many(films):
         _, text, result = ask(ws, question)
         assert result.get("operation") == "count" and result.get("value") == n, (question, text)
         assert not re.search(rf"\(\d+\) director {director}", text), text  # "Six films (6) director X"
+
+
+def test_who_was_in_a_film_asks_for_its_cast(films):
+    """ "who was in X": the cast, not the relation whose label opens with "in" (`in_language`)."""
+    ws, facts = films
+    title = next(t for t in sorted(facts) if facts[t]["starred_actors"] and " " in t)
+    items, text, _ = ask(ws, f"who was in {title.lower()}")
+    assert items == set(facts[title]["starred_actors"]), text

@@ -570,7 +570,8 @@ class ChainReader:
             best: tuple[tuple[int, int, int, int], str] | None = None
             for p in self.schema.predicates:
                 said = label_words(p).split()
-                exact = said[-1:] == [w] or (len(said) > 1 and said[0] == w)  # "comes from", "from country"
+                # "comes from"; "from country" (not "in language" for "who was *in* X": the cast)
+                exact = said[-1:] == [w] or (w == "from" and len(said) > 1 and said[0] == w)
                 # "is X *from* Lyon" where no label holds "from": a label of origin ("born in"), a place
                 # (not a year: "born: 1959")
                 origin = w == "from" and bool(ORIGIN_WORDS.intersection(said)) and not self._only_literals(p)
