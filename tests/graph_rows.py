@@ -30,6 +30,16 @@ def film_rows(root: Path, triples: int, seed: int) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
+def indexed_tsv(root: Path, name: str, text: str, embedder: Embedder, params: IndexParams) -> Workspace:
+    """`text` (a headerless TSV of names) written to ROOT/NAME.tsv, loaded into ROOT/NAME.kuzu and indexed
+    with `params`."""
+    (root / f"{name}.tsv").write_text(text, encoding="utf-8")
+    ws = Workspace.init(Settings(db_path=root / f"{name}.kuzu"), embedder=embedder)
+    ws.load(root / f"{name}.tsv")
+    ws.build_index(params)
+    return ws
+
+
 def indexed_rows(root: Path, rows: list[dict[str, str]], embedder: Embedder, hub_types: tuple[str, ...]) -> Workspace:
     """`rows` written to ROOT/graph.csv, loaded into ROOT/graph.kuzu and indexed with `hub_types`."""
     path = root / "graph.csv"

@@ -33,7 +33,7 @@ from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
 from kgqa.question.meaning import Reading, asks_inverse, asks_together, lexical_attribute, names_hubs, read
-from kgqa.question.verbs import agent_words, share_a_stem, words_name
+from kgqa.question.verbs import agent_words, share_a_stem, the_one_named, words_name
 
 QUERY = "[query]"
 #: Seconds of one answering/matching_hubs_one or group_hubs_one read (one key, a hop, the hubs' rows:
@@ -581,18 +581,10 @@ def constraints_of(plan: QuestionPlan, links: Links, cat: Catalog, skip: str | N
     return out
 
 
-def _named_via(vias: set[str], text: str) -> str | None:
-    """Of several links a value is reached through, the one `text`'s words name ("which people *directed*
-    movies in finnish": the films' language through "directed", not "acted in"); None where it names none
-    or several."""
-    named = [v for v in vias if words_name(text, v)]
-    return named[0] if len(named) == 1 else None
-
-
 def _named_path(paths: list[Path], question: str) -> Path:
     """Of an attribute's paths, the one whose link the question names ("which people *directed* movies
     released in 2012": the year through "directed"), else the first."""
-    via = _named_via({p.via for p in paths if p.via}, question)
+    via = the_one_named(question, {p.via for p in paths if p.via})
     return next((p for p in paths if via and p.via == via), paths[0])
 
 
@@ -600,7 +592,7 @@ def _along_the_named_path(facts: list[Fact], masked: str) -> list[Fact]:
     """Of a value's facts reached along several paths, those along the one whose link the question's words
     name; all of them where it names none or several."""
     vias = {f.path.via for f in facts if f.path.via}
-    via = _named_via(vias, masked) if len(vias) >= 2 else None
+    via = the_one_named(masked, vias) if len(vias) >= 2 else None  # "*directed* movies in finnish"
     return [f for f in facts if f.path.via == via] if via else facts
 
 

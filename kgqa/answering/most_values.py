@@ -15,16 +15,9 @@ from kgqa.answering.words import join_items, label_words, plural, singular
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Links
 from kgqa.question.meaning import Reading, names_hubs
-from kgqa.question.verbs import words_name
+from kgqa.question.verbs import the_one_named
 
 _MOST = re.compile(r"\b(?:the\s+)?(most|fewest|least)\s+([a-z][a-z\-]*)")
-
-
-def _named_attribute(noun: str, cat: Catalog) -> str | None:
-    """The one attribute whose own label names `noun` ("actors": starred_actors; "tags": has_tags), where
-    no type of the values is named."""
-    named = [a for a in cat.attributes() if words_name(noun, a)]
-    return named[0] if len(named) == 1 else None
 
 
 def hubs_with_most(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, store: GraphStore) -> Exact | None:
@@ -33,7 +26,9 @@ def hubs_with_most(plan: QuestionPlan, reading: Reading, links: Links, cat: Cata
     most = _MOST.search(plan.question.lower())
     if most is None or names_hubs(most.group(2), cat):
         return None
-    attribute = attribute_of_type(most.group(2), cat, store, plan.question) or _named_attribute(most.group(2), cat)
+    # the values' type ("the most departments"), else the one attribute the noun names ("actors": starred_actors)
+    counted = most.group(2)
+    attribute = attribute_of_type(counted, cat, store, plan.question) or the_one_named(counted, cat.attributes())
     hubs_asked = not plan.asked or names_hubs(plan.asked, cat) or reading.asked in (None, attribute)
     if attribute is None or not hubs_asked:
         return None

@@ -12,7 +12,7 @@ from kgqa.answering.render import singular_phrase
 from kgqa.graph.layout import layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.question.meaning import same_kind
-from kgqa.question.verbs import words_name
+from kgqa.question.verbs import the_one_named
 
 #: Values of each attribute whose types are read.
 SAMPLED = 3
@@ -33,7 +33,7 @@ def attribute_of_type(phrase: str, cat: Catalog, store: GraphStore, question: st
     best = own or named
     if len(best) > 1 and question:
         rest = re.sub(rf"\b{re.escape(phrase.strip())}\b", " ", question, flags=re.I)
-        best = [a for a in best if words_name(rest, a)]
+        return the_one_named(rest, best)
     return best[0] if len(best) == 1 else None
 
 

@@ -5,6 +5,7 @@ one word."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 #: Verbs whose agent noun is what predicate labels usually say (general English, not one graph's).
 AGENT_NOUNS = {
@@ -253,6 +254,12 @@ def words_name(text: str, attribute: str) -> bool:
         return True
     doers = {agent_noun(w) for w in _WORD.findall(text.lower())}
     return any(d and share_a_stem(d, attribute) for d in doers)
+
+
+def the_one_named(text: str, names: Iterable[str]) -> str | None:
+    """The one of `names` a word of `text` names (`words_name`); None where it names none or several."""
+    named = [n for n in names if words_name(text, n)]
+    return named[0] if len(named) == 1 else None
 
 
 def agent_words(phrase: str) -> str:

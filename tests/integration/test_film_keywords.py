@@ -10,10 +10,10 @@ import re
 from collections import Counter, defaultdict
 
 import pytest
-from graph_rows import METAQA_NAMES, film_rows
+from graph_rows import METAQA_NAMES, film_rows, indexed_tsv
 
 from kgqa.api import Workspace
-from kgqa.config import IndexParams, RetrievalParams, Settings
+from kgqa.config import IndexParams, RetrievalParams
 
 
 @pytest.fixture(scope="module")
@@ -24,10 +24,9 @@ def films(tmp_path_factory, embedder):
         (r["subject_label"], METAQA_NAMES.get(r["predicate"], r["predicate"]), r["object_label"] or r["object"])
         for r in film_rows(root, 1500, 7)
     ]
-    (root / "kb.tsv").write_text("".join(f"{s}\t{p}\t{o}\n" for s, p, o in rows), encoding="utf-8")
-    ws = Workspace.init(Settings(db_path=root / "films.kuzu"), embedder=embedder)
-    ws.load(root / "kb.tsv")
-    ws.build_index(IndexParams(min_out_degree=1))
+    ws = indexed_tsv(
+        root, "films", "".join(f"{s}\t{p}\t{o}\n" for s, p, o in rows), embedder, IndexParams(min_out_degree=1)
+    )
     facts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for s, p, o in rows:
         facts[s][p].append(o)

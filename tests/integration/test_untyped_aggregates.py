@@ -10,6 +10,7 @@ import csv
 from collections import Counter
 
 import pytest
+from graph_rows import indexed_tsv
 
 from kgqa.answering.untyped import kind_asked, untyped_catalogs
 from kgqa.api import Workspace
@@ -55,11 +56,9 @@ def films(tmp_path_factory, embedder):
     gen = generate_films(root / "films", 1200, seed=11, questions=0)
     with gen.graph_file.open(encoding="utf-8", newline="") as fh:
         rows = [(r["subject_label"], r["predicate"], r["object_label"] or r["object"]) for r in csv.DictReader(fh)]
-    tsv = root / "films.tsv"
-    tsv.write_text("".join(f"{s}\t{p}\t{o}\n" for s, p, o in rows), encoding="utf-8")
-    ws = Workspace.init(Settings(db_path=root / "films.kuzu"), embedder=embedder)
-    ws.load(tsv)
-    ws.build_index(IndexParams(min_out_degree=1))  # the API's default hub type, Paper, holds nothing here
+    text = "".join(f"{s}\t{p}\t{o}\n" for s, p, o in rows)
+    # the API's default hub type, Paper, holds nothing here
+    ws = indexed_tsv(root, "films", text, embedder, IndexParams(min_out_degree=1))
     yield ws, rows
     ws.close()
 
@@ -129,10 +128,7 @@ def test_the_people_in_two_roles(films):
 def books(tmp_path_factory, embedder):
     """Books with their authors and publishers as subjects too (three kinds of subject, none most)."""
     root = tmp_path_factory.mktemp("untyped-books")
-    (root / "books.tsv").write_text(BOOKS, encoding="utf-8")
-    ws = Workspace.init(Settings(db_path=root / "books.kuzu"), embedder=embedder)
-    ws.load(root / "books.tsv")
-    ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
+    ws = indexed_tsv(root, "books", BOOKS, embedder, IndexParams(hub_types=(), min_out_degree=1))
     yield ws
     ws.close()
 
@@ -200,10 +196,7 @@ def geo(tmp_path_factory, embedder):
         for c, k in COUNTRIES.items()
     ]
     rows += [f"{c}\tlocated_in\t{k}\n{c}\tpopulation\t{len(c)}00000\n" for c, k in CITIES.items()]
-    (root / "geo.tsv").write_text("".join(rows), encoding="utf-8")
-    ws = Workspace.init(Settings(db_path=root / "geo.kuzu"), embedder=embedder)
-    ws.load(root / "geo.tsv")
-    ws.build_index(IndexParams(hub_types=(), min_out_degree=1))
+    ws = indexed_tsv(root, "geo", "".join(rows), embedder, IndexParams(hub_types=(), min_out_degree=1))
     yield ws
     ws.close()
 

@@ -515,7 +515,7 @@ class ChainAnswerer:
         found = link_topic(self.store, question, index) or link_plural_topic(
             self.store, question, index, self.reader.cues.vocabulary
         )
-        if found is None or self._slip_beside(question, found):
+        if found is None or self._slip_beside(question, found, index):
             # "who directed crimson gardn": a label word's slip; "bitter parade reurns": a longer label's
             spelled = self._spelled_topic(question, index)
             if found is None or (spelled is not None and _covers(spelled, found)):
@@ -537,9 +537,9 @@ class ChainAnswerer:
         start, end = spelled.written_span(found.start, found.end)
         return replace(found, start=start, end=end)
 
-    def _slip_beside(self, question: str, found: TopicMention) -> bool:
+    def _slip_beside(self, question: str, found: TopicMention, index: LabelIndex | None) -> bool:
         """Whether a word next to the topic as written is a slip of a label word (a longer label's end)."""
-        spelling = self._label_spelling(self._label_index())
+        spelling = self._label_spelling(index)
         return spelling is not None and spelling.slip_beside(
             question, found.start, found.end, self.reader.cues.vocabulary
         )
