@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
+
+import kuzu
 
 from kgqa.api import Workspace
 from kgqa.config import IndexParams, Settings
@@ -51,3 +54,13 @@ def indexed_rows(root: Path, rows: list[dict[str, str]], embedder: Embedder, hub
     ws.load(path)
     ws.build_index(IndexParams(hub_types=hub_types))
     return ws
+
+
+def written_with_cypher(path: Path, statements: list[tuple[str, dict[str, Any]]]) -> None:
+    """A user's own Kùzu database at `path`, written statement by statement (with their parameters)."""
+    db = kuzu.Database(str(path))
+    conn = kuzu.Connection(db)
+    for query, params in statements:
+        conn.execute(query, params)
+    conn.close()
+    db.close()

@@ -13,8 +13,8 @@ from typing import Any
 from kgqa.answering.catalog import Catalog
 from kgqa.answering.exact import QUERY, Exact, _masked, _result
 from kgqa.answering.question import asks_yes_no
-from kgqa.answering.render import attribute_noun, verbal
-from kgqa.answering.words import join_items, number_words, plural, same_word
+from kgqa.answering.render import attribute_noun, is_participle, verbal
+from kgqa.answering.words import agreeing, join_items, number_words, plural, same_word
 from kgqa.graph.layout import GraphLayout, TripleLayout, layout_of
 from kgqa.graph.store import GraphStore
 from kgqa.question.components import VERB_FORMS
@@ -109,7 +109,7 @@ def _ids(path: list[Triple]) -> tuple[str, ...]:
 
 
 def _name(e: Entity, hubs: Container[str]) -> str:
-    return f"'{e.label}'" if e.id in hubs else e.label
+    return f"'{e.text}'" if e.id in hubs else e.text
 
 
 def statement(t: Triple, hubs: Container[str]) -> str:
@@ -156,7 +156,7 @@ def connection_by_labels(question: str, store: GraphStore, hub_types: Collection
     named: dict[str, list[Entity]] = {}
     for entity in layout_of(store).labels_in_text(text, MIN_LABEL, MAX_LABELS):
         if not entity.is_literal:
-            named.setdefault(entity.label.lower(), []).append(entity)
+            named.setdefault(entity.text.lower(), []).append(entity)
     types = set(hub_types)
     ends: list[End] = []
     spans: list[tuple[int, int]] = []
@@ -167,7 +167,7 @@ def connection_by_labels(question: str, store: GraphStore, hub_types: Collection
         if len(entities) > 1:
             return None
         spans.append(m.span())
-        ends.append(End(m.start(), entities[0].id, entities[0].label, bool(types & set(entities[0].types))))
+        ends.append(End(m.start(), entities[0].id, entities[0].text, bool(types & set(entities[0].types))))
         if len(ends) == 2:
             break
     if len(ends) < 2:
@@ -204,7 +204,7 @@ def link_answer(
     sources = [(e.id, e.label) for e in (a, b) if e.is_hub]
     cite = "".join(f"[{i}]" for i in range(1, len(sources) + 1)) or QUERY
     query = {"name": "answering/link_paths", "between": [a.label, b.label]}
-    structured = [[[t.subject.label, t.predicate, t.object.label] for t in p] for p in paths]
+    structured = [[[t.subject.text, t.predicate, t.object.text] for t in p] for p in paths]
     triples = list(dict.fromkeys(t.canonical for p in paths[: SHOWN + 5] for t in p))
     an, bn = (f"'{e.label}'" if e.is_hub else e.label for e in (a, b))
     if together:
@@ -215,6 +215,16 @@ def link_answer(
     if not paths:
         text = f"The graph states no link of one or two steps between {an} and {bn} {QUERY}."
         return Exact(text, _result("relationship", None, [], query=query, paths=[]), sources)
+    if _IN_COMMON.search(question) and (shared := _shared(paths, a.id)):
+        exact = _in_common(an, bn, shared, hubs, cite, sources, query, structured)
+        others = [
+            p for p in paths if p not in shared and not any(e.is_literal for t in p for e in (t.subject, t.object))
+        ]
+        if others:  # "... ; also linked: 'A' directed by D and the starred actor of 'B' is D."
+            exact.text = (
+                exact.text[:-1] + "; also linked: " + "; ".join(_path_text(p, hubs) for p in others[:SHOWN]) + "."
+            )
+        return exact
     direct = [p for p in paths if len(p) == 1]
     shown = direct or paths[:SHOWN]
     clauses = [_path_text(p, hubs) for p in shown]
@@ -223,7 +233,72 @@ def link_answer(
     if not direct and len(paths) > SHOWN:
         text += f"; and {len(paths) - SHOWN} more paths"
     text += "."
-    items = [" → ".join(f"{t.subject.label} —{t.predicate}→ {t.object.label}" for t in p) for p in shown]
+    items = [" → ".join(f"{t.subject.text} —{t.predicate}→ {t.object.text}" for t in p) for p in shown]
+    return Exact(text, _result("relationship", None, items, query=query, paths=structured), sources, triples)
+
+
+#: "what do A and B have in common", "what do A and B share", "what is common to A and B".
+_IN_COMMON = re.compile(r"\bin common\b|\bcommon to\b|\bshare\b|\bshared by\b", re.IGNORECASE)
+
+
+def _shared(paths: list[list[Triple]], a: str) -> list[list[Triple]]:
+    """The two-step paths through an entity or a value both ends hold by one predicate in one direction:
+    both have the genre G (or the year 1956), or G created both."""
+    out = []
+    for p in paths:
+        if len(p) != 2 or p[0].predicate != p[1].predicate:
+            continue
+        middle = _middle(p, a)
+        if (p[0].object.id == middle.id) == (p[1].object.id == middle.id):
+            out.append(p)
+    return out
+
+
+def _in_common(
+    an: str,
+    bn: str,
+    shared: list[list[Triple]],
+    hubs: Container[str],
+    cite: str,
+    sources: list[tuple[str, str]],
+    query: dict,
+    structured: list,
+) -> Exact:
+    """ "'A' and 'B' both have the cuisine Thai and the suit Vegetarian; both use Ginger; Sunee Chaiyaporn
+    created both": what the two ends share, by predicate."""
+    held: dict[str, list[str]] = {}
+    done: dict[str, list[str]] = {}
+    by: dict[str, list[str]] = {}
+    for p in shared:
+        middle = p[0].object if p[0].object.id == p[1].object.id else p[0].subject
+        name = _name(middle, hubs)
+        if any(name in names for group in (held, done, by) for names in group.values()):
+            continue  # the same entity read both ways ("creator" and "created")
+        pointing_out = p[0].object.id == middle.id
+        if pointing_out and verbal(p[0].predicate):
+            done.setdefault(p[0].predicate, []).append(name)
+        elif pointing_out:
+            held.setdefault(p[0].predicate, []).append(name)
+        else:
+            by.setdefault(p[0].predicate, []).append(name)
+    parts = []
+    if held:
+        nouns = [f"the {attribute_noun(k, len(v))} {join_items(v)}" for k, v in held.items()]
+        parts.append("both have " + join_items(nouns))
+    for k, v in done.items():
+        phrase = k.replace("_", " ")
+        verb = f"are {phrase}" if is_participle(phrase.split()[0]) else agreeing(phrase, 2)  # "are published by"
+        parts.append(f"both {verb} {join_items(v)}")
+    for k, v in by.items():
+        of = (
+            f"{k.replace('_', ' ')} both"
+            if verbal(k)
+            else f"{'is' if len(v) == 1 else 'are'} the {attribute_noun(k)} of both"
+        )
+        parts.append(f"{join_items(v)} {of}")
+    text = f"{an} and {bn}: {'; '.join(parts)} {cite}."
+    items = [name for group in (held, done, by) for names in group.values() for name in names]
+    triples = list(dict.fromkeys(t.canonical for p in shared for t in p))
     return Exact(text, _result("relationship", None, items, query=query, paths=structured), sources, triples)
 
 

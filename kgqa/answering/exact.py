@@ -28,7 +28,7 @@ from kgqa.answering.render import (
     verbal,
 )
 from kgqa.answering.typed_values import attribute_of_type
-from kgqa.answering.words import join_items, number_words, plural, written
+from kgqa.answering.words import gerund, join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
@@ -220,7 +220,10 @@ def _holder(attribute: str, noun: str = "") -> str:
     return singular_phrase(noun.lower()) if noun and verbal(attribute) else singular_phrase(attribute)
 
 
-_MOST_OF = re.compile(r"\b(?:has|have|had|with|scored|scores)\s+the\s+(most|fewest|least)\s+([a-z]+(?: [a-z]+)?)")
+_MOST_OF = re.compile(
+    r"\b(?:has|have|had|with|scored|scores)\s+the\s+(most|fewest|least|(?:highest|largest|greatest|biggest|lowest|"
+    r"smallest)\s+(?:number|amount|count)\s+of)\s+([a-z]+(?: [a-z]+)?)"
+)
 
 
 def _most_of_a_number(plan: QuestionPlan, reading: Reading, cat: Catalog) -> tuple[QuestionPlan, Reading]:
@@ -231,7 +234,7 @@ def _most_of_a_number(plan: QuestionPlan, reading: Reading, cat: Catalog) -> tup
     attribute = lexical_attribute(most.group(2), cat, exact=True) if most else None
     if most is None or attribute is None or _stated_numbers(cat, attribute, list(cat.hubs)[:200]) is None:
         return plan, reading
-    descending = most.group(1) == "most"
+    descending = most.group(1).startswith(("most", "highest", "largest", "greatest", "biggest"))
     flags = {**plan.flags, "top": True, "named_value": True}
     word = "most" if descending else "fewest"
     plan = replace(plan, operation="rank", flags=flags, sort_key=most.group(2), descending=descending, superlative=word)
@@ -706,10 +709,25 @@ def _grouped_by_key(store: GraphStore, ids: list[str], via: str, pred: str) -> l
 
 
 def _phrase(constraints: list[Constraint]) -> str:
-    """ " with the venue X", " hired in 2013": the constraints after the hubs' noun."""
-    held = [f"{singular_phrase(c.attribute)} {c.label}" for c in constraints if not _dated_verb(c)]
-    done = [_when_done(c) for c in constraints if _dated_verb(c)]
+    """ " with the venue X", " hired in 2013", " using Garlic": the constraints after the hubs' noun."""
+    doing = {id(c): _doing(c) for c in constraints}
+    held = [f"{singular_phrase(c.attribute)} {c.label}" for c in constraints if not _dated_verb(c) and not doing[id(c)]]
+    done = [_when_done(c) if _dated_verb(c) else doing[id(c)] for c in constraints if _dated_verb(c) or doing[id(c)]]
     return (" with " + join_items(held) if held else "") + "".join(f" {d}" for d in done)
+
+
+def _doing(c: Constraint) -> str:
+    """A constraint on a present-tense verb as its -ing form ("using Garlic"; one step further "using
+    one belonging to Nut"), "" for a noun or another verb form."""
+    if not verbal(c.path.pred):
+        return ""
+    then = gerund(spoken_name(c.path.pred))
+    if then is None:
+        return ""
+    if not c.path.via:
+        return f"{then} {c.label}"
+    first = gerund(spoken_name(c.path.via)) if verbal(c.path.via) else None
+    return f"{first} one {then} {c.label}" if first else ""
 
 
 def _dated_verb(c: Constraint) -> bool:
@@ -986,8 +1004,12 @@ def _top_by_value(
     one = len(top) == 1
     what = _type(cat) if one else plural(_type(cat))
     if plan.flags.get("named_value"):  # "the song with the highest rating", "the match with the most home goals"
-        named = spoken_name(key) if plan.superlative in ("most", "fewest") else singular_phrase(key)
-        head = f"The {what}{_phrase(constraints)} with the {plan.superlative} {named}"
+        superlative, named = plan.superlative, singular_phrase(key)
+        if superlative in ("most", "fewest") or plural(named) == spoken_name(key) != named:
+            named = spoken_name(key)  # a count's noun: "the most pages", "the fewest calories"
+            superlative = {"most": "most", "fewest": "fewest"}.get(superlative, "most" if plan.descending else "fewest")
+        held = _phrase(constraints)
+        head = f"The {what}{held}{' and' if held.startswith(' with') else ' with'} the {superlative} {named}"
     elif plan.flags.get("after_noun"):  # "who was hired first"
         head = f"The {what}{_phrase(constraints)} {plan.superlative}"
     else:  # "the longest song"

@@ -23,9 +23,10 @@ from kgqa.answering.exact import (
     matching,
 )
 from kgqa.answering.question import QuestionPlan
-from kgqa.answering.render import attribute_noun, singular_phrase
-from kgqa.answering.words import is_negative_value, join_items, number_words, plural
+from kgqa.answering.render import attribute_noun, singular_phrase, verb_clause
+from kgqa.answering.words import is_negative_value, join_items, label_words, number_words, plural
 from kgqa.embeddings.base import Embedder
+from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Links, Mention
 from kgqa.question.meaning import lexical_attribute, semantic_attribute
@@ -94,13 +95,18 @@ def lacking(
     n = len(keep)
     noun = _type(cat) if n == 1 else plural(_type(cat))
     attr = attribute_noun(attribute)
-    if n == 0:
+    done = _done(attribute, negated, ids, store) if negated is not None else None  # "use Garlic"
+    if n == 0 and done:
+        text = f"Every {_type(cat)}{_phrase(constraints)} does {done} {QUERY}: all {len(hubs)} state it"
+    elif n == 0:
         lack = f"lacks {what}" if ids else f"lacks a {attr}"
         text = f"No {_type(cat)}{_phrase(constraints)} {lack} {QUERY}: all {len(hubs)} state it"
     else:
         head = f"{_cap(number_words(n))} {noun} ({n}){_phrase(constraints)}"
         claim = (
-            f"{'does' if n == 1 else 'do'} not have {what}" if ids else f"{'states' if n == 1 else 'state'} no {attr}"
+            f"{'does' if n == 1 else 'do'} not {done or 'have ' + what}"
+            if ids
+            else f"{'states' if n == 1 else 'state'} no {attr}"
         )
         text = f"{head} {claim} {QUERY}"
     labels = [label for _, label in keep]
@@ -127,6 +133,22 @@ def lacking(
     )
     result = _result("count" if counting else "negation", n if counting else None, labels, groups, query=query)
     return Exact(text, result, [] if counting else keep, list(dict.fromkeys(triples)))
+
+
+def _done(attribute: str, negated: Mention, ids: set[str], store: GraphStore) -> str | None:
+    """What the hubs lacking the value do not do, where the attribute reads as a verb ("use Garlic"; one
+    step further "use an ingredient that belongs to Dairy"); None for a noun ("genre")."""
+    fact = next((f for f in negated.facts if f.attribute == attribute and f.value_id in ids), None)
+    if fact is None or not fact.path.via:
+        return verb_clause(attribute, negated.label, 2)
+    then = verb_clause(fact.path.pred, negated.label, 1)
+    if then is None or len(fact.triples) < 2:
+        return None
+    step = fact.triples[0].object
+    types = step.types or getattr(entities_by_ids(store, [step.id]).get(step.id), "types", ())
+    kind = label_words(types[0]) if types else ""
+    one = f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}" if kind else "anything"
+    return verb_clause(fact.path.via, f"{one} that {then}", 2)
 
 
 def _attribute_of(mention: Mention, cat: Catalog) -> str | None:

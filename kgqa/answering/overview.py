@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 
-from kgqa.answering.render import spoken_name
+from kgqa.answering.render import opens_a_noun, spoken_name
 from kgqa.answering.words import agreeing, join_items, plural, verbal_label, written
 from kgqa.graph.reader import entities_by_ids, in_edges, out_edges
 from kgqa.graph.store import GraphStore
@@ -33,19 +33,23 @@ NAMESAKES_MAX = 3
 IsHub = Callable[[str], bool]
 
 
+#: A name typed alone ("quiet tide") is read as a request for its overview up to this many words.
+NAME_ALONE_WORDS = 8
+
+
 def may_ask_overview(question: str) -> bool:
-    """Whether the question starts as a request for an overview (cheap: before its topic is linked)."""
-    return _REQUEST.match(question) is not None
+    """Whether the question starts as a request for an overview, or is short enough to be a name typed
+    alone (cheap: before its topic is linked)."""
+    return _REQUEST.match(question) is not None or len(question.split()) <= NAME_ALONE_WORDS
 
 
 def asks_overview(question: str, start: int, end: int) -> bool:
     """Whether the question asks what the graph says about the thing named at `start:end`, and nothing
-    else ("describe X", not "describe the genre of X")."""
+    else ("describe X", not "describe the genre of X"; the name alone too)."""
     m = _REQUEST.match(question)
-    if m is None:
-        return False
-    before, after = question[m.end() : start], question[end:]
-    return start >= m.end() and not before.strip(_AROUND) and not after.strip(_AROUND)
+    opening = m.end() if m else 0
+    before, after = question[opening:start], question[end:]
+    return start >= opening and not before.strip(_AROUND) and not after.strip(_AROUND)
 
 
 def overview(
@@ -142,7 +146,7 @@ def overview(
 
 def _said(predicate: str) -> str:
     """A machine-style predicate name as people say it ("directed_by": "director"); other labels as they are."""
-    return spoken_name(predicate) if "_" in predicate else predicate
+    return spoken_name(predicate) if "_" in predicate or opens_a_noun(predicate) else predicate
 
 
 def _by_predicate(triples: list[Triple]) -> dict[str, list[Triple]]:

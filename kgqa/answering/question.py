@@ -36,8 +36,11 @@ _SUPERLATIVES = {
     "newest": ("year", True),
     "latest": ("year", True),
     "most recent": ("year", True),
-    "longest": ("length duration pages runtime", True),
-    "shortest": ("length duration pages runtime", False),
+    "longest": ("length duration pages runtime minutes", True),
+    "shortest": ("length duration pages runtime minutes", False),
+    "quickest": ("time duration minutes runtime length", False),
+    "fastest": ("time duration minutes runtime length", False),
+    "slowest": ("time duration minutes runtime length", True),
     "highest rated": ("rating", True),
     "best rated": ("rating", True),
     "top rated": ("rating", True),
@@ -53,11 +56,19 @@ _COUNT_WORDS = r"\d{1,2}|two|three|four|five|six|seven|eight|nine|ten"
 _SUPERLATIVE_WORDS = "|".join(k.replace(" ", r"[\s-]") for k in sorted(_SUPERLATIVES, key=len, reverse=True))
 #: "the oldest movie", "the 3 newest papers", "the highest-rated song" (not "newest first"): the N hubs
 #: first by the value the superlative names.
-_TOP_BY_VALUE = re.compile(rf"\bthe\s+(?:({_COUNT_WORDS})\s+)?({_SUPERLATIVE_WORDS})\s+(?!first\b)([a-z]+)")
+_TOP_BY_VALUE = re.compile(
+    rf"(?:\b(?:the|top)\s+|^\s*)(?:({_COUNT_WORDS})\s+)?({_SUPERLATIVE_WORDS})\b"
+    r"(?!\s+first\b)(?:\s+([a-z]+))?"
+)
 #: "which song has the highest rating", "the city with the largest population": the hubs by the named value.
 _TOP_BY_NAMED = re.compile(
     rf"\b(?:has|have|had|with)\s+the\s+(?:({_COUNT_WORDS})\s+)?(highest|lowest|largest|smallest|biggest|greatest|longest|shortest)"
     r"\s+(?!number\b|amount\b|count\b)([a-z]+(?: [a-z]+)?)"
+)
+#: "the lowest calorie recipe", "the highest budget film": the hubs by the value a noun before the type names.
+_TOP_BY_NOUN = re.compile(
+    rf"\bthe\s+(?:({_COUNT_WORDS})\s+)?(highest|lowest|largest|smallest|biggest|greatest)[\s-]+"
+    r"(?!number\b|amount\b|count\b|rated\b)([a-z]{3,})\s+([a-z]{3,})\b"
 )
 #: "who was hired most recently", "which film was released first": the hub first by the date the verb names.
 _TOP_BY_WHEN = re.compile(
@@ -320,7 +331,9 @@ def analyse(question: str) -> QuestionPlan:
         # "what is the average salary in engineering", "the total runtime of X's films"
         plan.operation = "total" if summary.group(1).startswith(("total", "combined", "sum")) else "average"
         plan.counted = summary.group(2)
-    elif (top := _TOP_BY_VALUE.search(unquoted) or _TOP_BY_NAMED.search(unquoted)) and not _RANK.search(unquoted):
+    elif (
+        top := _TOP_BY_VALUE.search(unquoted) or _TOP_BY_NAMED.search(unquoted) or _TOP_BY_NOUN.search(unquoted)
+    ) and not _RANK.search(unquoted):
         # "what is the oldest movie", "the 3 newest papers", "which song has the highest rating"
         plan.operation = "rank"
         word = re.sub(r"[\s-]+", " ", top.group(2))
@@ -329,11 +342,13 @@ def analyse(question: str) -> QuestionPlan:
         plan.limit = _count_of(top.group(1) or "") or leading or 1  # "which 3 songs have the highest rating"
         if top.re is _TOP_BY_VALUE:
             plan.sort_key, plan.descending = _SUPERLATIVES[word]
-            if set(word.split()) & set(plan.asked.split()) or not plan.asked:
+            if (set(word.split()) & set(plan.asked.split()) or not plan.asked) and top.group(3):
                 plan.asked = top.group(3)  # "list the 3 newest movies", "the highest rated song"
         else:
             plan.sort_key, plan.descending = top.group(3), word in _HIGH
             plan.flags["named_value"] = True  # "the song with the highest rating"
+            if top.re is _TOP_BY_NOUN:
+                plan.asked = top.group(4)  # "the lowest calorie recipe": the recipes by their calories
     elif _RANK.search(unquoted):
         plan.operation = "rank"
         plan.descending = bool(_DESC.search(unquoted))
@@ -507,7 +522,11 @@ def _asked(question: str) -> tuple[str, str, str, str]:
         if how:
             words = how.group(1).split()
             return "", words[0] if words else "", " ".join(words[1:]), _lead(first, how.start())
-        head = re.match(r"\s*(?:all\s+|the\s+)?([A-Za-z][a-z\-]*[a-rt-z]s)\b", first) or _KEYWORD_HEAD.match(first)
+        head = (
+            re.match(r"\s*(?:all\s+|the\s+)?([A-Za-z][a-z\-]*[a-rt-z]s)\b", first)
+            or _KEYWORD_HEAD.match(first)
+            or _KEYWORDS_ONLY.match(first)
+        )
         if head and not set(head.group(1).lower().split()) & (STOP_WORDS | VERB_FORMS | _AUX):
             # "movies released after 2020", "horror movies from the 80s", typed without a question word:
             # a list of what it names
@@ -583,6 +602,10 @@ _KEYWORD_HEAD = re.compile(
     r"released|made|directed|written|starring|after|before|since|during|between|that|which)\b)",
     re.IGNORECASE,
 )
+
+
+#: Only a plural noun and the words that describe it ("gluten free mexican recipes"): a list of what it names.
+_KEYWORDS_ONLY = re.compile(r"\s*(?:all\s+|the\s+)?((?:[A-Za-z][\w\-]*\s+){1,3}[A-Za-z][a-z\-]*[a-rt-z]s)\s*$")
 
 
 def _asked_verb(word: str) -> bool:

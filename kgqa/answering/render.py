@@ -59,7 +59,7 @@ def singular_phrase(phrase: str) -> str:
     "has_genre" -> "genre")."""
     by = phrase.lower().split()
     passive = len(by) == 2 and by[1] == "by" and is_participle(by[0])  # "taught by": "teacher"
-    words = (spoken_name(phrase) if "_" in phrase or passive else phrase).split()
+    words = (spoken_name(phrase) if "_" in phrase or passive or opens_a_noun(phrase) else phrase).split()
     if "to" in words or "of" in words:
         k = (words.index("to") if "to" in words else words.index("of")) - 1
         words[k] = singular(words[k])
@@ -84,11 +84,21 @@ def verbal(attribute: str) -> bool:
     )
 
 
+#: Words that open a predicate's name before the noun it holds ("has_genre", "IN_GENRE", "OF_CUISINE").
+LEADING_WORDS = frozenset({"has", "have", "in", "of", "at", "on", "from"})
+_LEADING = re.compile(rf"^({'|'.join(sorted(LEADING_WORDS))})\s+(?=\w)", re.IGNORECASE)
+
+
+def opens_a_noun(label: str) -> bool:
+    """Whether a label is one word before a noun, as a rel table's name reads ("IN_GENRE": "in genre",
+    "OF_CUISINE", "has tag"), said as the noun alone."""
+    words = label.replace("_", " ").lower().split()
+    return len(words) == 2 and words[0] in LEADING_WORDS
+
+
 def _spoken(attribute: str) -> str:
     """ "has_genre" -> "genre", "directed_by" -> "directed by": a predicate name as words."""
-    return re.sub(
-        r"^(has|have|in|of|at|on|from)\s+(?=\w)", "", attribute.replace("_", " ").strip(), flags=re.IGNORECASE
-    )
+    return _LEADING.sub("", attribute.replace("_", " ").strip())
 
 
 def spoken_name(attribute: str) -> str:
@@ -193,6 +203,9 @@ def render(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
 
 
 def _value(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
+    counted = _counted_value(plan, out, ev)
+    if counted:
+        return counted
     items = join_items([item_text(i) for i in out.items])
     head = f"{_cap(subject(out, ev, len(out.items)))} {_be(len(out.items))} {items}."
     if plan.yes_no:
@@ -203,6 +216,20 @@ def _value(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
             return f"{word}, '{ev.labels[sources[0]]}' has the {noun} {items}."
         return f"{word}: {head[0].lower()}{head[1:]}"
     return head
+
+
+def _counted_value(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:
+    """ "'X' has 10 minutes [1]." where the one value asked is a number of what a plural attribute names
+    ("minutes", "pages", "calories"); "" otherwise."""
+    if plan.yes_no or len(out.items) != 1 or not out.asked_attrs or qualifier(ev):
+        return ""
+    item, name = out.items[0], spoken_name(out.asked_attrs[0])
+    sources = sorted(set(item.sources))
+    if len(sources) != 1 or not re.fullmatch(r"\d[\d.,]*", item.text) or verbal(name):
+        return ""
+    if plural(singular_phrase(name)) != name or singular_phrase(name) == name:
+        return ""
+    return f"'{ev.labels[sources[0]]}' has {item.text} {name} {cite(item.sources)}."
 
 
 def _count(plan: QuestionPlan, out: Outcome, ev: Evidence) -> str:

@@ -160,6 +160,17 @@ def agreeing(verb_phrase: str, subjects: int) -> str:
     return f"{plural} {rest}".strip()
 
 
+def gerund(verb_phrase: str) -> str | None:
+    """A present-tense verb phrase as its -ing form ("uses" -> "using", "belongs to" -> "belonging to"),
+    which reads alike after one thing or several; None for any other phrase ("wrote", "published at")."""
+    first, _, rest = verb_phrase.partition(" ")
+    if not first.endswith("s") or first.endswith("ss") or first in ("is", "was", "has", "does"):
+        return None
+    base = agreeing(first, 2)
+    stem = base[:-1] if base.endswith("e") and not base.endswith("ee") else base
+    return f"{stem}ing {rest}".strip()
+
+
 def join_items(items: list[str]) -> str:
     """ "A", "A and B", "A, B and C"."""
     if len(items) <= 1:

@@ -247,7 +247,7 @@ class Linker:
             i = low.find(written)
             if i >= 0 and _bounded(low, i, i + len(written)):
                 _keep(found, key, (i, i + len(written), 100.0))
-            elif len(written) >= 4 and not self._schema_word(written):
+            elif len(written) >= 3 and not self._schema_word(written):
                 # "has X directed any *dramas*": a value written in the plural (not the graph's own nouns)
                 many = plural(written)
                 i = low.find(many)

@@ -133,6 +133,10 @@ _SAME_KIND = (
     frozenset({"show", "series", "programme", "program"}),
     frozenset({"person", "people", "individual"}),
     frozenset({"company", "firm", "business", "organisation", "organization"}),
+    frozenset({"recipe", "dish", "meal"}),
+    frozenset({"employee", "worker"}),
+    frozenset({"player", "athlete"}),
+    frozenset({"city", "town"}),
 )
 
 
@@ -143,7 +147,7 @@ def names_hubs(phrase: str, cat: Catalog) -> bool:
     hub = cat.hub_type.lower()
     if hub in said or plural(hub) in said:  # "movies": the crude singular would read "movy"
         return True
-    kinds = _kind_words(cat.hub_type) | {"publication", "title", "article", "work", "study", "one"}
+    kinds = kind_words(cat.hub_type) | {"publication", "title", "article", "work", "study", "one"}
     return any(_is_kind(w, kinds) for w in said)
 
 
@@ -158,7 +162,7 @@ def kind_of_hubs(word: str) -> str | None:
     return None
 
 
-def _kind_words(hub_type: str) -> set[str]:
+def kind_words(hub_type: str) -> set[str]:
     """The hub type's own word and its everyday synonyms ("Movie": movie, film, picture)."""
     own = singular(hub_type.lower())
     return {own} | {w for kind in _SAME_KIND if own in kind or hub_type.lower() in kind for w in kind}
@@ -167,7 +171,7 @@ def _kind_words(hub_type: str) -> set[str]:
 def same_kind(word: str, type_name: str) -> bool:
     """Whether `word` names things of the type `type_name` by its own word or an everyday synonym
     ("films" of "Movie", "people" of "Person")."""
-    return _is_kind(word, _kind_words(type_name))
+    return _is_kind(word, kind_words(type_name))
 
 
 def _is_kind(word: str, kinds: set[str]) -> bool:
@@ -179,7 +183,7 @@ def hub_type_named(question: str, asked: str, types: list[str]) -> str | None:
     """Of several hub types, the one a question asks for: the one its asked phrase names ("how many
     *films* ..."), else the first one a word of the question names ("directors of the films of X"),
     by the type's own word or an everyday synonym; None when it names none."""
-    kinds = {t: _kind_words(t) for t in types}
+    kinds = {t: kind_words(t) for t in types}
     said = re.findall(r"[a-z]+", asked.lower())
     for hub_type in types:
         if any(_is_kind(w, kinds[hub_type]) for w in said):

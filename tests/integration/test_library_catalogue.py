@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import kuzu
 import pytest
+from graph_rows import written_with_cypher
 from test_own_graph_domains import ask
 from test_own_graph_named_by_keys import made_and_indexed
 
@@ -77,12 +77,7 @@ def catalogue_statements() -> list[tuple[str, dict]]:
 
 def make_catalogue(path: Path) -> None:
     """The library's own database, written with Cypher."""
-    db = kuzu.Database(str(path))
-    conn = kuzu.Connection(db)
-    for query, params in catalogue_statements():
-        conn.execute(query, params)
-    conn.close()
-    db.close()
+    written_with_cypher(path, catalogue_statements())
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 from kgqa.answering.check import mismatches
 from kgqa.answering.compose import compose
 from kgqa.answering.question import analyse
-from kgqa.answering.words import count_phrase, number_words, phrase_score
+from kgqa.answering.words import count_phrase, gerund, number_words, phrase_score
 from kgqa.llm.base import PartialAnswer, ScoredTriple
 from kgqa.types import Entity, Triple
 
@@ -108,6 +108,30 @@ def test_a_plural_noun_without_a_question_word_asks_for_a_list():
     assert analyse("does it have a doi").operation != "list"
 
 
+def test_keywords_alone_ending_in_a_plural_noun_ask_for_a_list():
+    plan = analyse("gluten free mexican recipes")
+    assert (plan.operation, plan.asked) == ("list", "gluten free mexican recipes")
+    assert analyse("quiet tide").operation != "list"
+
+
+@pytest.mark.parametrize(
+    "question,limit,key,descending,asked",
+    [
+        ("top 3 newest books", 3, "year", True, "books"),
+        ("3 longest books", 3, "length duration pages runtime minutes", True, "books"),
+        ("which book is the oldest", 1, "year", False, "book"),
+        ("what's the quickest italian recipe", 1, "time duration minutes runtime length", False, "italian"),
+        ("what is the lowest calorie recipe", 1, "calorie", False, "recipe"),
+        ("the 2 highest budget films", 2, "budget", True, "films"),
+    ],
+)
+def test_a_superlative_with_or_without_an_article_and_a_noun(question, limit, key, descending, asked):
+    plan = analyse(question)
+    assert plan.operation == "rank" and plan.flags.get("top"), plan
+    assert (plan.limit, plan.sort_key, plan.descending, plan.asked) == (limit, key, descending, asked)
+    assert analyse("list the books newest first").flags.get("top") is None
+
+
 def test_year_range_and_negated_phrase():
     plan = analyse("How are the papers distributed between the publication years 2018 and 2020?")
     assert plan.operation == "group" and plan.year_range == (2018, 2020)
@@ -126,6 +150,14 @@ def test_phrase_scores_prefer_the_attribute_named_and_tolerate_typos():
 )
 def test_number_words(n, words):
     assert number_words(n) == words
+
+
+@pytest.mark.parametrize(
+    "phrase,form",
+    [("uses", "using"), ("belongs to", "belonging to"), ("contains", "containing"), ("wrote", None), ("has", None)],
+)
+def test_gerund_of_a_present_tense_verb(phrase, form):
+    assert gerund(phrase) == form
 
 
 def test_count_phrase_pluralises_the_head_noun():

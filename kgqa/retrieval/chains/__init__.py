@@ -17,7 +17,7 @@ from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
 from kgqa.answering.question import YES_NO_OPENING, asks_yes_no, fix_how_many
-from kgqa.answering.render import is_participle, singular_phrase, spoken_name
+from kgqa.answering.render import is_participle, opens_a_noun, singular_phrase, spoken_name
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
@@ -319,6 +319,8 @@ class ChainAnswerer:
             return None
         if reached_value is None and any(named(e) for e in result.ends):
             return None  # "romance movies in french": a value the question names is a constraint, not an answer
+        if reached_value is None and narrowing is not None and _only_named(result.ends, narrowing):
+            return None  # "which thai dishes are vegetarian" read as Vegetarian's cuisines narrowed to Thai
         keyed = None
         if ordering is not None:
             keyed = key_values(
@@ -765,7 +767,7 @@ def _compose_outside(
     noun = types[0].lower() if len(types) == 1 else "entity"
     n = len(result.ends)
     sources, cite = _topic_source(topic_hubs)
-    way = _reached_phrase(plan.steps, result.start[0].text)
+    way = _reached_phrase(plan.steps, result.start[0].text, n)
     text = f"None of the {n} {plural(noun) if n > 1 else noun}{way} is dated {window.phrase}{cite}."
     outcome: dict[str, Any] = {
         "operation": "count" if counts(question) else "list",
@@ -819,7 +821,7 @@ def _compose_none(
     noun = types[0].lower() if len(types) == 1 else "entity"
     noun = noun if unmet.among == 1 else plural(noun)
     sources, cite = _topic_source(topic_hubs)
-    way = _reached_phrase(plan.steps[: unmet.hop + 1], result.start[0].text)
+    way = _reached_phrase(plan.steps[: unmet.hop + 1], result.start[0].text, unmet.among)
     text = f"None of the {unmet.among} {noun}{way} {unmet.sentence_end()}{cite}."
     if unmet.among == 1:
         text = f"The one {noun}{way} {unmet.sentence_end()}{cite}."
@@ -852,7 +854,7 @@ def _top(
         listing = join_items([f"'{e.text}' ({values[e.id]}) {cites[e.id]}".rstrip() for e in winners])
         noun = _noun_of(result.ends)
         verb = "is" if len(winners) == 1 else "are"
-        text = f"The {word} of the {len(result.ends)} {noun}{_reached_phrase(plan.steps, start)} {verb} {listing}."
+        text = f"The {word} of the {len(result.ends)} {noun}{_reached_phrase(plan.steps, start, len(result.ends))} {verb} {listing}."
     outcome = {
         "operation": "max" if top.descending else "min",
         "value": winners[0].text if len(winners) == 1 else [e.text for e in winners],
@@ -890,7 +892,7 @@ def _compose_ordered(
         triples = _evidence_triples(replace(result, ends=named), params.max_output_triples, stating)
         return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
     noun = _noun_of(result.ends)
-    reached = _reached_phrase(plan.steps, result.start[0].text)
+    reached = _reached_phrase(plan.steps, result.start[0].text, len(result.ends))
     key = _readable(keyed.predicate)
     if ordering.operation == "rank":
         ordered = sorted(stated, key=lambda e: (sortable(values[e.id]), e.text.casefold()))
@@ -1003,9 +1005,9 @@ def _noun_of(entities: list[Entity], untyped: str = "answer") -> str:
     return noun if len(entities) == 1 else plural(noun)
 
 
-def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
-    """How the ends relate to the topic, for one step back to it: " with author A", " directed by A",
-    " with tags A", " that won A"; else the chain."""
+def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str, n: int = 2) -> str:
+    """How the `n` ends relate to the topic, for one step back to it: " with author A", " directed by A",
+    " with tags A", " that won A", " that use A"; else the chain."""
     if len(steps) == 1 and steps[0][1] < 0:
         words = _readable(steps[0][0])
         first, _, rest = words.partition(" ")
@@ -1015,7 +1017,7 @@ def _reached_phrase(steps: tuple[tuple[str, int], ...], start: str) -> str:
             return f" with {words} {start}"
         if words.split()[-1] == "by":  # "directed by A"
             return f" {words} {start}"
-        return f" that {words} {start}"  # "that won A", "that acted in A"
+        return f" that {agreeing(words, n)} {start}"  # "that won A", "that acted in A", "that use A"
     if len(steps) == 1:  # forward: "that A directed", "that are the genres of A"
         words = _readable(steps[0][0])
         return f" that {start} {words}" if verbal_label(words) else f" that are the {plural(words)} of {start}"
@@ -1064,6 +1066,14 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
             if direction < 0:  # "Optics [1] and Genetics [2] are taught by 'X'", "A [1] wrote 'X'"
                 return f"{listing} {agreeing(_with_copula(predicate), n)} '{start}'."
             return f"'{start}' {_with_copula(predicate)} {listing}."
+        counted = re.fullmatch(r"(\d[\d.,]*) (\[\d+\])", listing)
+        if (
+            direction > 0
+            and n == 1
+            and counted
+            and plural(singular_phrase(predicate)) == predicate != singular_phrase(predicate)
+        ):
+            return f"'{start}' has {counted.group(1)} {predicate} {counted.group(2)}."  # "'X' has 10 minutes [1]."
         if direction > 0:  # "The screenwriters of 'X' are A [1] and B [1]."
             return f"The {plural(predicate) if n > 1 else singular_phrase(predicate)} of '{start}' {'are' if n > 1 else 'is'} {listing}."
         return f"'{start}' is the {singular_phrase(predicate)} of {listing}."  # not "the starred actors of"
@@ -1106,9 +1116,16 @@ def _readable(predicate: str) -> str:
     "releaseYear" -> "release year"); a label written as words stays as it is."""
     if " " not in predicate and ("_" in predicate or re.search(r"[a-z][A-Z]", predicate)):
         return spoken_name(label_words(predicate).replace(" ", "_"))  # "has_genre": "genre"
-    if re.fullmatch(r"(?:in|from|has)\s+\w+", predicate, re.IGNORECASE):
+    if opens_a_noun(predicate):
         return spoken_name(predicate)  # a rel table's name as words ("IN_GENRE": "in genre"): "genre"
     return predicate
+
+
+def _only_named(ends: list[Entity], narrowing: Narrowing) -> bool:
+    """Whether every end is a value the question names and the chain narrowed by: the question's own
+    words given back, no answer."""
+    named = {e.id for v in narrowing.values for e in v.entities}
+    return bool(ends) and all(e.id in named for e in ends)
 
 
 def _hub_of(evidence: list[Triple], is_hub: IsHub) -> Entity | None:

@@ -12,7 +12,8 @@ from kgqa.answering.question import asks_yes_no, fix_how_many
 _OPERATOR_WORDS = re.compile(
     r"\b(not|no|never|without|except|most|least|more|fewer|fewest|less|than|before|after|between|earliest|latest|"
     r"first|last|oldest|newest|rank|ranked|order|sorted|average|mean|total|sum|per|each|compare|both|either|"
-    r"distributed|distribution|grouped|breakdown)\b",
+    r"distributed|distribution|grouped|breakdown|highest|lowest|largest|smallest|biggest|greatest|longest|shortest|"
+    r"quickest|fastest|slowest|cheapest|tallest|heaviest|lightest)\b|(?<=\w)n[’']t\b",
     re.IGNORECASE,
 )
 _NAMED_VALUE = re.compile(r"\b\d{2,}s?\b|(?<![A-Za-z])'[^']+'|\"[^\"]+\"|\b[A-Z]{2,}\b")

@@ -19,6 +19,7 @@ import numpy as np
 from kgqa.answering.words import label_words, plural, same_word, verbal_label
 from kgqa.embeddings.base import Embedder
 from kgqa.question.components import VERB_FORMS
+from kgqa.question.meaning import kind_words
 from kgqa.question.verbs import (
     AGENT_NOUNS,
     OBJECT_NOUNS,
@@ -37,6 +38,9 @@ from kgqa.retrieval.chains.schema import LITERAL, UNTYPED, GraphSchema, valued
 MATCH_THRESHOLD = 0.52
 #: Similarity to one word of a multi-word label counts this much ("member" of "cast member").
 PART_WEIGHT = 0.9
+#: Everyday words for a hub type that more often mean something else in a question ("a case *study*",
+#: "*work* together", "*show* me"): not read as the type.
+_OTHER_SENSES = frozenset({"study", "work", "show", "program", "programme", "picture", "business", "individual"})
 #: A shared stem of this many letters ("directed"/"director") counts as this similarity.
 STEM_LENGTH = 5
 STEM_SIMILARITY = 0.8
@@ -202,6 +206,8 @@ class ChainReader:
                 type_owners.setdefault(t, set()).add(p)
         for t in sorted(self.schema.types()):
             add(label_words(t), ("t", t))
+            for kind in sorted(kind_words(t) - {label_words(t)} - _OTHER_SENSES):  # "Recipe": also "dish", "meal"
+                add(kind, ("t", t))
             owners = type_owners.get(t, set())
             if len(owners) == 1 and t not in subjects:  # a leaf type one predicate leads to names it too
                 add(label_words(t), ("p", next(iter(owners))))
@@ -643,6 +649,8 @@ class ChainReader:
         asked = _asked_type(mentions, words) in kinds
         # "the latest film *by* X", "movies *with* X": a bare preposition before the topic joins the two too
         joins = {"s"} | ({"by", "with", "from", "the"} if at < topic_at and by_preposition else set())
+        if at < topic_at and between in (["of"], ["of", "the"]):
+            joins.add("of")  # "the chef of X": X's chef
         # "what movies was X in", "which films has X been in": X is in them along what X has most of
         rest = words[topic_at + 1 :]
         closing_in = at < topic_at and rest[-1:] == ["in"] and set(between + rest[:-1]) <= AUXILIARIES | {"been"}

@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kgqa.answering.words import label_words, singular, verbal_label
+from kgqa.answering.render import LEADING_WORDS
+from kgqa.answering.words import agreeing, label_words, singular, verbal_label
 from kgqa.graph.layout import GraphLayout
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.verbs import AGENT_NOUNS
@@ -233,12 +234,16 @@ def _relation(step: tuple[str, int], label: str, mood: str = "those") -> str:
     words = label_words(predicate) if " " not in predicate else predicate
     verbal = verbal_label(predicate)
     machine = " " not in predicate or len(words.split()) == 2  # "has_genre", or a rel table's "in genre"
-    if machine and words.split()[0] in ("has", "have", "in", "from") and len(words.split()) > 1:
+    if machine and words.split()[0] in LEADING_WORDS and len(words.split()) > 1:
         words, verbal = words.split(" ", 1)[1], False  # "has_genre": "with genre Drama"
     if direction > 0 and verbal and words.split()[-1] == "by":  # "directed by X"
         said = {"those": f"{words} {label}", "none": f"is {words} {label}", "one": f"is not {words} {label}"}
     elif direction > 0 and verbal:
-        said = {"those": f"that {words} {label}", "none": f"{words} {label}", "one": f"is not one that {words} {label}"}
+        said = {
+            "those": f"that {agreeing(words, 2)} {label}",
+            "none": f"{words} {label}",
+            "one": f"is not one that {words} {label}",
+        }
     elif direction > 0:
         said = {
             "those": f"with {words} {label}",
