@@ -116,6 +116,9 @@ def test_superlatives_of_time_and_of_a_number_before_the_type(recipes):
     assert items == [max(RECIPES, key=lambda r: r[1])[0]], text
     items, text, result = ask(recipes, "top 3 quickest recipes")
     assert result["items"] == [r[0] for r in sorted(RECIPES, key=lambda r: r[1])[:3]], text
+    vegan = [r for r in RECIPES if "Vegan" in r[6]]
+    items, text, _ = ask(recipes, "quickest vegan recipe")
+    assert items == [min(vegan, key=lambda r: r[1])[0]], text
     items, text, _ = ask(recipes, "which recipe has the highest number of calories")
     assert items == [max(RECIPES, key=lambda r: r[2])[0]] and "stated values" not in text, text
 
@@ -150,6 +153,8 @@ def test_labels_and_units_said_as_people_say_them(recipes):
     assert text.startswith("The cuisine of 'Hummus' is Lebanese"), text
     _, text, _ = ask(recipes, "how long does guacamole take")
     assert text.startswith("'Guacamole' has 10 minutes"), text
+    items, text, _ = ask(recipes, "chef of green curry")
+    assert items == ["Sunee Chaiyaporn"], text
     _, text, _ = ask(recipes, "which recipes use both garlic and lemon")
     assert "those that use" in text and "those that uses" not in text, text
 
