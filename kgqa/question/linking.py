@@ -14,6 +14,7 @@ from rapidfuzz import fuzz, process
 from kgqa.answering.catalog import Catalog, Fact
 from kgqa.answering.words import plural
 from kgqa.question.components import STOP_WORDS
+from kgqa.question.demonyms import demonyms
 
 _QUOTED = re.compile(r"""'([^']{3,})'|"([^"]{3,})"|[“‘]([^”’]{3,})[”’]""")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
@@ -102,6 +103,9 @@ class Linker:
             if acro:
                 self.value_keys.setdefault(acro.group(1).casefold(), key)
                 self.value_keys.setdefault(_ACRONYM.sub("", key).strip(), key)
+        for key in list(self.value_keys.values()):
+            for adjective in demonyms(key):  # "irish authors": from Ireland (a label "Irish" is itself)
+                self.value_keys.setdefault(adjective, key)
         self.long_keys = [k for k in self.value_keys if len(k) >= 8]
         # written forms by their first characters: a question is searched only for the forms whose
         # start it writes, in the order of `value_keys` (ties between equal spans keep that order)

@@ -141,3 +141,14 @@ def test_the_longest_book_has_the_most_pages(library):
     mine = books_of("Kenji Sato")
     items, text, _ = ask(library, "which is the shortest book by kenji sato")
     assert items == [min(mine, key=lambda b: b[3])[1]], text
+
+
+def test_a_country_named_by_its_adjective(library):
+    """ "irish authors": the authors from Ireland (general English adjectives of countries), in the exact
+    answers and where the chain would read the adjective as the country's name with a slip."""
+    from_country = {c: {a[0] for a in AUTHORS if a[3] == c} for c in ("Ireland", "Nigeria")}
+    items, text, _ = ask(library, "books by irish authors")
+    assert items == sorted(b[1] for b in BOOKS if from_country["Ireland"] & set(b[4])), text
+    for question in ("which books were written by nigerian authors", "books written by nigerian authors"):
+        items, text, _ = ask(library, question)
+        assert items == sorted(b[1] for b in BOOKS if from_country["Nigeria"] & set(b[4])), (question, text)

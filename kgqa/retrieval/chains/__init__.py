@@ -26,6 +26,7 @@ from kgqa.errors import KgqaError
 from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import in_edges, out_edges, resolve_entity
 from kgqa.graph.store import GraphStore
+from kgqa.question.demonyms import demonyms
 from kgqa.question.meaning import asks_inverse
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
@@ -256,6 +257,8 @@ class ChainAnswerer:
             return None
         if mention.typo and (len(plan.steps) < 2 or how_many or ordering is not None):
             return None  # a name with a typo in one hop, a count or an order: the exact answers' own reading
+        if asked[mention.start : mention.end].casefold() in demonyms(mention.label):
+            return None  # "nigerian authors": a country's adjective, which the exact answers read as the country
         unknown = _unknown_value(asked, plan) if any_yes_no else None  # "was X born in *paris*?"
         if unknown and self._in_some_label(unknown):
             return None  # "has X published at *icse*?": a label's acronym or word, the exact answers' to link
