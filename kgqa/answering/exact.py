@@ -19,6 +19,7 @@ from kgqa.answering.catalog import Catalog, Fact, Path
 from kgqa.answering.facts import numeric
 from kgqa.answering.question import THRESHOLD_PHRASE, QuestionPlan, analyse, meets_threshold, year_in_bound
 from kgqa.answering.render import (
+    after_noun,
     attribute_noun,
     is_participle,
     singular_phrase,
@@ -498,6 +499,9 @@ def _named_attribute(masked: str, cat: Catalog) -> str | None:
 
     # a machine-style name as people say it too ("the same director": `directed_by`)
     found = [a for a in cat.paths if written(a) or written(spoken_name(a))]
+    same = re.search(r"\bsame\s+([a-z]{3,})", masked.lower())
+    if not found and same:  # "the same license": `licensed under`, by the word's stem
+        found = [a for a in cat.paths if share_a_stem(same.group(1), a)]
     links_hubs = cat.hub_link_attributes()
     found = [a for a in found if a not in links_hubs]
     return max(found, key=len) if found else None  # (a link between hubs, such as "cites", is no shared value)
@@ -717,17 +721,13 @@ def _phrase(constraints: list[Constraint]) -> str:
 
 
 def _doing(c: Constraint) -> str:
-    """A constraint on a present-tense verb as its -ing form ("using Garlic"; one step further "using
-    one belonging to Nut"), "" for a noun or another verb form."""
-    if not verbal(c.path.pred):
-        return ""
-    then = gerund(spoken_name(c.path.pred))
-    if then is None:
-        return ""
+    """A constraint on a verb said after the hubs' noun ("using Garlic", "written in Rust"; one step further
+    "using one belonging to Nut"), "" for a noun or another verb form."""
     if not c.path.via:
-        return f"{then} {c.label}"
+        return after_noun(c.path.pred, c.label) or ""
+    then = gerund(spoken_name(c.path.pred)) if verbal(c.path.pred) else None
     first = gerund(spoken_name(c.path.via)) if verbal(c.path.via) else None
-    return f"{first} one {then} {c.label}" if first else ""
+    return f"{first} one {then} {c.label}" if first and then else ""
 
 
 def _dated_verb(c: Constraint) -> bool:
@@ -910,7 +910,9 @@ def _threshold(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         return Exact(text, _result("list", None, [g[0] for g in groups], {g[0]: g[1] for g in groups}, query=query))
     # "earn more than 100000": the first of the quantity's nouns the graph states ("salary|income|...")
     attribute = next(filter(None, (lexical_attribute(noun, cat) for noun in plan.counted.split("|"))), None)
-    typed = attribute is None and (attribute := attribute_of_type(plan.counted, cat, store, plan.question))
+    typed: object = attribute is None and (attribute := attribute_of_type(plan.counted, cat, store, plan.question))
+    if attribute is None and (attribute := the_one_named(plan.counted, cat.paths)):
+        typed = True  # "at least 2 dependencies" (`depends on`): said as the question's noun
     if (plan.flags.get("value_over") or typed) and asked == attribute:
         asked = None  # "who earns more than 100000", "who acted in more than 8 movies": the hubs it holds for
     if asked is not None or attribute is None:

@@ -30,6 +30,7 @@ from kgqa.graph.reader import entities_by_ids
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Links, Mention
 from kgqa.question.meaning import lexical_attribute, semantic_attribute
+from kgqa.question.verbs import the_one_named
 
 _NEGATION = re.compile(r"\b(no|not|without|never|none|lack|lacking|lacks|missing)\b|n't\b", re.I)
 
@@ -60,8 +61,10 @@ def lacking(
         ids = {f.value_id for f in negated.facts if f.attribute == attribute}
         what = f"the {singular_phrase(attribute)} {negated.label}"
     else:
-        attribute = lexical_attribute(plan.negated, cat) or (
-            semantic_attribute(plan.negated, cat, embedder) if plan.negated else None
+        attribute = (
+            lexical_attribute(plan.negated, cat)
+            or the_one_named(plan.negated, cat.paths)  # "no dependencies": `depends on`
+            or (semantic_attribute(plan.negated, cat, embedder) if plan.negated else None)
         )
         if attribute is None:
             return None
@@ -95,8 +98,11 @@ def lacking(
     n = len(keep)
     noun = _type(cat) if n == 1 else plural(_type(cat))
     attr = attribute_noun(attribute)
-    done = _done(attribute, negated, ids, store) if negated is not None else None  # "use Garlic"
-    if n == 0 and done:
+    # "use Garlic"; with no value named, "depend on anything"
+    done = _done(attribute, negated, ids, store) if negated is not None else verb_clause(attribute, "anything", 2)
+    if n == 0 and done and not ids:
+        text = f"Every {_type(cat)}{_phrase(constraints)} {verb_clause(attribute, 'something', 1)} {QUERY}: all {len(hubs)} state it"
+    elif n == 0 and done:
         text = f"Every {_type(cat)}{_phrase(constraints)} does {done} {QUERY}: all {len(hubs)} state it"
     elif n == 0:
         lack = f"lacks {what}" if ids else f"lacks a {attr}"
@@ -105,7 +111,7 @@ def lacking(
         head = f"{_cap(number_words(n))} {noun} ({n}){_phrase(constraints)}"
         claim = (
             f"{'does' if n == 1 else 'do'} not {done or 'have ' + what}"
-            if ids
+            if ids or done
             else f"{'states' if n == 1 else 'state'} no {attr}"
         )
         text = f"{head} {claim} {QUERY}"

@@ -224,7 +224,10 @@ THRESHOLD_PHRASE = {
     "exactly": "exactly",
 }
 #: Openings that ask for the things meeting a count ("which", "what", "who", "list", ...).
-_ASKS_WHICH = re.compile(r"^\W*(?:which|what|who|list|name|show|give me|find)\b")
+_ASKS_WHICH = re.compile(
+    r"^\W*(?:which|what|who|list|name|show|give me|find)\b"
+    r"|^\s*(?:all\s+|the\s+)?(?:[a-z][\w\-]*\s+)?[a-z][\w\-]*[a-rt-z]s\s+(?:with|that|which|having)\b"  # "packages with ..."
+)
 _HOW_MANY_OPENING = re.compile(r"^\W*how many\b")
 
 

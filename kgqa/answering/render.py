@@ -9,14 +9,14 @@ import re
 from kgqa.answering.facts import Evidence
 from kgqa.answering.operations import Item, Outcome
 from kgqa.answering.question import QuestionPlan
-from kgqa.answering.words import agreeing, count_phrase, in_text, join_items, number_words, plural, singular
+from kgqa.answering.words import agreeing, count_phrase, gerund, in_text, join_items, number_words, plural, singular
 from kgqa.question.components import VERB_FORMS
 from kgqa.question.verbs import AGENT_NOUNS, agent_noun, share_a_stem
 
 _RELATION_VERBS = frozenset(
     "cites contains includes references mentions follows precedes extends implements requires supports".split()
 )
-_PREPOSITIONS = frozenset("of in by to from with at on for".split())
+_PREPOSITIONS = frozenset("of in by to from with at on for under".split())
 #: Participles that do not end in -ed / -en ("born in", "set in", "made in").
 _PARTICIPLES = frozenset("born set made built held shot sold led found bought taught".split())
 #: Past forms of verbs that take no object, which an "-ed" label states actively ("acted in", "worked on").
@@ -138,6 +138,18 @@ def verb_clause(attribute: str, label: str, n: int) -> str | None:
     return f"{agreeing(phrase, 1 if n == 1 else 2)} {label}"  # "works in" of several (or none): "work in"
 
 
+def after_noun(attribute: str, label: str) -> str | None:
+    """A verb attribute with its value as words after a noun, alike for one or several: "written in Rust",
+    "maintained by Ada", "using Garlic"; None for a noun attribute or another verb form."""
+    if not verbal(attribute):
+        return None
+    said = attribute.replace("_", " ").lower().split()
+    if stated_as_passive(attribute) or (len(said) == 2 and said[1] == "by" and is_participle(said[0])):
+        return f"{' '.join(said)} {label}"
+    doing = gerund(spoken_name(attribute))
+    return f"{doing} {label}" if doing else None
+
+
 def attribute_noun(attribute: str, n: int = 1) -> str:
     """An attribute's name as a noun ("evaluation methods", "director" for "directed_by"; "'uses dataset'
     values" for a verb phrase)."""
@@ -156,16 +168,20 @@ def qualifier(ev: Evidence, negated: str = "", skip: tuple[str, ...] = ()) -> st
     """ " with venue ICSA and publication year 2019": the constraints the question wrote, as the graph
     labels them (a value the question negates is said as " without ...")."""
     seen: dict[tuple[str, str], str] = {}
+    done: dict[tuple[str, str], str] = {}
     lacking: dict[str, str] = {}
     for f in ev.facts:
         if f.constraint and (f.attribute in skip or f.value in skip):
             continue
         if f.constraint and negated and in_text(f.value, negated):
             lacking.setdefault(f.value.casefold(), f"{attribute_noun(f.attribute)} {f.value}")
+        elif f.constraint and (said := after_noun(f.attribute, f.value)):
+            done.setdefault((f.attribute, f.value.casefold()), said)  # "written in Rust"
         elif f.constraint:
             seen.setdefault((f.attribute, f.value.casefold()), f"{attribute_noun(f.attribute)} {f.value}")
     parts = list(seen.values())[:3]
     out = f" with {join_items(parts)}" if parts else ""
+    out += "".join(f" {d}" for d in list(done.values())[:3])
     return out + (f" without {join_items(list(lacking.values()))}" if lacking else "")
 
 

@@ -136,7 +136,7 @@ _VERB_WORDS = frozenset(
     {"has", "have", "is", "was", "are", "were", "wrote", "made", "won", "knows", "likes"}
     | {"cites", "uses", "contains", "includes", "mentions"}
 )
-PARTICLES = frozenset({"at", "by", "in", "of", "on", "to", "from", "with", "for", "into"})
+PARTICLES = frozenset({"at", "by", "in", "of", "on", "to", "from", "with", "for", "into", "under"})
 
 
 def verbal_label(predicate: str) -> bool:
@@ -161,10 +161,13 @@ def agreeing(verb_phrase: str, subjects: int) -> str:
 
 
 def gerund(verb_phrase: str) -> str | None:
-    """A present-tense verb phrase as its -ing form ("uses" -> "using", "belongs to" -> "belonging to"),
-    which reads alike after one thing or several; None for any other phrase ("wrote", "published at")."""
+    """A present-tense verb, alone or with its particle, as its -ing form ("uses" -> "using", "belongs to" ->
+    "belonging to"), which reads alike after one thing or several; None for any other phrase ("wrote",
+    "published at", "uses input data": a label that holds its own object)."""
     first, _, rest = verb_phrase.partition(" ")
     if not first.endswith("s") or first.endswith("ss") or first in ("is", "was", "has", "does"):
+        return None
+    if rest and (" " in rest or rest not in PARTICLES):
         return None
     base = agreeing(first, 2)
     stem = base[:-1] if base.endswith("e") and not base.endswith("ee") else base

@@ -145,6 +145,9 @@ _DOERS = {
     "choreograph": "choreographer",
     "conduct": "conductor",
     "curate": "curator",
+    "maintain": "maintainer",
+    "contribute": "contributor",
+    "train": "trainer",
 }
 #: Irregular forms of `_DOERS` verbs that `_IRREGULAR` (which `base_form` reads) does not list.
 _DOER_PASTS = {"sold": "sell", "bought": "buy", "studied": "study", "starred": "star", "starring": "star"}

@@ -154,7 +154,14 @@ def test_number_words(n, words):
 
 @pytest.mark.parametrize(
     "phrase,form",
-    [("uses", "using"), ("belongs to", "belonging to"), ("contains", "containing"), ("wrote", None), ("has", None)],
+    [
+        ("uses", "using"),
+        ("belongs to", "belonging to"),
+        ("contains", "containing"),
+        ("wrote", None),
+        ("has", None),
+        ("uses input data", None),
+    ],
 )
 def test_gerund_of_a_present_tense_verb(phrase, form):
     assert gerund(phrase) == form

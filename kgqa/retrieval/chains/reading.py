@@ -846,7 +846,10 @@ def _voiced(m: Mention, words: list[str], topic_at: int) -> int:
     before = words[at - 2] if at >= 2 else ""
     # "how many people *report to* X" asks of the subjects as "who reports to X" does
     counted = lead == "many" or words[max(0, at - 3) : at - 1] == ["how", "many"]
-    subject = lead in AGENT_WH or lead in WH_WORDS or lead == "that" or before in WH_WORDS or counted
+    # "which *rust* packages depend on X": a word or two describing the subject between the wh-word and it
+    described = words[max(0, at - 4) : at - 1]
+    opened = any(w in WH_WORDS for w in described) and not any(w in AUXILIARIES for w in described)
+    subject = lead in AGENT_WH or lead in WH_WORDS or lead == "that" or before in WH_WORDS or counted or opened
     passive = words[m.position + 1 : m.position + 2] == ["by"]
     if subject and m.position < topic_at:
         direction = 1 if passive else -1
@@ -1021,9 +1024,11 @@ def _merge_adjacent(mentions: list[Mention], words: list[str]) -> list[Mention]:
     out: list[Mention] = []
     for m in mentions:
         between = words[out[-1].position + 1 : m.position] if out else []
+        repeated = bool(out) and out[-1].word == m.word and "of" in between  # "the dependencies of the dependencies"
         if (
             out
             and out[-1].predicate == m.predicate
+            and not repeated
             and (
                 all(w in WH_WORDS for w in between)
                 or (all(w in LINK_WORDS for w in between) and not (out[-1].share or m.share))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kgqa.answering.render import LEADING_WORDS
+from kgqa.answering.render import LEADING_WORDS, stated_as_passive
 from kgqa.answering.words import agreeing, label_words, singular, verbal_label
 from kgqa.graph.layout import GraphLayout
 from kgqa.question.components import VERB_FORMS
@@ -236,7 +236,7 @@ def _relation(step: tuple[str, int], label: str, mood: str = "those") -> str:
     machine = " " not in predicate or len(words.split()) == 2  # "has_genre", or a rel table's "in genre"
     if machine and words.split()[0] in LEADING_WORDS and len(words.split()) > 1:
         words, verbal = words.split(" ", 1)[1], False  # "has_genre": "with genre Drama"
-    if direction > 0 and verbal and words.split()[-1] == "by":  # "directed by X"
+    if direction > 0 and verbal and (words.split()[-1] == "by" or stated_as_passive(words)):  # "directed by X"
         said = {"those": f"{words} {label}", "none": f"is {words} {label}", "one": f"is not {words} {label}"}
     elif direction > 0 and verbal:
         said = {
