@@ -17,7 +17,14 @@ from typing import Any
 
 from kgqa.answering.catalog import Catalog, Fact, Path
 from kgqa.answering.facts import numeric
-from kgqa.answering.question import THRESHOLD_PHRASE, QuestionPlan, analyse, meets_threshold, year_in_bound
+from kgqa.answering.question import (
+    THRESHOLD_PHRASE,
+    QuestionPlan,
+    analyse,
+    asked_number,
+    meets_threshold,
+    year_in_bound,
+)
 from kgqa.answering.render import (
     after_noun,
     attribute_noun,
@@ -864,6 +871,14 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
             list(dict.fromkeys(evidence)),
         )
     n = len(labels)
+    some = asked_number(plan.question)
+    if some is not None and 0 < some < n:  # "give me 5 movies ...": five of them, and how many there are
+        shown = join_items([f"'{x}' [{i}]" for i, x in enumerate(labels[:some], 1)])
+        text = (
+            f"{_cap(number_words(some))} of the {number_words(n)} {noun}{_phrase(constraints)} ({n}) {QUERY}: {shown}."
+        )
+        result = {**_result("list", None, labels[:some], query=query), "total": n}
+        return Exact(text, result, list(hubs)[:some], evidence)
     shown = join_items([f"'{x}' [{i}]" for i, x in enumerate(labels[:SHOWN], 1)])
     shown += f" and {n - SHOWN} more" if n > SHOWN else ""
     text = f"The {number_words(n) if n > 1 else 'one'} {noun if n > 1 else _type(cat)}{_phrase(constraints)} ({n}) {QUERY}: {shown}."

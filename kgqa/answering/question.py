@@ -236,6 +236,19 @@ def _count_of(word: str) -> int | None:
     return int(word) if word.isdigit() else WORD_NUMBERS.get(word)
 
 
+#: "give me 5 movies", "list three books by X", "name 2 films": as many as the question asks for.
+_SOME = re.compile(rf"^\W*(?:list|name|show(?: me)?|give me|find|tell me)\s+(?:any\s+)?({_COUNT_WORDS})\s+[a-z]", re.I)
+
+
+def asked_number(question: str) -> int | None:
+    """How many things an imperative list asks for ("give me 5 movies": 5), or None (all of them); not a
+    superlative's top N ("list the 3 newest movies"), which ranks."""
+    some = _SOME.match(question)
+    if some is None or _TOP_BY_VALUE.search(question.lower()):
+        return None
+    return _count_of(some.group(1).lower())
+
+
 def meets_threshold(n: float, threshold: tuple[str, float]) -> bool:
     """Whether a count (or a stated number) `n` meets the question's threshold (("more", 3): n > 3)."""
     side, k = threshold

@@ -14,6 +14,7 @@ from graph_rows import written_with_cypher
 from test_own_graph_domains import ask
 from test_own_graph_named_by_keys import made_and_indexed
 
+from kgqa.answering.words import number_words
 from kgqa.api import Workspace
 
 #: id, name, born, country
@@ -152,3 +153,14 @@ def test_a_country_named_by_its_adjective(library):
     for question in ("which books were written by nigerian authors", "books written by nigerian authors"):
         items, text, _ = ask(library, question)
         assert items == sorted(b[1] for b in BOOKS if from_country["Nigeria"] & set(b[4])), (question, text)
+
+
+def test_a_list_asked_with_a_number_gives_that_many(library):
+    """ "list 3 books by X", "name 2 books published by Y": that many of them, and how many there are."""
+    mine = [b[1] for b in books_of("Kenji Sato")]
+    items, text, result = ask(library, "list 3 books by kenji sato")
+    assert len(items) == 3 and set(items) <= set(mine) and result["total"] == len(mine), text
+    assert text.startswith(f"Three of the {number_words(len(mine))} books"), text
+    theirs = [b[1] for b in BOOKS if b[5] == "Quillstone"]
+    items, text, result = ask(library, "name 2 books published by quillstone")
+    assert len(items) == 2 and set(items) <= set(theirs) and result["total"] == len(theirs), text

@@ -88,6 +88,8 @@ def test_a_relation_of_a_type_to_itself_followed_twice(packages):
     wanted = sorted({d for first in package("mailer")[4] for d in package(first)[4]})
     items, text, _ = ask(packages, "what are the dependencies of the dependencies of mailer")
     assert items == wanted, text
+    items, text, _ = ask(packages, "what are the dependencies of the dependencies of zipflow")
+    assert items == ["tinyhttp"] and text.startswith("tinyhttp [1]"), text  # as written, not "Tinyhttp"
 
 
 def test_none_of_a_relation_and_the_same_value(packages):

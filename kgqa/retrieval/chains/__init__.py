@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
-from kgqa.answering.question import YES_NO_OPENING, asks_yes_no, fix_how_many
+from kgqa.answering.question import YES_NO_OPENING, asked_number, asks_yes_no, fix_how_many
 from kgqa.answering.render import is_participle, opens_a_noun, singular_phrase, spoken_name, stated_as_passive
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
@@ -701,10 +701,13 @@ def _compose(
     topic_hubs: list[Entity],
 ) -> Answer:
     """The answer: the end entities in rank order, each citing the hub its evidence passes through."""
+    how_many = counts(question)
+    total, some = len(result.ends), None if how_many else asked_number(question)
+    if some is not None and 0 < some < total:  # "name 2 books published by X": two of them
+        result = replace(result, ends=result.ends[:some])
     sources, cites = _cited(result.ends, result, is_hub, topic_hubs)
     parts = [f"{end.text} {cites[end.id]}".rstrip() for end in result.ends]
     items = [e.text for e in result.ends]
-    how_many = counts(question)
     listing = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     start = result.start[0].text
     text = _sentence(question, listing, len(items), how_many, start) or _chain_sentence(
@@ -716,6 +719,9 @@ def _compose(
         "items": items,
         "groups": {},
     }
+    if len(items) < total:
+        text = f"{text[:-1]} ({len(items)} of {total})."
+        outcome["total"] = total
     triples = _evidence_triples(result, params.max_output_triples)
     return _chain_answer(question, plan, result, text, sources, triples, mode, outcome)
 
@@ -1081,7 +1087,7 @@ def _chain_sentence(steps: tuple[tuple[str, int], ...], start: str, listing: str
             return f"The {plural(predicate) if n > 1 else singular_phrase(predicate)} of '{start}' {'are' if n > 1 else 'is'} {listing}."
         return f"'{start}' is the {singular_phrase(predicate)} of {listing}."  # not "the starred actors of"
     way = " → ".join(p if d > 0 else _backwards(p) for p, d in steps)
-    return f"{listing[0].upper()}{listing[1:]} (from '{start}': {way})."
+    return f"{listing} (from '{start}': {way})."  # a label as the graph writes it ("queuely", not "Queuely")
 
 
 #: Participles that open a label and read as passive only ("born in": "'X' was born in Lyon"), with the
