@@ -10,12 +10,18 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from kgqa.answering.words import WORD_NUMBERS, same_word
 from kgqa.question.components import STOP_WORDS, VERB_FORMS
 
 _KEYWORDS = """rank ranked ranking order ordered sort sorted arrange arranged descending ascending alphabetical
 alphabetically reverse chronological compared comparison versus distributed distribution frequently
 frequent often number different publication between without""".split()
+#: Superlatives read through one slip ("quickst", "newset"), never from a comparative or a plural ("smaller",
+#: "highs") that a looser match would take for one.
+_SUPERLATIVE_KEYWORDS = """quickest fastest slowest cheapest shortest longest newest oldest earliest highest largest
+smallest biggest tallest heaviest lightest""".split()
 _TOKEN = re.compile(r"'[^']*'|\"[^\"]*\"|[\w\-]+|[^\w\s]")
 _AUX = frozenset("is are was were has have had does do did".split())
 _BOUNDARY = _AUX | frozenset(
@@ -270,11 +276,23 @@ def normalise(question: str) -> str:
         core = tok.strip("?,.;:!()")
         if len(core) >= 5 and core not in _KEYWORDS and core not in _QUANTITY_VERB_FORMS and core.isalpha():
             # a typo keeps the first letter: "frank" is a name, not "rank" misspelt
-            hit = next((k for k in _KEYWORDS if k[0] == core[0] and same_word(core, k)), None)
+            hit = next((k for k in _KEYWORDS if k[0] == core[0] and same_word(core, k)), None) or next(
+                (k for k in _SUPERLATIVE_KEYWORDS if _one_slip_from(core, k)), None
+            )
             if hit:
                 tok = tok.replace(core, hit)
         out.append(tok)
     return " ".join(out)
+
+
+def _one_slip_from(word: str, keyword: str) -> bool:
+    """Whether `word` is `keyword` with one letter missing, added, changed or two swapped, its first three
+    letters kept, and no comparative or plural ("quickst", not "quicker" or "highs")."""
+    return (
+        word[:3] == keyword[:3]
+        and not word.endswith(("er", "ers", "s", "ens"))
+        and DamerauLevenshtein.distance(word, keyword) == 1
+    )
 
 
 def analyse(question: str) -> QuestionPlan:

@@ -28,7 +28,7 @@ from kgqa.answering.typed_values import attribute_of_type
 from kgqa.answering.words import number_words, plural, singular
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Links
-from kgqa.question.meaning import Reading, lexical_attribute, names_hubs
+from kgqa.question.meaning import Reading, lexical_attribute, names_hubs, timed_attribute
 from kgqa.question.verbs import share_a_stem
 
 #: "the total budget of (all) (the) *departments*": what holds the number.
@@ -43,6 +43,7 @@ def summary(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog, st
     attribute = lexical_attribute(plan.counted, cat)
     if attribute is None and reading.asked and share_a_stem(plan.counted, reading.asked):
         attribute = reading.asked
+    attribute = attribute or timed_attribute(plan.counted, cat)  # "the average cooking time": `minutes`
     typed_as = "" if attribute else plan.counted  # the question's word for the values' type
     attribute = attribute or attribute_of_type(plan.counted, cat, store)  # "projects": "works on" Projects
     if attribute is None:

@@ -204,6 +204,20 @@ def lexical_attribute(phrase: str, cat: Catalog, exact: bool = False) -> str | N
     return scored[0][1] if scored and scored[0][0] >= floor else None
 
 
+#: Words that ask how long something takes, and the names of the values that say it.
+_TIME_WORDS = frozenset({"time", "duration", "long", "length"})
+_TIME_UNITS = frozenset({"minutes", "minute", "hours", "hour", "seconds", "runtime", "duration", "mins"})
+
+
+def timed_attribute(phrase: str, cat: Catalog) -> str | None:
+    """The one attribute named by a unit of time where `phrase` asks for a time or a duration ("cooking
+    time": `minutes`), or None."""
+    if not _TIME_WORDS & set(phrase.lower().split()):
+        return None
+    named = [a for a in cat.attributes() if _TIME_UNITS & set(a.replace("_", " ").lower().split())]
+    return named[0] if len(named) == 1 else None
+
+
 def _with_hint(masked: str) -> str:
     """The question with the sense of its wh-word spelled out ("where" -> place, venue, location)."""
     wh = re.match(r"\s*(?:in |at |from |on )?(who|whom|where|when)\b", masked, re.I)

@@ -9,7 +9,7 @@ import pytest
 
 from kgqa.answering.check import mismatches
 from kgqa.answering.compose import compose
-from kgqa.answering.question import analyse
+from kgqa.answering.question import analyse, normalise
 from kgqa.answering.words import count_phrase, gerund, number_words, phrase_score
 from kgqa.llm.base import PartialAnswer, ScoredTriple
 from kgqa.types import Entity, Triple
@@ -95,6 +95,13 @@ def test_who_with_a_verb_asks_for_the_verb_whatever_the_casing():
     )
     assert analyse("Who directed Cold Orchard?").asked == "directed"
     assert analyse("who published the most papers?").asked == ""  # a verb with no content of its own
+
+
+def test_a_superlative_with_one_slip_is_read_but_no_comparative():
+    assert normalise("quickst italian recipe") == "quickest italian recipe"
+    assert normalise("the newset movies") == "the newest movies"
+    assert normalise("which books are shorter than 300 pages") == "which books are shorter than 300 pages"
+    assert normalise("highs and lows") == "highs and lows"
 
 
 def test_a_name_is_no_keyword_with_a_typo():
