@@ -36,7 +36,7 @@ from kgqa.answering.render import (
     verbal,
 )
 from kgqa.answering.typed_values import attribute_of_type
-from kgqa.answering.words import gerund, join_items, number_words, plural, written
+from kgqa.answering.words import agreeing, gerund, join_items, number_words, plural, written
 from kgqa.embeddings.base import Embedder
 from kgqa.graph.store import GraphStore
 from kgqa.question.linking import Linker, Links
@@ -764,6 +764,9 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         key = reading.key if op == "group" else (reading.asked or reading.key)
         if key is None and op == "group" and plan.year_range:
             key = cat.date_attribute(plan.question)
+        linked = None  # "which package is depended on the most": the hubs most often the value of a link
+        if key is None and op != "group" and names_hubs(plan.asked, cat):
+            key = linked = the_one_named(plan.rest, sorted(cat.hub_link_attributes()))
         if key is None:
             return None
         constraints = constraints_of(plan, links, cat, skip=key if op != "group" or not plan.year_range else None)
@@ -799,6 +802,10 @@ def _aggregate(plan: QuestionPlan, reading: Reading, links: Links, cat: Catalog,
         tie = " (tied)" if len(top) > 1 else ""
         holder = name if len(top) == 1 else plural(name)  # "the teachers ... are"
         text = f"The {holder} with the {word} {noun}{_phrase(constraints)} {'are' if len(top) > 1 else 'is'} {names}{tie}: {target} {noun if target != 1 else _type(cat)} {QUERY}."
+        if linked and verbal(linked):  # "The packages that the most packages depend on are ..."
+            one = _type(cat)
+            held = f"{one if len(top) == 1 else plural(one)} that the {word} {noun}{_phrase(constraints)}"
+            text = f"The {held} {agreeing(spoken_name(linked), 2)} {'are' if len(top) > 1 else 'is'} {names}{tie}: {target} {noun if target != 1 else one} {QUERY}."
         counts = {g[0]: g[1] for g in groups[: max(SHOWN, len(top))]}
         return Exact(
             text,

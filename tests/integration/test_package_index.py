@@ -114,3 +114,16 @@ def test_a_described_subject_and_counts_of_a_relation(packages):
     assert text.startswith("Packages per maintainer:"), text
     _, text, _ = ask(packages, "how many packages are written in rust")
     assert "written in Rust" in text and "'written in' value" not in text, text
+
+
+def test_the_hub_most_often_the_value_of_a_link(packages):
+    """ "which package is depended on the most": of `depends on`'s values (packages themselves), the one most
+    packages hold, said with the verb."""
+    counts: dict[str, int] = {}
+    for p in PACKAGES:
+        for d in p[4]:
+            counts[d] = counts.get(d, 0) + 1
+    most = max(counts.values())
+    items, text, _ = ask(packages, "which package is depended on the most")
+    assert items == sorted(d for d, n in counts.items() if n == most), text
+    assert "that the most packages depend on" in text, text
