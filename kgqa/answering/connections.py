@@ -217,8 +217,13 @@ def link_answer(
         return Exact(text, _result("relationship", None, [], query=query, paths=[]), sources)
     if _IN_COMMON.search(question) and (shared := _shared(paths, a.id)):
         exact = _in_common(an, bn, shared, hubs, cite, sources, query, structured)
+        said = {_middle(p, a.id).id for p in shared}  # an entity said to be shared is not said again as a path
         others = [
-            p for p in paths if p not in shared and not any(e.is_literal for t in p for e in (t.subject, t.object))
+            p
+            for p in paths
+            if p not in shared
+            and not any(e.is_literal for t in p for e in (t.subject, t.object))
+            and not (len(p) == 2 and _middle(p, a.id).id in said)
         ]
         if others:  # "... ; also linked: 'A' directed by D and the starred actor of 'B' is D."
             exact.text = (

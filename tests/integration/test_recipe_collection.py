@@ -166,6 +166,7 @@ def test_a_name_alone_and_what_two_share(recipes):
     assert result["operation"] == "overview" and "cuisine Thai" in text and "Mango" in text, text
     _, text, _ = ask(recipes, "what do green curry and pad thai have in common")
     assert "both have" in text and "the cuisine Thai" in text and "both use Ginger and Rice" in text, text
+    assert text.count("Sunee Chaiyaporn") == 1, text  # the shared chef once, not again as a path
 
 
 def test_a_time_asked_for_is_the_value_named_by_a_unit_of_time(recipes):
