@@ -216,7 +216,7 @@ def link_answer(
         text = f"The graph states no link of one or two steps between {an} and {bn} {QUERY}."
         return Exact(text, _result("relationship", None, [], query=query, paths=[]), sources)
     if _IN_COMMON.search(question) and (shared := _shared(paths, a.id)):
-        exact = _in_common(an, bn, shared, hubs, cite, sources, query, structured)
+        exact = _in_common(an, bn, a.id, shared, hubs, cite, sources, query, structured)
         said = {_middle(p, a.id).id for p in shared}  # an entity said to be shared is not said again as a path
         others = [
             p
@@ -262,6 +262,7 @@ def _shared(paths: list[list[Triple]], a: str) -> list[list[Triple]]:
 def _in_common(
     an: str,
     bn: str,
+    a: str,
     shared: list[list[Triple]],
     hubs: Container[str],
     cite: str,
@@ -270,12 +271,12 @@ def _in_common(
     structured: list,
 ) -> Exact:
     """ "'A' and 'B' both have the cuisine Thai and the suit Vegetarian; both use Ginger; Sunee Chaiyaporn
-    created both": what the two ends share, by predicate."""
+    created both": what the two ends share, by predicate (`a`: the first end's id)."""
     held: dict[str, list[str]] = {}
     done: dict[str, list[str]] = {}
     by: dict[str, list[str]] = {}
     for p in shared:
-        middle = p[0].object if p[0].object.id == p[1].object.id else p[0].subject
+        middle = _middle(p, a)
         name = _name(middle, hubs)
         if any(name in names for group in (held, done, by) for names in group.values()):
             continue  # the same entity read both ways ("creator" and "created")

@@ -138,14 +138,20 @@ def verb_clause(attribute: str, label: str, n: int) -> str | None:
     return f"{agreeing(phrase, 1 if n == 1 else 2)} {label}"  # "works in" of several (or none): "work in"
 
 
+def in_the_passive(label: str) -> bool:
+    """Whether a label is a participle and its preposition, "by" included ("written in", "licensed under",
+    "maintained by"), which is said with "is" ("'X' is written in Rust")."""
+    words = label.replace("_", " ").lower().split()
+    return stated_as_passive(label) or (len(words) == 2 and words[1] == "by" and is_participle(words[0]))
+
+
 def after_noun(attribute: str, label: str) -> str | None:
     """A verb attribute with its value as words after a noun, alike for one or several: "written in Rust",
     "maintained by Ada", "using Garlic"; None for a noun attribute or another verb form."""
     if not verbal(attribute):
         return None
-    said = attribute.replace("_", " ").lower().split()
-    if stated_as_passive(attribute) or (len(said) == 2 and said[1] == "by" and is_participle(said[0])):
-        return f"{' '.join(said)} {label}"
+    if in_the_passive(attribute):
+        return f"{' '.join(attribute.replace('_', ' ').lower().split())} {label}"
     doing = gerund(spoken_name(attribute))
     return f"{doing} {label}" if doing else None
 

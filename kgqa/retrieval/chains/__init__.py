@@ -17,7 +17,7 @@ from typing import Any
 
 from kgqa.answering.catalog import exact_answers_available
 from kgqa.answering.question import YES_NO_OPENING, asked_number, asks_yes_no, fix_how_many
-from kgqa.answering.render import is_participle, opens_a_noun, singular_phrase, spoken_name, stated_as_passive
+from kgqa.answering.render import in_the_passive, opens_a_noun, singular_phrase, spoken_name
 from kgqa.answering.words import agreeing, join_items, label_words, plural, verbal_label
 from kgqa.answering.words import number_words as n_words
 from kgqa.config import RetrievalParams
@@ -1110,7 +1110,7 @@ def _with_copula(label: str) -> str:
     first, _, rest = label.lower().partition(" ")
     if first in _PASSIVE and rest:
         return f"{_PASSIVE[first]} {label}"
-    if rest == "by" and is_participle(first) or stated_as_passive(label):
+    if in_the_passive(label):
         return f"is {label}"  # "is taught by", "is written in", "is licensed under"
     return label
 
