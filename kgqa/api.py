@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kgqa.answering.graph_answers import prepared_all, with_exact
+from kgqa.answering.graph_answers import prepared_all, with_edge_values, with_exact
 from kgqa.answering.joined import join_answers
 from kgqa.config import IndexParams, RetrievalParams, Settings
 from kgqa.deadline import question_budget
@@ -364,6 +364,8 @@ class Workspace:
                 cap,
                 named,
             )
+        elif llm == "offline" and answer.strategy == "chain" and int(params.extra.get("exact", 1)):
+            answer = with_edge_values(answer, self.store, self.facts.index_meta, self.facts.catalogs)
         return answer
 
     def _parts(self, question: str, params: RetrievalParams) -> QuestionParts | None:

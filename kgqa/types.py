@@ -84,11 +84,21 @@ class Triple:
     subject: Entity
     predicate: str
     object: Entity
+    #: (name, value) of each property the edge itself carries (a rel table's properties in a user's own
+    #: property graph: `USES {amount: '200 g'}`); not part of the triple's identity.
+    qualifiers: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
     def canonical(self) -> str:
         """The canonical triple string used in every output and in evaluation."""
         return f"({self.subject.display}, {self.predicate}, {self.object.display})"
+
+    @property
+    def stated(self) -> str:
+        """The canonical string with the edge's own properties after it: `(A, uses, B) {amount: 200 g}`."""
+        if not self.qualifiers:
+            return self.canonical
+        return f"{self.canonical} {{{', '.join(f'{k}: {v}' for k, v in self.qualifiers)}}}"
 
     @property
     def text(self) -> str:

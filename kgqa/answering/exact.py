@@ -101,6 +101,11 @@ def refine(
         m = links.ambiguous[0]
         text = f"'{m.text}' may name several {plural(_type(cat))}: {join_items([repr(c) for c in m.candidates])}."
         return Exact(text + " Which one is meant?", _result("lookup", None, [], candidates=m.candidates))
+    from kgqa.answering.edge_values import edge_value  # (it builds on this module)
+
+    edged = edge_value(question, plan, links, cat, store)
+    if edged is not None:
+        return _labelled(edged, links, cat)
     names = tuple(m.text for m in links.hubs + links.values) + tuple(links.years)
     reading = read(plan, _masked(question, links), cat, embedder, names)
     reading = _hubs_asked(plan, _typed_reading(plan, reading, links, cat, store), links, cat)
@@ -203,9 +208,13 @@ def refine(
         # "who wrote the film that X directed in 1953": the value asked of the hubs meeting every named value
         # (not "what genre is the comedy X directed", whose "comedy" is of the attribute asked)
         exact = _values_over_hubs(plan, "list", reading.asked, links, cat, store)
-    if exact is not None:
-        exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values] + links.years
-        exact.mentions = [m.text for m in links.hubs + links.values]
+    return _labelled(exact, links, cat) if exact is not None else None
+
+
+def _labelled(exact: Exact, links: Links, cat: Catalog) -> Exact:
+    """`exact` with the graph labels it names and the question's words they were linked from."""
+    exact.labels = [cat.hubs[m.hubs[0]] for m in links.hubs] + [m.label for m in links.values] + links.years
+    exact.mentions = [m.text for m in links.hubs + links.values]
     return exact
 
 

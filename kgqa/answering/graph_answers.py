@@ -139,6 +139,32 @@ def with_exact(
     return answer
 
 
+def with_edge_values(
+    answer: Answer, store: GraphStore, meta: Callable[[], dict[str, Any] | None], cache: CatalogCache
+) -> Answer:
+    """`answer` (a relation chain's), replaced where the question asks what an edge itself says, in a
+    graph whose edges carry properties (kgqa/answering/edge_values.py): "who played Neo in The Matrix"
+    asks for the actor whose role is Neo, not for every actor."""
+    cat = question_catalog(store, meta, cache, answer.question)
+    if cat is None or cat.linker is None:
+        return answer
+    from kgqa.answering.edge_values import edge_value
+    from kgqa.answering.exact import _labelled
+
+    links = cat.linker.link(answer.question)  # type: ignore[attr-defined]
+    exact = None if links.ambiguous else edge_value(answer.question, analyse(answer.question), links, cat, store)
+    if exact is None:
+        return answer
+    exact = _labelled(exact, links, cat)
+    answer.answer, answer.result = exact.text, exact.result
+    answer.sources = [Source(i, h, label) for i, (h, label) in enumerate(exact.sources, start=1)]
+    answer.triples = exact.triples
+    answer.strategy = "edge"
+    answer.notes = [n for n in answer.notes if not n.startswith("relation chain")]
+    answer.notes.append("edge properties: read from the edges the question names")
+    return answer
+
+
 def _linked(exact: Exact, label: str | None, words: str = "") -> bool:
     """Whether the exact answer read the entity labelled `label` (None: the question names none), or
     linked longer words of the question that hold the `words` it was read from ("software *engineers*":

@@ -135,6 +135,8 @@ def label_words(label: str) -> str:
 _VERB_WORDS = frozenset(
     {"has", "have", "is", "was", "are", "were", "wrote", "made", "won", "knows", "likes"}
     | {"cites", "uses", "contains", "includes", "mentions"}
+    # irregular pasts a rel table is named by (`TOOK`, `TAUGHT`, `LED`): "Ann took Databases"
+    | {"took", "taught", "led", "built", "held", "sold", "bought", "gave", "sang", "drew", "spoke", "began", "came"}
 )
 PARTICLES = frozenset({"at", "by", "in", "of", "on", "to", "from", "with", "for", "into", "under"})
 

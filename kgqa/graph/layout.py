@@ -18,8 +18,12 @@ if TYPE_CHECKING:
 
     from kgqa.graph.store import GraphStore
 
-#: One enumerated hub path: root id, node ids, node labels, predicates, path hash, path text.
-PathRow = tuple[str, list[str], list[str], list[str], str, str]
+#: One enumerated hub path: root id, node ids, node labels, predicates, path hash, path text; and where an
+#: edge on it carries properties of its own (a user's rel table's), each edge's (name, value) pairs.
+PathRow = (
+    tuple[str, list[str], list[str], list[str], str, str]
+    | tuple[str, list[str], list[str], list[str], str, str, tuple[tuple[tuple[str, str], ...], ...]]
+)
 #: One predicate between two type lists: predicate, subject types, object types, object is literal, triples.
 SchemaRow = tuple[str, list[str], list[str], bool, int]
 #: Untyped, non-literal objects of a predicate: predicate, subject types, the object is a subject, triples.

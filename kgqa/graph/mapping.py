@@ -68,6 +68,8 @@ class RelMap:
     pairs: tuple[tuple[CatalogName, CatalogName], ...]
     inverse: str | None = None  # the predicate read backwards (None: its doer noun or the source table's name)
     backwards: bool = True  # may be read backwards into a hub type (see GraphMapping.inverse_into)
+    properties: tuple[tuple[CatalogName, str], ...] = ()  # (property, name) the edges carry as qualifiers
+    text_properties: tuple[CatalogName, ...] = ()  # those of them that hold text (STRING)
 
 
 @dataclass
@@ -122,6 +124,7 @@ class GraphMapping:
         for r in self.rels.values():
             pairs = ", ".join(f"{a}->{b}" for a, b in r.pairs)
             lines.append(f"rel {r.table}: predicate '{r.predicate}' ({pairs})")
+            lines += [f"  {prop} -> qualifier '{name}' of each edge" for prop, name in r.properties]
         for r, src, dst, pred in self.backward_readings():
             lines.append(f"rel {r.table} backwards: {dst} -'{pred}'-> {src} (into a hub type)")
         lines += [f"warning: {w}" for w in self.warnings]
@@ -259,7 +262,12 @@ def infer_mapping(store: CatalogReader, spec: MappingFile | None = None) -> Grap
         predicate = str(opts.get("predicate") or readable(name))
         inverse = opts.get("inverse")
         rels[name] = RelMap(
-            CatalogName(name), predicate, pairs, inverse if isinstance(inverse, str) else None, inverse is not False
+            CatalogName(name),
+            predicate,
+            pairs,
+            inverse if isinstance(inverse, str) else None,
+            inverse is not False,
+            *_rel_properties(store, name, opts, warnings),
         )
     _drop_clashes(nodes, rels, warnings)
     for name in spec.include or ():
@@ -315,6 +323,29 @@ def _node_map(store: CatalogReader, name: str, opts: dict[str, Any], warnings: l
         bool(opts.get("literal", False)),
         key_type,
     )
+
+
+def _rel_properties(
+    store: CatalogReader, name: str, opts: dict[str, Any], warnings: list[str]
+) -> tuple[tuple[tuple[CatalogName, str], ...], tuple[CatalogName, ...]]:
+    """The properties of rel table `name` its edges carry as qualifiers, each with its name (the
+    mapping's `properties` entry, else the property made readable), less the `exclude`d; and those of
+    them that hold text."""
+    excluded, names = opts.get("exclude", []), opts.get("properties", {})
+    if not isinstance(excluded, list) or not isinstance(names, dict):
+        raise ConfigError(f"mapping: rels.{name}: exclude must be a list and properties a table of names")
+    out, texts = [], []
+    for row in store.catalog("table_info", name):  # property id, name, type, default, storage direction
+        prop, type_name = str(row[1]), str(row[2])
+        if prop in excluded:
+            continue
+        if _unsupported(type_name):
+            warnings.append(f"property {name}.{prop} skipped: type {type_name} is not supported")
+            continue
+        out.append((CatalogName(prop), str(names.get(prop) or readable(prop))))
+        if type_name.upper() == "STRING":
+            texts.append(CatalogName(prop))
+    return tuple(out), tuple(texts)
 
 
 def _drop_clashes(nodes: dict[str, NodeMap], rels: dict[str, RelMap], warnings: list[str]) -> None:

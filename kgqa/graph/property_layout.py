@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from kgqa.errors import InputError
 from kgqa.graph import layout as layouts
 from kgqa.graph.layout import GraphStats, HubFactRow, PathRow, SchemaRow, StepRow, UntypedObjectRow, unique
-from kgqa.graph.mapping import GraphMapping, MappingFile, NodeMap, infer_mapping
+from kgqa.graph.mapping import GraphMapping, MappingFile, NodeMap, RelMap, infer_mapping
 from kgqa.indexing.verbalise import verbalise
-from kgqa.types import SYNTHETIC_ID_PREFIX, Entity, Triple, path_hash, synthetic_literal_id
+from kgqa.types import SYNTHETIC_ID_PREFIX, Entity, Triple, path_hash, synthetic_literal_id, text_hash
 
 if TYPE_CHECKING:
     from kgqa_procedures.udfs import UdfContext
@@ -195,12 +195,12 @@ class PropertyLayout:
                 if (str(rel.table), str(src), str(dst)) in backwards:
                     continue
                 names = {"src": src, "rel": rel.table, "dst": dst, "src_key": m.key}
-                for key, target in self.store.run("propgraph/out_edges", {"keys": list(subjects)}, names):
-                    out.append(Triple(subjects[key], rel.predicate, self._entity(target)))
+                for key, target, *edge in self.store.run(_edges("out", rel), {"keys": list(subjects)}, names):
+                    out.append(Triple(subjects[key], rel.predicate, self._entity(target), qualifiers_of(rel, edge)))
             for rel, src, dst, pred in self._back_out[table]:  # Paper -author-> Author for Author -WROTE-> Paper
                 names = {"src": src, "rel": rel.table, "dst": dst, "dst_key": m.key}
-                for source, key in self.store.run("propgraph/in_edges", {"keys": list(subjects)}, names):
-                    out.append(Triple(subjects[key], pred, self._entity(source)))
+                for source, key, *edge in self.store.run(_edges("in", rel), {"keys": list(subjects)}, names):
+                    out.append(Triple(subjects[key], pred, self._entity(source), qualifiers_of(rel, edge)))
         return out
 
     def in_edges(self, ids: list[str]) -> list[Triple]:
@@ -216,13 +216,36 @@ class PropertyLayout:
             m = self.mapping.nodes[table]
             for rel, src, dst in self._in[table]:
                 names = {"src": src, "rel": rel.table, "dst": dst, "dst_key": m.key}
-                for source, key in self.store.run("propgraph/in_edges", {"keys": list(targets)}, names):
-                    out.append(Triple(self._entity(source), rel.predicate, targets[key]))
+                for source, key, *edge in self.store.run(_edges("in", rel), {"keys": list(targets)}, names):
+                    out.append(Triple(self._entity(source), rel.predicate, targets[key], qualifiers_of(rel, edge)))
             for rel, src, dst, pred in self._back_in[table]:
                 names = {"src": src, "rel": rel.table, "dst": dst, "src_key": m.key}
-                for key, hub in self.store.run("propgraph/out_edges", {"keys": list(targets)}, names):
-                    out.append(Triple(self._entity(hub), pred, targets[key]))
+                for key, hub, *edge in self.store.run(_edges("out", rel), {"keys": list(targets)}, names):
+                    out.append(Triple(self._entity(hub), pred, targets[key], qualifiers_of(rel, edge)))
         return out
+
+    # -- the edges' own properties -------------------------------------------------------------
+    def has_qualifiers(self) -> bool:
+        """Whether some rel table's edges carry properties of their own."""
+        return any(r.properties for r in self.mapping.rels.values())
+
+    def edges_with_text_in(self, text: str, limit: int) -> list[Triple]:
+        """Edges (in their rel table's direction) with a text property of three characters or more
+        that `text` holds, lower-cased (a role the question names: "who played agent smith"); the
+        caller checks word boundaries. Scans each such rel table once per property."""
+        out: list[Triple] = []
+        for rel in self.mapping.rels.values():
+            for prop in rel.text_properties:
+                for src, dst in rel.pairs:
+                    names = {"src": src, "rel": rel.table, "dst": dst, "prop": prop}
+                    params = {"text": text.casefold(), "limit": limit}
+                    for a, b, edge in self.store.run("propgraph/edges_by_qualifier_text", params, names):
+                        out.append(Triple(self._entity(a), rel.predicate, self._entity(b), qualifiers_of(rel, [edge])))
+        return out[:limit]
+
+    def forward_predicates(self) -> frozenset[str]:
+        """The predicates of the rel tables read in their own direction (not the backward readings)."""
+        return frozenset(r.predicate for r in self.mapping.rels.values())
 
     # -- search and hubs ------------------------------------------------------------------------
     def entities_by_label(self, text: str, limit: int) -> list[tuple[Entity, bool]]:
@@ -510,19 +533,40 @@ class PropertyLayout:
         )
 
 
-def path_row(nodes: tuple[Entity, ...], preds: tuple[str, ...]) -> PathRow:
-    """The `PathRow` of a path (its entities and the predicates between them): ids, labels, hash, text."""
-    triples = tuple(Triple(nodes[k], preds[k], nodes[k + 1]) for k in range(len(preds)))
+def _edges(direction: str, rel: RelMap) -> str:
+    """The edge template of one direction: the one that also returns the edge where it has properties."""
+    return f"propgraph/{direction}_edges_qualified" if rel.properties else f"propgraph/{direction}_edges"
+
+
+def qualifiers_of(rel: RelMap, edge: list[Any]) -> tuple[tuple[str, str], ...]:
+    """The (name, value) pairs of the properties `edge` (a rel value as Kùzu returns it, in a one-item
+    list; an empty list where the template returns no edge) carries, in the mapping's order."""
+    if not edge or not rel.properties:
+        return ()
+    found = []
+    for prop, name in rel.properties:
+        value = edge[0].get(str(prop))
+        if value is not None and value != []:
+            found.append((name, literal_text(value)))
+    return tuple(found)
+
+
+def path_row(
+    nodes: tuple[Entity, ...], preds: tuple[str, ...], qualifiers: tuple[tuple[tuple[str, str], ...], ...] = ()
+) -> PathRow:
+    """The `PathRow` of a path (its entities and the predicates between them): ids, labels, hash, text.
+    `qualifiers`: each edge's own properties (none: no edge has any); they are said in the text after
+    the edge and count in the hash, so that a changed amount rebuilds the hub."""
+    triples = tuple(
+        Triple(nodes[k], preds[k], nodes[k + 1], qualifiers[k] if qualifiers else ()) for k in range(len(preds))
+    )
     ids = [n.id for n in nodes]
     labels = [n.label for n in nodes]
-    return (
-        nodes[0].id,
-        ids,
-        labels,
-        list(preds),
-        path_hash(triples),
-        verbalise([n.label or n.id for n in nodes], list(preds)),
-    )
+    text = verbalise([n.label or n.id for n in nodes], list(preds), qualifiers)
+    if not any(qualifiers):
+        return (nodes[0].id, ids, labels, list(preds), path_hash(triples), text)
+    digest = text_hash("\x1e".join(t.stated for t in triples))
+    return (nodes[0].id, ids, labels, list(preds), digest, text, tuple(qualifiers))
 
 
 def use_mapping(store: GraphStore, spec: MappingFile | None) -> PropertyLayout:
@@ -595,11 +639,12 @@ def paths_by_level(
         for t in out_edges(wanted) if wanted else ():
             known[t.subject.id].append(t)
 
-    paths: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = [((starts[r],), ()) for r in roots if r in starts]
+    Path = tuple[tuple[Entity, ...], tuple[Triple, ...]]
+    paths: list[Path] = [((starts[r],), ()) for r in roots if r in starts]
     for length in range(1, max_path_length + 1):
         edges_of(p[0][-1] for p in paths)
-        grown: list[tuple[tuple[Entity, ...], tuple[str, ...]]] = []
-        for nodes, preds in paths:
+        grown: list[Path] = []
+        for nodes, edges in paths:
             last = nodes[-1]
             if len(nodes) > 1 and is_root(last.id):
                 continue  # a path never passes through another hub root
@@ -608,13 +653,13 @@ def paths_by_level(
                 x = t.object
                 if x.id == nodes[0].id or x.id in inner:
                     continue
-                grown.append((nodes + (x,), preds + (t.predicate,)))
+                grown.append((nodes + (x,), edges + (t,)))
         if not grown:
             return
         if length < max_path_length:
             edges_of(p[0][-1] for p in grown)
         follow = known
-        for nodes, preds in grown:
+        for nodes, edges in grown:
             x = nodes[-1]
             root_end = is_root(x.id)
             if root_end and not boundary:
@@ -627,5 +672,6 @@ def paths_by_level(
                     for t in follow.get(x.id, ())
                 )
             if maximal:
-                yield path_row(nodes, preds)
+                qualified = tuple(t.qualifiers for t in edges) if any(t.qualifiers for t in edges) else ()
+                yield path_row(nodes, tuple(t.predicate for t in edges), qualified)
         paths = grown

@@ -99,12 +99,15 @@ def _enumerate_paths(
     boundary: set[str] = set()
     seen: set[str] = set()
     rows = layout_of(store).hub_paths(roots, params.boundary_triples, params.effective_max_path_length, ctx)
-    for root, ids, labels, preds, phash, ptext in rows:
+    for root, ids, labels, preds, phash, ptext, *qualified in rows:
         if phash in seen:
             continue
         seen.add(phash)
         start = time.perf_counter()
-        by_root[root].append(PathRecord(phash, root, ptext, triples_of(ids, labels, preds), ()))
+        triples = triples_of(ids, labels, preds)
+        if qualified:  # the edges' own properties (a user's rel tables), kept with the path's triples
+            triples = tuple(replace(t, qualifiers=q) for t, q in zip(triples, qualified[0], strict=True))
+        by_root[root].append(PathRecord(phash, root, ptext, triples, ()))
         spent += time.perf_counter() - start
         boundary.add(ids[-1])
     for root, paths in by_root.items():

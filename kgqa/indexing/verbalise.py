@@ -35,14 +35,23 @@ def _phrase(predicate: str) -> str:
     return f"has {p}"
 
 
-def verbalise(texts: Sequence[str], predicates: Sequence[str]) -> str:
+def verbalise(
+    texts: Sequence[str], predicates: Sequence[str], qualifiers: Sequence[Sequence[tuple[str, str]]] = ()
+) -> str:
     """Turn a path given as its entity texts (n+1) and predicates (n) into one sentence, e.g.
-    "'A' has venue 'ICSA', which has location 'Hamburg'."."""
+    "'A' has venue 'ICSA', which has location 'Hamburg'."; an edge's own properties (`qualifiers`, one
+    sequence per predicate, or none) follow its object: "'Hummus' uses 'Chickpeas' (amount '200 g')"."""
     if not predicates:
         return f"'{texts[0]}'." if texts else ""
-    parts = [f"'{texts[0]}' {_phrase(predicates[0])} '{texts[1]}'"]
+
+    def said(i: int) -> str:
+        notes = qualifiers[i] if i < len(qualifiers) else ()
+        extra = " (" + ", ".join(f"{k} '{v}'" for k, v in notes) + ")" if notes else ""
+        return f"'{texts[i + 1]}'{extra}"
+
+    parts = [f"'{texts[0]}' {_phrase(predicates[0])} {said(0)}"]
     for i in range(1, len(predicates)):
-        parts.append(f"which {_phrase(predicates[i])} '{texts[i + 1]}'")
+        parts.append(f"which {_phrase(predicates[i])} {said(i)}")
     return ", ".join(parts) + "."
 
 

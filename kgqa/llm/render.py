@@ -27,15 +27,20 @@ def render_path(triples: Sequence[Triple]) -> str:
 
 
 def render_fact(triple: Triple, root_id: str) -> str:
-    """`predicate: object` for a fact about the hub root itself, else `subject | predicate | object`."""
+    """`predicate: object` for a fact about the hub root itself, else `subject | predicate | object`;
+    an edge's own properties after it, `(role: Neo)`."""
     if triple.subject.id == root_id:
-        return f"{triple.predicate}: {label(triple.object)}"
+        return f"{triple.predicate}: {label(triple.object)}{_qualified(triple)}"
     return render_triple(triple)
 
 
 def render_triple(triple: Triple) -> str:
-    """`subject | predicate | object`."""
-    return f"{label(triple.subject)} | {triple.predicate} | {label(triple.object)}"
+    """`subject | predicate | object`, an edge's own properties after it."""
+    return f"{label(triple.subject)} | {triple.predicate} | {label(triple.object)}{_qualified(triple)}"
+
+
+def _qualified(triple: Triple) -> str:
+    return f" ({', '.join(f'{k}: {v}' for k, v in triple.qualifiers)})" if triple.qualifiers else ""
 
 
 def numbered(lines: Sequence[str]) -> str:

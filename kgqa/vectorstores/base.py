@@ -113,9 +113,14 @@ class ScoredVectors:
 
 
 def encode_triples(triples: tuple[Triple, ...]) -> str:
-    """Triples as compact JSON for storage: [[sid, slabel, predicate, oid, olabel], ...]."""
+    """Triples as compact JSON for storage: [[sid, slabel, predicate, oid, olabel], ...], an edge with
+    properties of its own followed by them: [..., olabel, [[name, value], ...]]."""
     return json.dumps(
-        [[t.subject.id, t.subject.label, t.predicate, t.object.id, t.object.label] for t in triples],
+        [
+            [t.subject.id, t.subject.label, t.predicate, t.object.id, t.object.label]
+            + ([[list(q) for q in t.qualifiers]] if t.qualifiers else [])
+            for t in triples
+        ],
         ensure_ascii=False,
         separators=(",", ":"),
     )
@@ -123,7 +128,10 @@ def encode_triples(triples: tuple[Triple, ...]) -> str:
 
 def decode_triples(text: str) -> tuple[Triple, ...]:
     """Inverse of `encode_triples`."""
-    return tuple(Triple(Entity(s, sl), p, Entity(o, ol)) for s, sl, p, o, ol in json.loads(text))
+    return tuple(
+        Triple(Entity(s, sl), p, Entity(o, ol), tuple((str(k), str(v)) for k, v in rest[0]) if rest else ())
+        for s, sl, p, o, ol, *rest in json.loads(text)
+    )
 
 
 class HubVectorStore(Protocol):

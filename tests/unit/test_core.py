@@ -9,6 +9,7 @@ from kgqa.indexing.verbalise import verbalise
 from kgqa.question.components import extract_components
 from kgqa.retrieval.hublink.ranking import best_per_path, diversity_rank, hub_score, prune_hubs
 from kgqa.types import Entity, Hub, HubPath, Triple, VectorLevel, path_hash, synthetic_literal_id
+from kgqa.vectorstores.base import decode_triples, encode_triples
 
 P = Entity("R1", "A Paper", ("Paper",))
 V = Entity("R2", "ICSA")
@@ -79,3 +80,16 @@ def test_hub_score_weights_high_scores():
     )
     hubs = [Hub(Entity("A"), [_path("x", 0.2)]), Hub(Entity("B"), [_path("y", 0.8)])]
     assert [h.root.id for h in prune_hubs(hubs, 1, 5)] == ["B"]
+
+
+def test_an_edges_own_properties_in_its_string_path_text_and_storage():
+    """A rel table's properties ride on the triple (not part of its identity), are said after the edge
+    in the path text and survive the stored JSON of a path's triples (older rows, without them, too)."""
+    acted = Triple(P, "cites", V, (("role", "Neo"), ("billing", "1")))
+    assert acted == Triple(P, "cites", V) and acted.canonical == "(R1:A Paper, cites, R2:ICSA)"
+    assert acted.stated == "(R1:A Paper, cites, R2:ICSA) {role: Neo, billing: 1}"
+    text = verbalise(["The Matrix", "Keanu Reeves"], ["actor"], [(("role", "Neo"),)])
+    assert text == "'The Matrix' has actor 'Keanu Reeves' (role 'Neo')."
+    stored = decode_triples(encode_triples((acted, Triple(P, "venue", V))))
+    assert [t.qualifiers for t in stored] == [(("role", "Neo"), ("billing", "1")), ()]
+    assert decode_triples('[["R1","A Paper","venue","R2","ICSA"]]')[0].canonical == "(R1:A Paper, venue, R2:ICSA)"

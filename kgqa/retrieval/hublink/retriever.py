@@ -114,7 +114,7 @@ class HubLinkRetriever(BaseRetriever):
             chosen = self.roles.select_triples(question, final, partials, candidates)
         else:
             chosen = self._all_path_triples(hubs, sims)
-        triples = list(dict.fromkeys(st.triple.canonical for st in chosen))[: params.max_output_triples]
+        triples = list(dict.fromkeys(st.triple.stated for st in chosen))[: params.max_output_triples]
         partial_seconds = timings.pop("partial_answers", 0.0)
         timings["retrieve"] = (t2 - t1) - partial_seconds
         timings["generate"] = partial_seconds + (time.perf_counter() - t2)
