@@ -15,7 +15,7 @@ from kgqa.answering.connections import statement
 from kgqa.answering.exact import QUERY, Exact, _masked, _result
 from kgqa.answering.question import QuestionPlan
 from kgqa.answering.render import in_the_passive
-from kgqa.answering.words import same_word, singular
+from kgqa.answering.words import count_phrase, same_word, singular
 from kgqa.graph.layout import layout_of
 from kgqa.graph.property_layout import PropertyLayout
 from kgqa.graph.store import GraphStore
@@ -37,6 +37,9 @@ _CUES: dict[str, tuple[str, ...]] = {
 _PREPOSITIONS = frozenset(
     ("since", "from", "until", "till", "to", "at", "on", "in", "before", "after", "as", "by", "for")
 )
+_LOOKS_FOR_ONE = re.compile(r"\s*(who|whom|whose|which|what|name|tell)\b")
+_AGGREGATE = re.compile(r"\b(how many|most|least|fewest|average|total|top|count|number of)\b")
+_HOW_MANY = re.compile(r"\bhow many ([a-z]+)")
 _ROLE_NAMES = ("role", "character", "part", "as")
 _YEARISH = re.compile(r"^(1[5-9]|20)\d\d\b|^\d{4}-\d\d")
 _NUMBERISH = re.compile(r"^(\d|a |an |one |half )", re.I)
@@ -51,13 +54,24 @@ def edge_value(question: str, plan: QuestionPlan, links: Links, cat: Catalog, st
         return None
     ends = [m.hubs[0] for m in links.hubs if m.hubs] + [f.value_id for m in links.values for f in m.facts[:1]]
     masked = _masked(question, links).casefold()
-    edges = _edges_of(layout, ends) if ends else _edges_naming(layout, masked)
+    if ends:
+        edges = _edges_of(layout, ends)
+    elif _LOOKS_FOR_ONE.match(masked) and not _AGGREGATE.search(masked):
+        edges = _edges_naming(layout, masked)  # "who played agent smith"
+    else:
+        return None
     if len(set(ends)) >= 2:
         named = set(ends)
         edges = [t for t in edges if t.subject.id in named and t.object.id in named]
-    by_value = [t for t in edges if any(_written(v, masked) for _, v in t.qualifiers if _has_letters(v) or len(v) >= 2)]
     asked = _asked(masked, edges)
+    by_value = [  # a text value written ("neo"), or a number of a qualifier asked ("since 2015")
+        t for t in edges if any(_written(v, masked) for k, v in t.qualifiers if _has_letters(v) or k in asked)
+    ]
     joined = len(set(ends)) >= 2 and bool(edges)
+    counted = _HOW_MANY.search(masked)
+    counting = bool(counted and asked and any(_names(counted.group(1), k.casefold()) for k in asked))
+    if not joined and _AGGREGATE.search(masked) and not counting:
+        return None  # "how many movies did X act in": a count of entities, for the other readers
     if by_value:
         edges = by_value
     elif asked:
@@ -66,7 +80,12 @@ def edge_value(question: str, plan: QuestionPlan, links: Links, cat: Catalog, st
         return None
     if not edges:
         return None
-    return _said(edges, asked, bool(by_value), masked, set(cat.hubs))
+    exact = _said(edges, asked, bool(by_value), masked, set(cat.hubs))
+    if counting and counted is not None:  # "how many roles did keanu reeves play"
+        n = len(exact.result["items"])
+        exact.text = f"{_cap(count_phrase(n, singular(counted.group(1))))}: {exact.text}"
+        exact.result = {**exact.result, "operation": "count", "value": n}
+    return exact
 
 
 def _edges_of(layout: PropertyLayout, ends: list[str]) -> list[Triple]:
@@ -94,7 +113,7 @@ def _edges_naming(layout: PropertyLayout, masked: str) -> list[Triple]:
 
 def _written(value: str, text: str) -> bool:
     v = value.casefold().strip()
-    return len(v) >= 3 and re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", text) is not None
+    return (len(v) >= 3 or v.isdigit()) and re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", text) is not None
 
 
 def _has_letters(value: str) -> bool:
@@ -146,18 +165,19 @@ def _said(edges: list[Triple], asked: set[str], by_value: bool, masked: str, hub
     number = {e.id: i for i, e in enumerate(cited, start=1)}
     sentences = []
     items: list[str] = []
+    for t in edges:
+        notes = _notes(t, asked, by_value, masked)
+        if by_value:
+            items.append(next((e.text for e in (t.subject, t.object) if e.id not in hubs), t.subject.text))
+        else:
+            items += [v for _, v in notes]
     for t in shown:
-        notes = [(k, v) for k, v in t.qualifiers if (k in asked if asked else not by_value or _written(v, masked))]
-        said = _qualifiers_said(notes)
+        said = _qualifiers_said(_notes(t, asked, by_value, masked))
         refs = "".join(f"[{number[e.id]}]" for e in (t.subject, t.object) if e.id in number) or QUERY
         clause = statement(t, hubs)
         if in_the_passive(t.predicate):  # "'Inception' is produced by Warner Bros"
             clause = clause.replace(f" {t.predicate.replace('_', ' ')} ", f" is {t.predicate.replace('_', ' ')} ", 1)
         sentences.append(f"{_cap(clause)} {said} {refs}.")
-        if by_value:
-            items.append(next((e.text for e in (t.subject, t.object) if e.id not in hubs), t.subject.text))
-        else:
-            items += [v for _, v in notes]
     if len(edges) > SHOWN:
         sentences.append(f"The graph states {len(edges) - SHOWN} more such edges.")
     result = _result(
@@ -167,6 +187,11 @@ def _said(edges: list[Triple], asked: set[str], by_value: bool, masked: str, hub
         edges=[{"triple": t.canonical, "qualifiers": dict(t.qualifiers)} for t in edges],
     )
     return Exact(" ".join(sentences), result, [(e.id, e.label) for e in cited], [t.stated for t in shown])
+
+
+def _notes(t: Triple, asked: set[str], by_value: bool, masked: str) -> list[tuple[str, str]]:
+    """The qualifiers of `t` said: those asked, else those whose value the question writes, else all."""
+    return [(k, v) for k, v in t.qualifiers if (k in asked if asked else not by_value or _written(v, masked))]
 
 
 def _qualifiers_said(notes: list[tuple[str, str]]) -> str:

@@ -76,6 +76,12 @@ _TOP_BY_NOUN = re.compile(
     rf"\bthe\s+(?:({_COUNT_WORDS})\s+)?(highest|lowest|largest|smallest|biggest|greatest)[\s-]+"
     r"(?!number\b|amount\b|count\b|rated\b)([a-z]{3,})\s+([a-z]{3,})\b"
 )
+#: "top 3 movies by runtime", "the bottom five recipes by calories": the N hubs first by the value named
+#: after "by" (highest first for "top"); "by number of" counts instead (`_TOP_BY`).
+_TOP_N_BY = re.compile(
+    rf"\b(top|bottom)\s+({_COUNT_WORDS})\s+([a-z][a-z\- ]*?)\s+by\s+(?:their\s+|its\s+|the\s+)?"
+    r"(?!number\b|count\b|amount\b)([a-z]+(?: [a-z]+)?)\s*\??\s*$"
+)
 #: "who was hired most recently", "which film was released first": the hub first by the date the verb names.
 _TOP_BY_WHEN = re.compile(
     r"\b(?:was|were|got|is|are)\s+(?:\w+\s+)?([a-z]{3,}ed)\s+(most\s+recently|most\s+recent|last|latest|first|earliest)\s*\??$"
@@ -365,6 +371,12 @@ def analyse(question: str) -> QuestionPlan:
         # "what is the average salary in engineering", "the total runtime of X's films"
         plan.operation = "total" if summary.group(1).startswith(("total", "combined", "sum")) else "average"
         plan.counted = summary.group(2)
+    elif top_n := _TOP_N_BY.search(unquoted):
+        plan.operation, plan.flags["top"], plan.flags["named_value"] = "rank", True, True
+        plan.limit = _count_of(top_n.group(2)) or 1
+        plan.descending = top_n.group(1) == "top"
+        plan.superlative = "highest" if plan.descending else "lowest"
+        plan.asked, plan.sort_key = top_n.group(3), top_n.group(4)
     elif (
         top := _TOP_BY_VALUE.search(unquoted) or _TOP_BY_NAMED.search(unquoted) or _TOP_BY_NOUN.search(unquoted)
     ) and not _RANK.search(unquoted):

@@ -96,6 +96,9 @@ def test_every_role_of_one_actor(cast):
     items, text, _ = ask(cast, "what roles did hugo weaving play")
     assert items == roles_of("Hugo Weaving"), text
     assert "'The Matrix'" in text and "'V for Vendetta'" in text, text
+    _, text, result = ask(cast, "how many roles did keanu reeves play")  # counted, each said
+    assert (result["operation"], result["value"]) == ("count", len(roles_of("Keanu Reeves"))), text
+    assert text.startswith("Two roles (2): Keanu Reeves acted in"), text
 
 
 def test_who_played_a_role_named_by_its_value(cast):
@@ -115,6 +118,8 @@ def test_a_number_on_the_edge_to_another_entity(cast):
     items, text, _ = ask(cast, "what was the budget of gravity")
     assert items == ["100"], text
     assert text.startswith("'Gravity' is produced by Warner Bros with budget 100 [1]"), text
+    items, text, _ = ask(cast, "who has billing 1 in speed")  # a number of the qualifier named picks the edge
+    assert items == ["Keanu Reeves"], text
 
 
 def test_questions_about_the_entities_are_left_to_the_other_readers(cast):

@@ -122,6 +122,8 @@ def test_superlatives_of_time_and_of_a_number_before_the_type(recipes):
     assert items == [min(vegan, key=lambda r: r[1])[0]], text
     items, text, _ = ask(recipes, "which recipe has the highest number of calories")
     assert items == [max(RECIPES, key=lambda r: r[2])[0]] and "stated values" not in text, text
+    _, text, result = ask(recipes, "list the top 3 recipes by calories")  # the number named after "by"
+    assert result["items"] == [r[0] for r in sorted(RECIPES, key=lambda r: -r[2])[:3]], text
 
 
 def test_keywords_alone_and_a_synonym_of_the_type_intersect_the_values(recipes):

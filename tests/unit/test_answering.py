@@ -130,6 +130,8 @@ def test_keywords_alone_ending_in_a_plural_noun_ask_for_a_list():
         ("what's the quickest italian recipe", 1, "time duration minutes runtime length", False, "italian"),
         ("what is the lowest calorie recipe", 1, "calorie", False, "recipe"),
         ("the 2 highest budget films", 2, "budget", True, "films"),
+        ("list the top 3 movies by runtime", 3, "runtime", True, "movies"),
+        ("bottom five recipes by their calories?", 5, "calories", False, "recipes"),
     ],
 )
 def test_a_superlative_with_or_without_an_article_and_a_noun(question, limit, key, descending, asked):
@@ -137,6 +139,7 @@ def test_a_superlative_with_or_without_an_article_and_a_noun(question, limit, ke
     assert plan.operation == "rank" and plan.flags.get("top"), plan
     assert (plan.limit, plan.sort_key, plan.descending, plan.asked) == (limit, key, descending, asked)
     assert analyse("list the books newest first").flags.get("top") is None
+    assert analyse("top 3 directors by number of films").operation == "max"  # counted, not ranked by a value
 
 
 def test_year_range_and_negated_phrase():
