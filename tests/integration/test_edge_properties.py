@@ -28,13 +28,15 @@ FILMS = [
     ("Fight Club", "20th Century Fox", 63, [("Brad Pitt", "Tyler Durden"), ("Edward Norton", "The Narrator")]),
 ]
 
+RELEASED = {"The Matrix": 1999, "Speed": 1994, "Gravity": 2013, "V for Vendetta": 2005, "Fight Club": 1999}
+
 
 def cast_statements() -> list[tuple[str, dict]]:
     """The Cypher that writes the cast's database, with its parameters."""
     out: list[tuple[str, dict]] = [
         (ddl, {})
         for ddl in (
-            "CREATE NODE TABLE Movie(title STRING PRIMARY KEY)",
+            "CREATE NODE TABLE Movie(title STRING PRIMARY KEY, released INT64)",
             "CREATE NODE TABLE Person(name STRING PRIMARY KEY)",
             "CREATE NODE TABLE Studio(name STRING PRIMARY KEY)",
             "CREATE REL TABLE ACTED_IN(FROM Person TO Movie, role STRING, billing INT64)",
@@ -45,7 +47,7 @@ def cast_statements() -> list[tuple[str, dict]]:
     out += [("CREATE (:Person {name: $n})", {"n": n}) for n in people]
     out += [("MERGE (:Studio {name: $n})", {"n": f[1]}) for f in FILMS]
     for title, studio, budget, cast in FILMS:
-        out.append(("CREATE (:Movie {title: $t})", {"t": title}))
+        out.append(("CREATE (:Movie {title: $t, released: $y})", {"t": title, "y": RELEASED[title]}))
         out.append(
             (
                 "MATCH (m:Movie {title: $t}), (s:Studio {name: $s}) CREATE (m)-[:PRODUCED_BY {budget: $b}]->(s)",
@@ -242,3 +244,11 @@ def test_an_irregular_past_names_the_edge_as_a_verb(jobs):
     assert items == ["A"] and text.startswith("Ann Lee took Databases with grade A"), text
     answer = jobs.ask("what courses did ann lee take")
     assert "took Databases" in answer.answer and "tooks" not in answer.answer, answer.answer
+
+
+def test_how_two_named_things_are_related_is_the_link_reading(cast):
+    """ "how is X related to Y" is answered by how they are linked, not by a relation chain from X that
+    reads "related" as one of X's relations (it said the years of X's films)."""
+    answer = cast.ask("how is keanu reeves related to speed")
+    assert answer.strategy != "chain" and "linked directly" in answer.answer, answer.answer
+    assert "acted in 'Speed'" in answer.answer, answer.answer

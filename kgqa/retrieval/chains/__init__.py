@@ -27,7 +27,7 @@ from kgqa.graph.layout import layout_of
 from kgqa.graph.reader import in_edges, out_edges, resolve_entity
 from kgqa.graph.store import GraphStore
 from kgqa.question.demonyms import demonyms
-from kgqa.question.meaning import asks_inverse
+from kgqa.question.meaning import asks_inverse, asks_relationship
 from kgqa.retrieval.base import Answer
 from kgqa.retrieval.chains.follow import DEFAULT_FANOUT, ChainResult, follow_chain
 from kgqa.retrieval.chains.guards import counts, declines
@@ -202,6 +202,9 @@ class ChainAnswerer:
         self, question: str, mention: TopicMention, params: RetrievalParams, is_hub: IsHub, mode: str, t0: float
     ) -> Answer | None:
         span = (mention.start, mention.end) if mention.end else None
+        unnamed = blanked(question, [span]) if span else question  # (not "Links between ..." in a title)
+        if asks_relationship(unnamed) and not asks_yes_no(question):
+            return None  # "how is X related to Y": how they are linked, the exact answers' link reading
         # counts, orders and groups are left to the exact answers over the whole graph
         # (kgqa/answering/exact.py) where the graph has them; elsewhere (a layout without them, a graph
         # past their ceiling) the chain takes them itself, over every end it reaches, not over the hubs
