@@ -468,12 +468,19 @@ class PropertyLayout:
             return []
         hubs = [self._entity(n).id for (n,) in self.store.run("propgraph/all_nodes", None, {"table": node.table})]
         rows: list[HubFactRow] = []
+        seen: set[HubFactRow] = set()  # parallel edges (two roles in one film) state one fact once
+
+        def add(row: HubFactRow) -> None:
+            if row not in seen:
+                seen.add(row)
+                rows.append(row)
+
         for start in range(0, len(hubs), FACT_BATCH):
             first = self.out_edges(hubs[start : start + FACT_BATCH])
             reached: dict[str, list[Triple]] = defaultdict(list)  # middle id -> the hub edges into it
             for t in first:
                 o = t.object
-                rows.append((t.subject.id, t.subject.label, "", "", "", t.predicate, o.id, o.label, o.is_literal))
+                add((t.subject.id, t.subject.label, "", "", "", t.predicate, o.id, o.label, o.is_literal))
                 if not o.is_literal and o.has_own_id and hub_type not in o.types:
                     reached[o.id].append(t)
             mids = list(reached)
@@ -483,9 +490,7 @@ class PropertyLayout:
                     for t1 in reached[t2.subject.id]:
                         if v.id != t1.subject.id:
                             p, m = t1.subject, t2.subject
-                            rows.append(
-                                (p.id, p.label, t1.predicate, m.id, m.label, t2.predicate, v.id, v.label, v.is_literal)
-                            )
+                            add((p.id, p.label, t1.predicate, m.id, m.label, t2.predicate, v.id, v.label, v.is_literal))
             if len(rows) >= limit:
                 break
         return rows[:limit]

@@ -26,9 +26,26 @@ FILMS = [
     ("Gravity", "Warner Bros", 100, [("Sandra Bullock", "Ryan Stone"), ("George Clooney", "Matt Kowalski")]),
     ("V for Vendetta", "Warner Bros", 54, [("Hugo Weaving", "V"), ("Natalie Portman", "Evey Hammond")]),
     ("Fight Club", "20th Century Fox", 63, [("Brad Pitt", "Tyler Durden"), ("Edward Norton", "The Narrator")]),
+    (  # one actor, two edges to one film (parallel edges)
+        "Dr. Strangelove",
+        "Columbia Pictures",
+        2,
+        [
+            ("Peter Sellers", "Lionel Mandrake"),
+            ("Peter Sellers", "Merkin Muffley"),
+            ("George C. Scott", "Buck Turgidson"),
+        ],
+    ),
 ]
 
-RELEASED = {"The Matrix": 1999, "Speed": 1994, "Gravity": 2013, "V for Vendetta": 2005, "Fight Club": 1999}
+RELEASED = {
+    "The Matrix": 1999,
+    "Speed": 1994,
+    "Gravity": 2013,
+    "V for Vendetta": 2005,
+    "Fight Club": 1999,
+    "Dr. Strangelove": 1964,
+}
 
 
 def cast_statements() -> list[tuple[str, dict]]:
@@ -98,6 +115,8 @@ def test_every_role_of_one_actor(cast):
     items, text, _ = ask(cast, "what roles did hugo weaving play")
     assert items == roles_of("Hugo Weaving"), text
     assert "'The Matrix'" in text and "'V for Vendetta'" in text, text
+    items, text, _ = ask(cast, "which roles did peter sellers play in dr strangelove")  # two edges, one film
+    assert items == roles_of("Peter Sellers"), text
     _, text, result = ask(cast, "how many roles did keanu reeves play")  # counted, each said
     assert (result["operation"], result["value"]) == ("count", len(roles_of("Keanu Reeves"))), text
     assert text.startswith("Two roles (2): Keanu Reeves acted in"), text
@@ -129,6 +148,8 @@ def test_questions_about_the_entities_are_left_to_the_other_readers(cast):
     items, text, _ = ask(cast, "who acted in the matrix")
     assert items == ["Hugo Weaving", "Keanu Reeves"], text
     assert "role" not in text, text
+    items, text, _ = ask(cast, "who acted in dr strangelove")  # an actor with two roles named once
+    assert items == ["George C. Scott", "Peter Sellers"], text
     items, text, _ = ask(cast, "how many movies did keanu reeves act in")
     assert items == ["2"] or "two" in text.lower() or "2" in text, text
     assert "role" not in text, text
