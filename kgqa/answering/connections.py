@@ -13,7 +13,7 @@ from typing import Any
 from kgqa.answering.catalog import Catalog
 from kgqa.answering.exact import QUERY, Exact, _masked, _result
 from kgqa.answering.question import asks_yes_no
-from kgqa.answering.render import attribute_noun, is_participle, verbal
+from kgqa.answering.render import attribute_noun, in_the_passive, verbal
 from kgqa.answering.words import agreeing, join_items, number_words, plural, same_word
 from kgqa.graph.layout import GraphLayout, TripleLayout, layout_of
 from kgqa.graph.store import GraphStore
@@ -55,10 +55,15 @@ def paths_between(store: GraphStore, a: str, b: str) -> list[list[Triple]]:
     the graph in Postgres)."""
     layout = layout_of(store)
     found = _paths_in_cypher(store, a, b) if isinstance(layout, TripleLayout) else _paths_by_edges(layout, a, b)
+    forward = getattr(layout, "forward_predicates", lambda: None)()
+    if forward is not None:  # a user's rel table and its backward reading are one edge: said once, forwards
+        found.sort(key=lambda p: sum(t.predicate not in forward for t in p))
     out: list[list[Triple]] = []
-    seen: set[tuple[str, ...]] = set()
+    seen: set[tuple[Any, ...]] = set()
     for path in found:
-        key = tuple(t.canonical for t in path)
+        key: tuple[Any, ...] = tuple(t.canonical for t in path)
+        if forward is not None:
+            key = tuple((frozenset((t.subject.id, t.object.id)), t.qualifiers) for t in path)
         if key not in seen:
             seen.add(key)
             out.append(path)
@@ -113,11 +118,13 @@ def _name(e: Entity, hubs: Container[str]) -> str:
 
 
 def statement(t: Triple, hubs: Container[str]) -> str:
-    """One triple as a clause from its labels: "'A' cites 'B'", "the author of 'A' is Lena Hoffmeier"."""
+    """One triple as a clause from its labels: "'A' cites 'B'", "the author of 'A' is Lena Hoffmeier";
+    an edge's own properties after it: "Keanu Reeves acted in 'Speed' (role Jack Traven)"."""
     s, o = _name(t.subject, hubs), _name(t.object, hubs)
+    notes = f" ({', '.join(f'{k} {v}' for k, v in t.qualifiers)})" if t.qualifiers else ""
     if verbal(t.predicate):
-        return f"{s} {t.predicate.replace('_', ' ')} {o}"  # "written_by": "written by"
-    return f"the {attribute_noun(t.predicate)} of {s} is {o}"
+        return f"{s} {t.predicate.replace('_', ' ')} {o}{notes}"  # "written_by": "written by"
+    return f"the {attribute_noun(t.predicate)} of {s} is {o}{notes}"
 
 
 def _path_text(path: list[Triple], hubs: Container[str]) -> str:
@@ -293,7 +300,7 @@ def _in_common(
         parts.append("both have " + join_items(nouns))
     for k, v in done.items():
         phrase = k.replace("_", " ")
-        verb = f"are {phrase}" if is_participle(phrase.split()[0]) else agreeing(phrase, 2)  # "are published by"
+        verb = f"are {phrase}" if in_the_passive(phrase) else agreeing(phrase, 2)  # "are published by", "acted in"
         parts.append(f"both {verb} {join_items(v)}")
     for k, v in by.items():
         of = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container
+from dataclasses import replace
 
 from kgqa.answering.catalog import Catalog
 from kgqa.answering.connections import statement
@@ -174,7 +175,7 @@ def _said(edges: list[Triple], asked: set[str], by_value: bool, masked: str, hub
     for t in shown:
         said = _qualifiers_said(_notes(t, asked, by_value, masked))
         refs = "".join(f"[{number[e.id]}]" for e in (t.subject, t.object) if e.id in number) or QUERY
-        clause = statement(t, hubs)
+        clause = statement(replace(t, qualifiers=()), hubs)  # (the qualifiers asked are said below)
         if in_the_passive(t.predicate):  # "'Inception' is produced by Warner Bros"
             clause = clause.replace(f" {t.predicate.replace('_', ' ')} ", f" is {t.predicate.replace('_', ' ')} ", 1)
         sentences.append(f"{_cap(clause)} {said} {refs}.")
