@@ -94,11 +94,14 @@ class Triple:
         return f"({self.subject.display}, {self.predicate}, {self.object.display})"
 
     @property
+    def qualifier_text(self) -> str:
+        """The edge's own properties as `amount: 200 g, unit: g` ("" where it has none)."""
+        return ", ".join(f"{k}: {v}" for k, v in self.qualifiers)
+
+    @property
     def stated(self) -> str:
         """The canonical string with the edge's own properties after it: `(A, uses, B) {amount: 200 g}`."""
-        if not self.qualifiers:
-            return self.canonical
-        return f"{self.canonical} {{{', '.join(f'{k}: {v}' for k, v in self.qualifiers)}}}"
+        return f"{self.canonical} {{{self.qualifier_text}}}" if self.qualifiers else self.canonical
 
     @property
     def text(self) -> str:

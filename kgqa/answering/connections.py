@@ -56,19 +56,33 @@ def paths_between(store: GraphStore, a: str, b: str) -> list[list[Triple]]:
     layout = layout_of(store)
     found = _paths_in_cypher(store, a, b) if isinstance(layout, TripleLayout) else _paths_by_edges(layout, a, b)
     forward = getattr(layout, "forward_predicates", lambda: None)()
-    if forward is not None:  # a user's rel table and its backward reading are one edge: said once, forwards
+    if forward is not None:  # forwards first: the order parallel edges are said in (`once_per_edge` keeps it)
         found.sort(key=lambda p: sum(t.predicate not in forward for t in p))
-    out: list[list[Triple]] = []
-    seen: set[tuple[Any, ...]] = set()
-    for path in found:
-        key: tuple[Any, ...] = tuple(t.canonical for t in path)
-        if forward is not None:
-            key = tuple((frozenset((t.subject.id, t.object.id)), t.qualifiers) for t in path)
-        if key not in seen:
-            seen.add(key)
-            out.append(path)
+    out = once_per_edge(found, forward)
     out.sort(key=lambda p: (len(p), any(t.object.is_literal or t.subject.is_literal for t in p), _ids(p)))
     return out
+
+
+def once_per_edge(paths: list[list[Triple]], forward: Container[str] | None) -> list[list[Triple]]:
+    """Each path once, in the order first met. With `forward` (the predicates a user's rel tables are
+    read by in their own direction), paths over the same edges are one path whichever way each edge is
+    read, and the reading kept is the one with the fewest backward predicates ("Keanu Reeves acted in
+    'Speed'", not "the actor of 'Speed' is Keanu Reeves"); parallel edges with other qualifiers stay
+    apart. Without it, paths are the same when their triples are."""
+    kept: dict[tuple[Any, ...], list[Triple]] = {}
+
+    def backward(path: list[Triple]) -> int:
+        return 0 if forward is None else sum(t.predicate not in forward for t in path)
+
+    for path in paths:
+        key: tuple[Any, ...] = (
+            tuple(t.canonical for t in path)
+            if forward is None
+            else tuple((frozenset((t.subject.id, t.object.id)), t.qualifiers) for t in path)
+        )
+        if key not in kept or backward(path) < backward(kept[key]):
+            kept[key] = path
+    return list(kept.values())
 
 
 def _paths_in_cypher(store: GraphStore, a: str, b: str) -> list[list[Triple]]:

@@ -12,7 +12,7 @@ from collections.abc import Container
 from dataclasses import replace
 
 from kgqa.answering.catalog import Catalog
-from kgqa.answering.connections import statement
+from kgqa.answering.connections import once_per_edge, statement
 from kgqa.answering.exact import QUERY, Exact, _masked, _result
 from kgqa.answering.question import QuestionPlan
 from kgqa.answering.render import in_the_passive
@@ -94,13 +94,7 @@ def _edges_of(layout: PropertyLayout, ends: list[str]) -> list[Triple]:
     graph reads it both ways (`Keanu Reeves -acted in-> The Matrix`, not `The Matrix -actor-> ...`)."""
     ids = list(dict.fromkeys(ends))
     found = [t for t in layout.out_edges(ids) + layout.in_edges(ids) if t.qualifiers][: MAX_EDGES * len(ids)]
-    forward = layout.forward_predicates()
-    kept: dict[tuple[frozenset[str], tuple[tuple[str, str], ...]], Triple] = {}
-    for t in found:
-        key = (frozenset((t.subject.id, t.object.id)), t.qualifiers)
-        if key not in kept or (t.predicate in forward and kept[key].predicate not in forward):
-            kept[key] = t
-    return list(kept.values())
+    return [p[0] for p in once_per_edge([[t] for t in found], layout.forward_predicates())]
 
 
 def _edges_naming(layout: PropertyLayout, masked: str) -> list[Triple]:
@@ -166,14 +160,14 @@ def _said(edges: list[Triple], asked: set[str], by_value: bool, masked: str, hub
     number = {e.id: i for i, e in enumerate(cited, start=1)}
     sentences = []
     items: list[str] = []
-    for t in edges:
-        notes = _notes(t, asked, by_value, masked)
+    notes = [_notes(t, asked, by_value, masked) for t in edges]
+    for t, said_of_t in zip(edges, notes, strict=True):
         if by_value:
             items.append(next((e.text for e in (t.subject, t.object) if e.id not in hubs), t.subject.text))
         else:
-            items += [v for _, v in notes]
-    for t in shown:
-        said = _qualifiers_said(_notes(t, asked, by_value, masked))
+            items += [v for _, v in said_of_t]
+    for t, said_of_t in zip(shown, notes, strict=False):
+        said = _qualifiers_said(said_of_t)
         refs = "".join(f"[{number[e.id]}]" for e in (t.subject, t.object) if e.id in number) or QUERY
         clause = statement(replace(t, qualifiers=()), hubs)  # (the qualifiers asked are said below)
         if in_the_passive(t.predicate):  # "'Inception' is produced by Warner Bros"

@@ -132,11 +132,15 @@ def with_exact(
     if _agrees(answer.result, exact.result) and all(label in answer.answer for label in exact.labels):
         answer.result = {**(answer.result or {}), **{k: v for k, v in exact.result.items() if k not in _SHAPE}}
         return answer
-    answer.answer = exact.text
-    answer.result = exact.result
-    answer.sources = [Source(i, h, label) for i, (h, label) in enumerate(exact.sources, start=1)]
+    _put_in_place(answer, exact)
     answer.triples = list(dict.fromkeys(answer.triples + exact.triples))[:max_triples]  # retrieval order kept
     return answer
+
+
+def _put_in_place(answer: Answer, exact: Exact) -> None:
+    """`answer`'s text, result and sources replaced by the exact answer's."""
+    answer.answer, answer.result = exact.text, exact.result
+    answer.sources = [Source(i, h, label) for i, (h, label) in enumerate(exact.sources, start=1)]
 
 
 def with_edge_values(
@@ -155,9 +159,7 @@ def with_edge_values(
     exact = None if links.ambiguous else edge_value(answer.question, analyse(answer.question), links, cat, store)
     if exact is None:
         return answer
-    exact = _labelled(exact, links, cat)
-    answer.answer, answer.result = exact.text, exact.result
-    answer.sources = [Source(i, h, label) for i, (h, label) in enumerate(exact.sources, start=1)]
+    _put_in_place(answer, _labelled(exact, links, cat))
     answer.triples = exact.triples
     answer.strategy = "edge"
     answer.notes = [n for n in answer.notes if not n.startswith("relation chain")]

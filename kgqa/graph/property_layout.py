@@ -234,11 +234,11 @@ class PropertyLayout:
         that `text` holds, lower-cased (a role the question names: "who played agent smith"); the
         caller checks word boundaries. Scans each such rel table once per property."""
         out: list[Triple] = []
+        params = {"text": text.casefold(), "limit": limit}
         for rel in self.mapping.rels.values():
             for prop in rel.text_properties:
                 for src, dst in rel.pairs:
                     names = {"src": src, "rel": rel.table, "dst": dst, "prop": prop}
-                    params = {"text": text.casefold(), "limit": limit}
                     for a, b, edge in self.store.run("propgraph/edges_by_qualifier_text", params, names):
                         out.append(Triple(self._entity(a), rel.predicate, self._entity(b), qualifiers_of(rel, [edge])))
         return out[:limit]
@@ -560,8 +560,8 @@ def path_row(
     nodes: tuple[Entity, ...], preds: tuple[str, ...], qualifiers: tuple[tuple[tuple[str, str], ...], ...] = ()
 ) -> PathRow:
     """The `PathRow` of a path (its entities and the predicates between them): ids, labels, hash, text.
-    `qualifiers`: each edge's own properties (none: no edge has any); they are said in the text after
-    the edge and count in the hash, so that a changed amount rebuilds the hub."""
+    `qualifiers`: each edge's own properties (or none at all); they are said in the text after the edge
+    and count in the hash, so that a changed amount rebuilds the hub."""
     triples = tuple(
         Triple(nodes[k], preds[k], nodes[k + 1], qualifiers[k] if qualifiers else ()) for k in range(len(preds))
     )
@@ -677,6 +677,5 @@ def paths_by_level(
                     for t in follow.get(x.id, ())
                 )
             if maximal:
-                qualified = tuple(t.qualifiers for t in edges) if any(t.qualifiers for t in edges) else ()
-                yield path_row(nodes, tuple(t.predicate for t in edges), qualified)
+                yield path_row(nodes, tuple(t.predicate for t in edges), tuple(t.qualifiers for t in edges))
         paths = grown

@@ -40,7 +40,7 @@ def render_triple(triple: Triple) -> str:
 
 
 def _qualified(triple: Triple) -> str:
-    return f" ({', '.join(f'{k}: {v}' for k, v in triple.qualifiers)})" if triple.qualifiers else ""
+    return f" ({triple.qualifier_text})" if triple.qualifiers else ""
 
 
 def numbered(lines: Sequence[str]) -> str:
